@@ -1,0 +1,45 @@
+# Parallax: the two set-up commands are `make demo` and `make test`.
+# Both install missing Debian packages first (scripts/install-deps).
+
+JOBS       ?= 2
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+WERROR     := $(if $(CI),ON,OFF)
+
+.PHONY: all deps build build-asan test demo bench format clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+# Release build with gcc: the CLI, the runtime, tests, benchmarks, examples.
+build: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPLX_WERROR=$(WERROR) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+# Sanitizer build with clang (ASan + UBSan) that also builds the libFuzzer targets.
+build-asan: deps
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	  -DPLX_SANITIZE=ON -DPLX_FUZZ=ON -DPLX_BENCH=OFF -DPLX_WERROR=$(WERROR) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# Every test: the gcc build, then the same tests (plus fuzzers) under ASan+UBSan.
+test: build build-asan
+	@scripts/run-tests $(BUILD) $(ASAN_BUILD)
+
+# Build, trace the bundled demo program, and show what it did.
+demo: build
+	@scripts/demo $(BUILD)
+
+# Run the benchmarks and print the numbers that docs/PERFORMANCE.md records.
+bench: build
+	@scripts/bench $(BUILD)
+
+format:
+	@git ls-files '*.c' '*.cc' '*.h' '*.hpp' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

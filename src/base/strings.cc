@@ -1,0 +1,65 @@
+// String helpers: printf into std::string, durations, byte sizes, counts.
+#include "base/strings.h"
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+
+namespace plx {
+
+std::string StrFormat(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list copy;
+  va_copy(copy, args);
+  int n = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string out;
+  if (n > 0) {
+    out.resize(static_cast<size_t>(n));
+    std::vsnprintf(out.data(), out.size() + 1, format, args);
+  }
+  va_end(args);
+  return out;
+}
+
+std::string FormatDuration(int64_t ns) {
+  const double v = static_cast<double>(ns);
+  const double a = std::abs(v);
+  if (a < 1e3) return StrFormat("%" PRId64 " ns", ns);
+  if (a < 1e6) return StrFormat("%.3f us", v / 1e3);
+  if (a < 1e9) return StrFormat("%.3f ms", v / 1e6);
+  return StrFormat("%.3f s", v / 1e9);
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024.0 && u < 4) {
+    v /= 1024.0;
+    ++u;
+  }
+  if (u == 0) return StrFormat("%" PRIu64 " B", bytes);
+  return StrFormat("%.1f %s", v, units[u]);
+}
+
+std::string FormatCount(uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string_view NextToken(std::string_view* rest, char separator) {
+  size_t pos = rest->find(separator);
+  std::string_view token = rest->substr(0, pos);
+  *rest = pos == std::string_view::npos ? std::string_view() : rest->substr(pos + 1);
+  return token;
+}
+
+}  // namespace plx

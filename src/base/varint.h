@@ -1,0 +1,82 @@
+// LEB128 variable-length integers (unsigned, and zigzag for signed) plus fixed
+// little-endian loads and stores. Decoders never read past `end`.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace plx {
+
+inline constexpr int kMaxVarintBytes = 10;
+
+inline uint8_t* PutUvarint(uint8_t* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<uint8_t>(v);
+  return p;
+}
+
+inline uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+inline int64_t UnZigZag(uint64_t v) {
+  return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
+}
+
+inline uint8_t* PutSvarint(uint8_t* p, int64_t v) { return PutUvarint(p, ZigZag(v)); }
+
+inline int UvarintSize(uint64_t v) {
+  int n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+/// Decodes one unsigned varint at *p; advances *p. Returns false when the bytes
+/// end first or the value is longer than 10 bytes.
+inline bool GetUvarint(const uint8_t** p, const uint8_t* end, uint64_t* out) {
+  const uint8_t* q = *p;
+  if (q < end && *q < 0x80) {  // one byte: the common case
+    *out = *q;
+    *p = q + 1;
+    return true;
+  }
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (q >= end) return false;
+    const uint8_t b = *q++;
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (b < 0x80) {
+      *out = v;
+      *p = q;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline bool GetSvarint(const uint8_t** p, const uint8_t* end, int64_t* out) {
+  uint64_t v;
+  if (!GetUvarint(p, end, &v)) return false;
+  *out = UnZigZag(v);
+  return true;
+}
+
+template <typename T>
+inline void StoreLE(uint8_t* p, T v) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "little-endian hosts only");
+  std::memcpy(p, &v, sizeof v);
+}
+
+template <typename T>
+inline T LoadLE(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+}  // namespace plx

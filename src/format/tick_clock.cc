@@ -1,0 +1,57 @@
+// TickClock: piecewise-linear tick -> ns conversion.
+#include "format/tick_clock.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plx::format {
+
+TickClock::TickClock(const std::optional<ClockDef>& clock, std::vector<ClockSyncDef> syncs) {
+  if (!clock || clock->domain == 0) return;  // ticks are ns already
+  identity_ = false;
+  double tps = clock->ticks_per_second > 0 && std::isfinite(clock->ticks_per_second)
+                   ? clock->ticks_per_second
+                   : 1e9;
+  std::sort(syncs.begin(), syncs.end(),
+            [](const ClockSyncDef& a, const ClockSyncDef& b) { return a.tick < b.tick; });
+  // Keep a strictly increasing sequence in both tick and ns; drop the rest.
+  for (const ClockSyncDef& s : syncs) {
+    if (!points_.empty() &&
+        (s.tick <= points_.back().tick || static_cast<int64_t>(s.ns) <= points_.back().ns))
+      continue;
+    points_.push_back({s.tick, static_cast<int64_t>(s.ns), 0.0});
+  }
+  if (points_.size() >= 2) {
+    for (size_t i = 0; i + 1 < points_.size(); ++i) {
+      points_[i].ns_per_tick = static_cast<double>(points_[i + 1].ns - points_[i].ns) /
+                               static_cast<double>(points_[i + 1].tick - points_[i].tick);
+    }
+    points_.back().ns_per_tick = points_[points_.size() - 2].ns_per_tick;
+    const Point& a = points_.front();
+    const Point& b = points_.back();
+    tps = static_cast<double>(b.tick - a.tick) * 1e9 / static_cast<double>(b.ns - a.ns);
+  } else if (points_.empty()) {
+    points_.push_back({0, 0, 0.0});
+  }
+  if (points_.size() == 1) points_[0].ns_per_tick = 1e9 / tps;
+  ticks_per_second_ = tps;
+}
+
+int64_t TickClock::ToNs(uint64_t tick, size_t* hint) const {
+  if (identity_) return static_cast<int64_t>(tick);
+  size_t i = hint ? *hint : 0;
+  if (i >= points_.size()) i = 0;
+  // Move to the segment holding `tick`: usually it is the hinted one or the next.
+  if (tick < points_[i].tick || (i + 1 < points_.size() && tick >= points_[i + 1].tick)) {
+    auto it = std::upper_bound(points_.begin(), points_.end(), tick,
+                               [](uint64_t t, const Point& p) { return t < p.tick; });
+    i = it == points_.begin() ? 0 : static_cast<size_t>(it - points_.begin()) - 1;
+    if (hint) *hint = i;
+  }
+  const Point& p = points_[i];
+  const double dt = tick >= p.tick ? static_cast<double>(tick - p.tick)
+                                   : -static_cast<double>(p.tick - tick);
+  return p.ns + static_cast<int64_t>(std::llround(dt * p.ns_per_tick));
+}
+
+}  // namespace plx::format

@@ -1,0 +1,159 @@
+// TraceWriter: buffers per stream, seals chunks, keeps definitions ahead of the
+// events that use them, and ends the file with an index and trailer.
+#include "format/trace_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "base/strings.h"
+
+namespace plx::format {
+
+StatusOr<std::unique_ptr<TraceWriter>> TraceWriter::Create(const std::string& path,
+                                                           WriterOptions options) {
+  if (options.chunk_raw_size == 0 || options.chunk_raw_size > kMaxChunkRawSize / 2)
+    return InvalidArgument(StrFormat("chunk_raw_size %zu out of range", options.chunk_raw_size));
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError(path, errno);
+  std::unique_ptr<TraceWriter> w(new TraceWriter(fd, path, options));
+  uint8_t header[kFileHeaderSize];
+  EncodeFileHeader(header);
+  w->WriteBytes(header, sizeof header);
+  if (!w->error_.ok()) return w->error_;
+  return w;
+}
+
+TraceWriter::TraceWriter(int fd, std::string path, WriterOptions options)
+    : fd_(fd),
+      path_(std::move(path)),
+      options_(options),
+      // Room for the largest record past the seal threshold (strings up to 1 MiB).
+      encoder_(options.chunk_raw_size * 2 + (1 << 20), options.zstd_level) {}
+
+TraceWriter::~TraceWriter() {
+  if (!finished_) (void)Finish();
+}
+
+TraceWriter::StreamBuffer& TraceWriter::Stream(uint32_t process, uint32_t stream,
+                                               uint64_t* tick) {
+  StreamBuffer& s = streams_[{process, stream}];
+  if (s.count == 0) {
+    s.tick_begin = *tick;
+    s.last_tick = *tick;
+  } else if (*tick < s.last_tick) {
+    if (error_.ok())
+      error_ = InvalidArgument(StrFormat("process %u stream %u: tick %llu after %llu", process,
+                                         stream, static_cast<unsigned long long>(*tick),
+                                         static_cast<unsigned long long>(s.last_tick)));
+    *tick = s.last_tick;  // keep the encoding valid
+  }
+  return s;
+}
+
+void TraceWriter::Advance(uint32_t process, uint32_t stream, StreamBuffer& s, uint64_t tick) {
+  if (tick > s.last_tick) s.last_tick = tick;
+  ++s.count;
+  if (s.bytes.size() >= options_.chunk_raw_size) FlushStream(process, stream, s);
+}
+
+void TraceWriter::RawEvent(uint32_t process, uint32_t stream, uint64_t tick, uint8_t kind,
+                           std::span<const uint8_t> body) {
+  StreamBuffer& s = Stream(process, stream, &tick);
+  uint8_t* p = s.bytes.Reserve(1 + 2 * kMaxVarintBytes + body.size());
+  *p++ = kind;
+  p = PutUvarint(p, tick - s.last_tick);
+  p = PutUvarint(p, body.size());
+  if (!body.empty()) std::memcpy(p, body.data(), body.size());
+  s.bytes.Commit(p + body.size());
+  Advance(process, stream, s, tick);
+}
+
+void TraceWriter::FlushDefs(uint32_t process) {
+  auto it = defs_.find(process);
+  if (it == defs_.end() || it->second.empty()) return;
+  ChunkHeader h;
+  h.type = ChunkType::kDefs;
+  h.process = process;
+  WriteChunk(h, it->second);
+  it->second.Clear();
+}
+
+void TraceWriter::FlushStream(uint32_t process, uint32_t stream, StreamBuffer& s) {
+  if (s.count == 0) return;
+  FlushDefs(process);  // definitions always precede the events that use them
+  ChunkHeader h;
+  h.type = ChunkType::kEvents;
+  h.process = process;
+  h.stream = stream;
+  h.record_count = s.count;
+  h.first_index = s.first_index;
+  h.tick_begin = s.tick_begin;
+  h.tick_end = s.last_tick;
+  WriteChunk(h, s.bytes);
+  s.first_index += s.count;
+  s.count = 0;
+  s.bytes.Clear();
+}
+
+void TraceWriter::WriteChunk(const ChunkHeader& header, const ByteBuffer& payload) {
+  std::span<const uint8_t> bytes = encoder_.Seal(header, payload.data(), payload.size());
+  ChunkHeader sealed;
+  (void)ParseChunkHeader(bytes.data(), &sealed);
+  chunks_.push_back({offset_, sealed});
+  WriteBytes(bytes.data(), bytes.size());
+}
+
+void TraceWriter::WriteBytes(const uint8_t* p, size_t n) {
+  while (n > 0 && error_.ok()) {
+    ssize_t w = ::write(fd_, p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      error_ = ErrnoError(path_, errno);
+      return;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+    offset_ += static_cast<uint64_t>(w);
+  }
+}
+
+Status TraceWriter::Finish() {
+  if (finished_) return error_;
+  finished_ = true;
+  for (auto& [key, buf] : defs_) FlushDefs(key);
+  for (auto& [key, s] : streams_) FlushStream(key.first, key.second, s);
+  if (options_.write_index && error_.ok()) {
+    ByteBuffer index;
+    for (const ChunkRef& c : chunks_) {
+      ChunkEntry e;
+      e.offset = c.offset;
+      e.type = static_cast<uint64_t>(c.header.type);
+      e.process = c.header.process;
+      e.stream = c.header.stream;
+      e.stored_size = c.header.stored_size;
+      e.record_count = c.header.record_count;
+      e.first_index = c.header.first_index;
+      e.tick_begin = c.header.tick_begin;
+      e.tick_end = c.header.tick_end;
+      index.Commit(EncodeIndex(index.Reserve(MaxEncodedSize(e)), e));
+    }
+    const uint64_t index_offset = offset_;
+    ChunkHeader h;
+    h.type = ChunkType::kIndex;
+    h.record_count = static_cast<uint32_t>(chunks_.size());
+    // The index may outgrow the encoder's buffer on huge files: seal it uncompressed.
+    ChunkEncoder big(std::max<size_t>(index.size(), 1), 0);
+    std::span<const uint8_t> bytes = big.Seal(h, index.data(), index.size());
+    WriteBytes(bytes.data(), bytes.size());
+    uint8_t trailer[kTrailerSize];
+    EncodeTrailer(index_offset, trailer);
+    WriteBytes(trailer, sizeof trailer);
+  }
+  if (::close(fd_) != 0 && error_.ok()) error_ = ErrnoError(path_, errno);
+  return error_;
+}
+
+}  // namespace plx::format

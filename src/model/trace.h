@@ -1,0 +1,185 @@
+// plx::model::Trace: the in-memory, columnar trace model every consumer
+// (analysis, CLI, server) works on, built from a .plx file by LoadTrace().
+//
+// Definitions from all processes are merged: states, categories, event types,
+// counters and callsites with equal names become one id. Times are
+// CLOCK_MONOTONIC nanoseconds (per-process clock correction comes later, in
+// src/time). Tables are structs of arrays; rows are sorted by thread, then time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace plx::model {
+
+inline constexpr uint32_t kNone = 0xffffffffu;
+
+struct Process {
+  uint32_t file_id = 0;  // process number in the file (the MPI rank for MPI traces)
+  uint64_t pid = 0;
+  int64_t rank = -1;     // MPI world rank, -1 for non-MPI processes
+  std::string host;
+  std::string executable;
+  std::string arguments;
+  std::string name;      // plx_process_name, or empty
+  int64_t realtime_minus_monotonic_ns = 0;  // add to a time to get wall-clock ns since 1970
+};
+
+struct Thread {
+  uint32_t process = 0;    // index into Trace::processes
+  uint32_t file_stream = 0;
+  uint64_t tid = 0;
+  std::string name;
+  int64_t begin_ns = 0;    // first record
+  int64_t end_ns = 0;      // last record
+  uint64_t records = 0;
+  bool ended = false;      // a thread_end record was seen
+};
+
+struct Category {
+  std::string name;
+};
+
+struct State {
+  std::string name;
+  uint32_t category = kNone;  // index into Trace::categories
+  uint32_t color = 0;         // 0 = automatic, else 0x1000000 | 0xRRGGBB
+};
+
+enum class ValueKind : uint8_t { kNone = 0, kInt = 1, kDouble = 2, kString = 3 };
+
+struct EventType {
+  std::string name;
+  uint32_t category = kNone;
+  ValueKind value_kind = ValueKind::kNone;
+};
+
+struct Callsite {
+  std::string file;
+  uint32_t line = 0;
+  std::string function;
+};
+
+struct Counter {
+  std::string name;
+  std::string unit;
+  ValueKind value_kind = ValueKind::kInt;
+  uint32_t category = kNone;
+};
+
+struct Communicator {
+  uint32_t process = 0;  // index into Trace::processes; communicators are per process
+  uint64_t file_id = 0;
+  std::string name;
+  uint8_t kind = 0;      // 0 = peers are process ranks; 1 = peers are thread stream ids
+};
+
+/// One state instance: [begin, end) on a thread, at a nesting depth.
+/// Rows are sorted by thread, then begin.
+struct SliceTable {
+  enum Flags : uint8_t {
+    kUnclosed = 1,  // never left: end is the thread's last record
+  };
+  std::vector<uint32_t> thread;
+  std::vector<int64_t> begin;
+  std::vector<int64_t> end;
+  std::vector<uint32_t> state;
+  std::vector<uint32_t> callsite;  // kNone when unknown
+  std::vector<uint16_t> depth;     // 0 = outermost
+  std::vector<int64_t> self_ns;    // duration minus the durations of direct children
+  std::vector<uint8_t> flags;
+  size_t size() const { return begin.size(); }
+};
+
+/// Instant events (plx_event_*, annotations).
+struct InstantTable {
+  std::vector<uint32_t> thread;
+  std::vector<int64_t> time;
+  std::vector<uint32_t> type;      // index into Trace::event_types
+  std::vector<uint32_t> callsite;  // kNone when unknown
+  std::vector<ValueKind> kind;
+  std::vector<int64_t> int_value;
+  std::vector<double> double_value;
+  std::vector<uint32_t> text;      // index into Trace::texts, kNone when not a string
+  size_t size() const { return time.size(); }
+};
+
+/// Message send and receive records, as recorded (pairing is analysis work).
+struct MessageTable {
+  std::vector<uint32_t> thread;
+  std::vector<int64_t> time;
+  std::vector<uint8_t> is_send;   // 1 send, 0 receive
+  std::vector<uint32_t> comm;     // index into Trace::communicators, kNone if undefined
+  std::vector<int64_t> peer;
+  std::vector<int64_t> tag;
+  std::vector<uint64_t> bytes;
+  std::vector<uint64_t> clock;    // Lamport clock carried, 0 = none
+  size_t size() const { return time.size(); }
+};
+
+struct CounterTable {
+  std::vector<uint32_t> thread;
+  std::vector<int64_t> time;
+  std::vector<uint32_t> counter;  // index into Trace::counters
+  std::vector<double> value;      // int counters are stored exactly up to 2^53
+  size_t size() const { return time.size(); }
+};
+
+struct RmaTable {
+  std::vector<uint32_t> thread;
+  std::vector<int64_t> time;
+  std::vector<uint8_t> op;        // 0 put, 1 get, 2 accumulate, 3 other
+  std::vector<uint32_t> comm;
+  std::vector<int64_t> origin;
+  std::vector<int64_t> target;
+  std::vector<uint64_t> bytes;
+  size_t size() const { return time.size(); }
+};
+
+/// Recording switched off/on (plx_control); lost-record markers.
+struct ControlTable {
+  std::vector<uint32_t> thread;
+  std::vector<int64_t> time;
+  std::vector<uint8_t> on;        // 1 on, 0 off
+  size_t size() const { return time.size(); }
+};
+
+/// Named counts of what the loader met and how it coped (Perfetto-style stats).
+struct LoadStats {
+  uint64_t records = 0;
+  uint64_t unknown_record_kinds = 0;  // records of kinds this build does not know (skipped)
+  uint64_t leave_without_enter = 0;   // leave on an empty stack (ignored)
+  uint64_t leave_mismatch = 0;        // leave of a state other than the innermost (closed anyway)
+  uint64_t unclosed_slices = 0;       // still open at the thread's end
+  uint64_t undefined_refs = 0;        // ids with no definition (shown as "<undefined N>")
+  uint64_t lost_records = 0;          // sum of `lost` records
+  uint64_t damaged_chunks = 0;        // chunks that failed checks or decoding (skipped)
+};
+
+struct Trace {
+  std::string source;                 // path of the file it came from
+  std::vector<Process> processes;     // in file process order
+  std::vector<Thread> threads;        // sorted by process, then file stream
+  std::vector<Category> categories;
+  std::vector<State> states;
+  std::vector<EventType> event_types;
+  std::vector<Callsite> callsites;
+  std::vector<Counter> counters;
+  std::vector<Communicator> communicators;
+  std::vector<std::string> texts;     // payloads of string instant events
+
+  SliceTable slices;
+  InstantTable instants;
+  MessageTable messages;
+  CounterTable counter_samples;
+  RmaTable rma;
+  ControlTable controls;
+
+  int64_t begin_ns = 0;  // first record of any thread
+  int64_t end_ns = 0;    // last record of any thread
+  LoadStats stats;
+  std::vector<std::string> problems;  // one line each: file damage and load errors
+};
+
+}  // namespace plx::model
