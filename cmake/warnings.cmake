@@ -1,5 +1,6 @@
 # Warnings for every target of ours: -Wall -Wextra everywhere, -Werror on request (CI).
-add_compile_options(-Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wno-unused-parameter)
+add_compile_options(-Wall -Wextra -Wshadow -Wno-unused-parameter
+                    $<$<COMPILE_LANGUAGE:CXX>:-Wnon-virtual-dtor>)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   add_compile_options(-Wno-c99-designator)
 endif()

@@ -21,20 +21,44 @@ class TempDir {
   std::string path_;
 };
 
-/// $PLX_BINARY_DIR/<relative> (the build tree), or relative to the cwd.
+/// <build tree>/<relative> ($PLX_BINARY_DIR overrides the configured build tree).
 std::string BuildPath(const std::string& relative);
-/// $PLX_SOURCE_DIR/<relative> (the source tree).
+/// <source tree>/<relative> ($PLX_SOURCE_DIR overrides).
 std::string SourcePath(const std::string& relative);
 
 struct RunResult {
-  int exit_code = -1;    // when the program exited
-  int signal = 0;        // when a signal ended it
-  std::string output;    // stdout and stderr, interleaved
+  int exit_code = -1;  // when the program exited
+  int signal = 0;      // when a signal ended it
+  std::string output;  // stdout and stderr, interleaved
 };
 
 /// Runs argv[0] with the arguments and extra "NAME=value" environment entries;
 /// waits for it. Never throws; a failure to start shows as exit_code 127.
-RunResult Run(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+RunResult RunProgram(const std::vector<std::string>& argv,
+                     const std::vector<std::string>& env = {});
+
+/// A child program with its stdout (and stderr) on a pipe, for tests that
+/// must talk to it or signal it while it runs.
+class ChildProcess {
+ public:
+  /// Starts argv[0]; `env` entries are added to this process's environment.
+  ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  bool started() const { return pid_ > 0; }
+  /// Reads one line (without the newline); false at end of output or after timeout_ms.
+  bool ReadLine(std::string* line, int timeout_ms);
+  void Signal(int sig);
+  /// Waits for the child to end; the output not yet read is in the result.
+  RunResult Wait();
+
+ private:
+  int pid_ = -1;
+  int fd_ = -1;
+  std::string buffered_;
+};
 
 /// The whole file as a string ("" when it cannot be read).
 std::string ReadFile(const std::string& path);

@@ -1,0 +1,41 @@
+// The runtime's settings, read once from PLX_* environment variables
+// (documented in README.md, "Runtime settings").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "capture/ticks.h"
+
+namespace plx::capture {
+
+struct Config {
+  bool enabled = true;                // PLX_TRACE
+  std::string output = "%e.plx";      // PLX_OUTPUT (pattern)
+  std::string level = "all";          // PLX_LEVEL
+  size_t buffer_bytes = 4u << 20;     // PLX_BUFFER, per thread
+  ClockKind clock = ClockKind::kTsc;  // PLX_CLOCK
+  int flush_ms = 100;                 // PLX_FLUSH_MS
+  int zstd_level = 1;                 // PLX_COMPRESS (0 = none)
+  bool signals = true;                // PLX_SIGNALS
+  bool drop_when_full = false;        // PLX_FULL=drop
+  bool verbose = false;               // PLX_VERBOSE
+  std::vector<std::string> warnings;  // one line per bad value (the default was used)
+};
+
+/// Reads the PLX_* variables; bad values keep the default and add a warning.
+Config ReadConfig();
+
+/// Expands %e (executable name), %p (pid), %h (host), %t (start time
+/// YYYYmmdd-HHMMSS) and %% in an output pattern.
+std::string ExpandOutput(std::string_view pattern, std::string_view exe, int pid,
+                         std::string_view host, int64_t realtime_s);
+
+/// Whether PLX_LEVEL selects a category: a comma list of category names, "all"
+/// or "none", and "-name" to remove one (e.g. "all,-comm" or "comm").
+bool LevelSelects(std::string_view level, std::string_view category);
+
+}  // namespace plx::capture

@@ -1,0 +1,85 @@
+// The recording fast path: reserve slots in the calling thread's ring, stamp
+// them, publish. No lock, no allocation, no system call (with the TSC clock).
+// Everything slow (first use on a thread, a full ring) is in runtime.cc.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "capture/raw_record.h"
+#include "capture/thread_stream.h"
+#include "capture/ticks.h"
+
+#define PLX_LIKELY(x) __builtin_expect(!!(x), 1)
+#define PLX_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PLX_TLS __attribute__((tls_model("initial-exec")))
+
+namespace plx::capture {
+
+/// Bit c set: category c is recorded. 0 while off, before init and after finalize.
+extern std::atomic<uint32_t> g_mask;
+/// The calling thread's stream, or null before its first record.
+extern thread_local ThreadStream* tls_stream PLX_TLS;
+
+/// Slow paths (runtime.cc): attach the calling thread; make room for n slots.
+ThreadStream* AttachThread();
+Slot* ReserveSlow(ThreadStream* s, uint32_t n);
+
+inline bool Selected(uint32_t category) {
+  return (g_mask.load(std::memory_order_relaxed) >> category) & 1u;
+}
+
+/// Room for one slot, or null when this thread cannot record.
+inline Slot* Reserve1(ThreadStream** out) {
+  ThreadStream* s = tls_stream;
+  if (PLX_UNLIKELY(s == nullptr)) {
+    s = AttachThread();
+    if (s == nullptr) return nullptr;
+  }
+  *out = s;
+  if (PLX_LIKELY(s->head < s->limit)) return s->ring + (s->head & s->mask);
+  return ReserveSlow(s, 1);
+}
+
+/// Room for n contiguous slots (never split by the ring's end).
+inline Slot* ReserveN(ThreadStream** out, uint32_t n) {
+  ThreadStream* s = tls_stream;
+  if (PLX_UNLIKELY(s == nullptr)) {
+    s = AttachThread();
+    if (s == nullptr) return nullptr;
+  }
+  *out = s;
+  const uint64_t pos = s->head & s->mask;
+  if (PLX_LIKELY(s->head + n <= s->limit && pos + n <= s->capacity)) return s->ring + pos;
+  return ReserveSlow(s, n);
+}
+
+inline void Commit(ThreadStream* s, uint32_t n) {
+  s->head += n;
+  s->published.store(s->head, std::memory_order_release);
+}
+
+/// A one-slot record of the selected category.
+inline void Emit1(uint32_t category, uint32_t w0, uint32_t w1) {
+  if (!Selected(category)) return;
+  ThreadStream* s;
+  Slot* slot = Reserve1(&s);
+  if (PLX_UNLIKELY(slot == nullptr)) return;
+  *slot = Slot{ReadTicks(), w0, w1};
+  Commit(s, 1);
+}
+
+/// A two-slot record: slot 0 as for Emit1, slot 1 holds 16 payload bytes.
+inline void Emit2(uint32_t category, uint32_t w0, uint32_t w1, uint64_t a, uint64_t b) {
+  if (!Selected(category)) return;
+  ThreadStream* s;
+  Slot* slot = ReserveN(&s, 2);
+  if (PLX_UNLIKELY(slot == nullptr)) return;
+  slot[0] = Slot{ReadTicks(), w0, w1};
+  uint64_t* payload = reinterpret_cast<uint64_t*>(slot + 1);
+  payload[0] = a;
+  payload[1] = b;
+  Commit(s, 2);
+}
+
+}  // namespace plx::capture

@@ -1,0 +1,90 @@
+// The process's definitions (strings, states, event types, counters,
+// callsites, communicators, streams, clock): interned on first use, each new
+// one appended as a .plx definition record to `pending` until a drain writes
+// it. Handles carry their category in bits 24..28 so the fast path can test
+// PLX_LEVEL with one shift.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/byte_buffer.h"
+#include "capture/owner_lock.h"
+#include "capture/ticks.h"
+#include "format/records.gen.h"
+#include "parallax/parallax.h"
+
+namespace plx::capture {
+
+inline constexpr uint32_t kMaxCategories = 32;
+// Built-in categories, in this order, so their indexes are fixed.
+enum BuiltinCategory : uint32_t {
+  kCatUser = 0,
+  kCatComm,
+  kCatSync,
+  kCatIo,
+  kCatCounter,
+  kCatInternal,
+};
+
+inline uint32_t HandleId(uint32_t handle) {
+  return handle & 0xffffffu;
+}
+inline uint32_t HandleCategory(uint32_t handle) {
+  return handle >> 24;
+}
+
+class Registry {
+ public:
+  /// Defines the built-in categories and communicators; `level` is PLX_LEVEL.
+  void Init(std::string_view level);
+
+  plx_state_t State(std::string_view name, uint32_t color, const char* category);
+  plx_event_t EventType(std::string_view name, const char* category, int value_kind);
+  plx_counter_t Counter(std::string_view name, const char* unit, int kind);
+  uint32_t Communicator(std::string_view name, int kind);
+  /// Fills loc->callsite and loc->id (a state handle, or an event handle when
+  /// `event` is set), publishing id last.
+  uint32_t Srcloc(plx_srcloc* loc, bool event, int value_kind);
+
+  void Process(uint64_t pid, std::string_view host, std::string_view exe, std::string_view args);
+  /// Re-defines the process with a display name / an MPI world rank.
+  void ProcessName(std::string_view name);
+  void ProcessRank(int64_t rank);
+  void Clock(ClockKind kind, double ticks_per_second, uint64_t realtime_ns, uint64_t monotonic_ns);
+  void Sync(SyncPair pair);
+  void Stream(uint32_t id, int tid, std::string_view name);
+  void Attribute(std::string_view key, std::string_view value);
+
+  /// Categories PLX_LEVEL selects (bit = category index).
+  uint32_t selected_mask() const { return selected_.load(std::memory_order_relaxed); }
+
+  /// Definitions not yet written; read and cleared by drains holding lock().
+  OwnerLock& lock() { return lock_; }
+  ByteBuffer& pending() { return pending_; }
+
+ private:
+  uint32_t StringLocked(std::string_view s);
+  uint32_t CategoryLocked(const char* name);
+  template <typename D>
+  void AppendLocked(const D& def);
+
+  OwnerLock lock_;
+  std::string level_;
+  std::atomic<uint32_t> selected_{0};
+  ByteBuffer pending_;
+  std::unordered_map<std::string, uint32_t> strings_;
+  std::vector<std::string> categories_;
+  std::unordered_map<std::string, uint32_t> states_;
+  std::unordered_map<std::string, uint32_t> event_types_;
+  std::unordered_map<std::string, uint32_t> counters_;
+  std::unordered_map<std::string, uint32_t> callsites_;
+  std::unordered_map<std::string, uint32_t> communicators_;
+  format::ProcessDef process_;
+};
+
+}  // namespace plx::capture

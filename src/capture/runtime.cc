@@ -1,0 +1,445 @@
+// Runtime: start-up, threads, the full-ring slow path, the background writer,
+// finalize, crash flush and fork.
+#include "capture/runtime.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "base/strings.h"
+#include "capture/crash_handler.h"
+#include "capture/fast_path.h"
+
+namespace plx::capture {
+
+std::atomic<uint32_t> g_mask{0};
+thread_local ThreadStream* tls_stream PLX_TLS = nullptr;
+
+namespace {
+
+thread_local bool tls_dead PLX_TLS = false;  // this thread has detached for good
+thread_local void* tls_altstack PLX_TLS = nullptr;
+constexpr size_t kAltStackBytes = 128u << 10;
+constexpr uint64_t kSyncEveryNs = 100'000'000;  // clock_sync pairs at most every 100 ms
+
+std::string ReadSmallFile(const char* path) {
+  std::string out;
+  FILE* f = std::fopen(path, "rb");
+  if (f == nullptr) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && out.size() < (1u << 20))
+    out.append(buf, n);
+  std::fclose(f);
+  return out;
+}
+
+void ThreadExitHook(void* arg) {
+  Runtime::Get().Detach(static_cast<ThreadStream*>(arg));
+}
+
+// A signal stack per thread, so a crash from stack overflow can still flush.
+void EnsureAltStack() {
+  stack_t old;
+  if (::sigaltstack(nullptr, &old) != 0 || !(old.ss_flags & SS_DISABLE)) return;
+  void* mem = std::malloc(kAltStackBytes);
+  if (mem == nullptr) return;
+  stack_t ss{};
+  ss.ss_sp = mem;
+  ss.ss_size = kAltStackBytes;
+  if (::sigaltstack(&ss, nullptr) == 0) {
+    tls_altstack = mem;
+  } else {
+    std::free(mem);
+  }
+}
+
+void ReleaseAltStack() {
+  if (tls_altstack == nullptr) return;
+  stack_t ss{};
+  ss.ss_flags = SS_DISABLE;
+  ::sigaltstack(&ss, nullptr);
+  std::free(tls_altstack);
+  tls_altstack = nullptr;
+}
+
+}  // namespace
+
+Runtime& Runtime::Get() {
+  static Runtime* instance = new Runtime();  // never destroyed: threads may outlive exit
+  return *instance;
+}
+
+bool Runtime::Init() {
+  std::lock_guard<std::mutex> guard(init_mutex_);
+  const int s = state_.load();
+  if (s != kUninit) return s == kRunning;
+  config_ = ReadConfig();
+  for (const std::string& w : config_.warnings)
+    std::fprintf(stderr, "parallax: %s\n", w.c_str());
+  if (!config_.enabled) {
+    state_.store(kDisabled, std::memory_order_release);
+    return false;
+  }
+  g_clock_kind = config_.clock;
+
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  char exe[4096] = {0};
+  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n < 0) n = 0;
+  exe[n] = 0;
+  std::string args = ReadSmallFile("/proc/self/cmdline");
+  while (!args.empty() && args.back() == '\0')
+    args.pop_back();
+  for (char& c : args)
+    if (c == '\0') c = ' ';
+  const char* slash = std::strrchr(exe, '/');
+  const char* exe_name = slash ? slash + 1 : (exe[0] ? exe : "trace");
+  struct timespec now;
+  ::clock_gettime(CLOCK_REALTIME, &now);
+
+  const std::string path = ExpandOutput(config_.output, exe_name, ::getpid(), host, now.tv_sec);
+  Status opened = output_.Open(path);
+  if (!opened.ok()) {
+    std::fprintf(stderr, "parallax: cannot write the trace: %s; tracing is off\n",
+                 opened.message().c_str());
+    state_.store(kDisabled, std::memory_order_release);
+    return false;
+  }
+  streams_.reset(new std::atomic<ThreadStream*>[kMaxStreams]());
+  registry_.Init(config_.level);
+  registry_.Process(static_cast<uint64_t>(::getpid()), host, exe, args);
+  StartClock();
+  flush_state_ = registry_.State("parallax:flush", 0x808080, "internal");
+  registry_.Attribute("parallax.version", PLX_VERSION);
+  registry_.Attribute("PLX_LEVEL", config_.level);
+  registry_.Attribute("PLX_BUFFER", std::to_string(config_.buffer_bytes));
+  registry_.Attribute("PLX_CLOCK", config_.clock == ClockKind::kTsc ? "tsc" : "monotonic");
+
+  writer_ctx_ = std::make_unique<DrainContext>(config_.zstd_level);
+  crash_ctx_ = std::make_unique<DrainContext>(config_.zstd_level);
+  period_ns_ = static_cast<uint64_t>(config_.flush_ms) * 1'000'000 / 4;
+  ::pthread_key_create(&thread_key_, ThreadExitHook);
+  ::pthread_atfork(nullptr, nullptr, &Runtime::AfterForkInChild);
+
+  state_.store(kRunning, std::memory_order_release);
+  g_mask.store(registry_.selected_mask(), std::memory_order_relaxed);
+  writer_ = std::thread([this] { WriterLoop(); });
+  if (config_.signals) InstallCrashHandlers();
+  if (config_.verbose) std::fprintf(stderr, "parallax: tracing to %s\n", path.c_str());
+  return true;
+}
+
+void Runtime::StartClock() {
+  struct timespec rt;
+  ::clock_gettime(CLOCK_REALTIME, &rt);
+  const SyncPair first = TakeSyncPair();
+  double tps = 1e9;
+  SyncPair second = first;
+  if (g_clock_kind == ClockKind::kTsc) {
+    // About 1 ms of spinning gives a ticks/s estimate good to ~1e-4 for the
+    // (rare) reader that sees fewer than two clock_sync pairs.
+    while (MonotonicNs() - first.ns < 1'000'000) {
+    }
+    second = TakeSyncPair();
+    tps = static_cast<double>(second.tick - first.tick) * 1e9 /
+          static_cast<double>(second.ns - first.ns);
+  }
+  ticks_per_ns_ = tps / 1e9;
+  const uint64_t realtime_ns =
+      static_cast<uint64_t>(rt.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(rt.tv_nsec);
+  registry_.Clock(g_clock_kind, tps, realtime_ns, first.ns);
+  OwnerLockGuard guard(registry_.lock());
+  registry_.Sync(first);
+  if (second.tick != first.tick) registry_.Sync(second);
+  last_sync_ns_ = second.ns;
+}
+
+void Runtime::SyncClock(bool force, bool crashing) {
+  if (g_clock_kind == ClockKind::kMonotonic) return;  // ticks are ns already
+  bool locked = true;
+  if (crashing) {
+    OwnerLock::CrashResult r = registry_.lock().LockForCrash(1000);
+    if (r == OwnerLock::CrashResult::kTimedOut) return;
+    locked = r == OwnerLock::CrashResult::kLocked;
+  } else {
+    registry_.lock().Lock();
+  }
+  const SyncPair pair = TakeSyncPair();
+  if (force || pair.ns - last_sync_ns_ >= kSyncEveryNs) {
+    registry_.Sync(pair);
+    last_sync_ns_ = pair.ns;
+  }
+  if (locked) registry_.lock().Unlock();
+}
+
+void Runtime::RefreshMask() {
+  if (running() && recording_on_)
+    g_mask.store(registry_.selected_mask(), std::memory_order_relaxed);
+}
+
+void Runtime::Control(bool on) {
+  if (!EnsureInit()) return;
+  ThreadStream* s;
+  if (!on) {
+    if (Slot* slot = Reserve1(&s)) {
+      *slot = Slot{ReadTicks(), MakeW0(kRawControl, 0), 0};
+      Commit(s, 1);
+    }
+    recording_on_ = false;
+    g_mask.store(0, std::memory_order_relaxed);
+    return;
+  }
+  recording_on_ = true;
+  g_mask.store(registry_.selected_mask(), std::memory_order_relaxed);
+  if (Slot* slot = Reserve1(&s)) {
+    *slot = Slot{ReadTicks(), MakeW0(kRawControl, 0), 1};
+    Commit(s, 1);
+  }
+}
+
+ThreadStream* Runtime::Attach() {
+  if (tls_dead || !EnsureInit()) return nullptr;
+  const uint32_t id = stream_count_.fetch_add(1);
+  if (id >= kMaxStreams) return nullptr;
+  uint64_t capacity = 4096;
+  while (capacity * 2 * sizeof(Slot) <= config_.buffer_bytes)
+    capacity *= 2;
+  auto* s = new ThreadStream();
+  s->ring = static_cast<Slot*>(std::aligned_alloc(64, capacity * sizeof(Slot)));
+  if (s->ring == nullptr) {
+    delete s;
+    return nullptr;
+  }
+  std::memset(s->ring, 0, capacity * sizeof(Slot));  // pre-touch: no page faults later
+  s->capacity = capacity;
+  s->mask = capacity - 1;
+  s->limit = capacity;
+  s->id = id;
+  s->tid = CurrentTid();
+  char name[64] = {0};
+  ::pthread_getname_np(::pthread_self(), name, sizeof name);
+  registry_.Stream(id, s->tid, name);
+  streams_[id].store(s, std::memory_order_release);
+  tls_stream = s;
+  ::pthread_setspecific(thread_key_, s);
+  EnsureAltStack();
+  s->ring[0] = Slot{ReadTicks(), MakeW0(kRawThreadBegin, 0), 0};
+  Commit(s, 1);
+  return s;
+}
+
+Slot* Runtime::ReserveSlow(ThreadStream* s, uint32_t n) {
+  bool flushed = false;
+  for (;;) {
+    if (s->ring == nullptr || !running()) return nullptr;
+    // Records were dropped: say so before anything newer.
+    if (s->lost > 0 && s->head < s->limit) {
+      PutDirect(s, Slot{ReadTicks(), MakeW0(kRawLost, 0), static_cast<uint32_t>(s->lost)});
+      s->lost = 0;
+      continue;
+    }
+    const uint64_t pos = s->head & s->mask;
+    const uint32_t pad = pos + n > s->capacity ? static_cast<uint32_t>(s->capacity - pos) : 0;
+    if (s->lost == 0 && s->head + pad + n <= s->limit) {
+      if (pad > 0) {  // fill to the ring's end so the record stays contiguous
+        s->ring[pos] = Slot{ReadTicks(), MakeW0(kRawPad, 0), pad};
+        Commit(s, pad);
+      }
+      return s->ring + (s->head & s->mask);
+    }
+    const uint64_t limit = s->tail.load(std::memory_order_acquire) + s->capacity;
+    if (limit > s->limit) {
+      s->limit = limit;
+      continue;
+    }
+    if (config_.drop_when_full || flushed) {
+      ++s->lost;
+      s->limit = s->head;  // the next record comes here first, to report the loss
+      return nullptr;
+    }
+    SelfFlush(s);
+    flushed = true;
+  }
+}
+
+void Runtime::SelfFlush(ThreadStream* s) {
+  const uint64_t t0 = ReadTicks();
+  DrainContext* ctx = TakeContext();
+  s->lock.Lock();
+  DrainStream(s, *ctx, Target(false));
+  s->lock.Unlock();
+  GiveContext(ctx);
+  s->limit = s->tail.load(std::memory_order_acquire) + s->capacity;
+  // Show the time the program spent writing its trace, as a state.
+  if (Selected(HandleCategory(flush_state_)) && s->head + 2 <= s->limit) {
+    PutDirect(s, Slot{t0, MakeW0(kRawEnter, HandleId(flush_state_)), 0});
+    PutDirect(s, Slot{ReadTicks(), MakeW0(kRawLeave, HandleId(flush_state_)), 0});
+  }
+}
+
+void Runtime::Detach(ThreadStream* s) {
+  if (s == nullptr) return;
+  s->lock.Lock();
+  if (running()) {
+    DrainContext* ctx = TakeContext();
+    DrainStream(s, *ctx, Target(false));
+    // The ring is empty now: report what could not be recorded, mark the end.
+    s->limit = s->tail.load(std::memory_order_acquire) + s->capacity;
+    if (s->lost > 0 &&
+        PutDirect(s, Slot{ReadTicks(), MakeW0(kRawLost, 0), static_cast<uint32_t>(s->lost)}))
+      s->lost = 0;
+    PutDirect(s, Slot{ReadTicks(), MakeW0(kRawThreadEnd, 0), 0});
+    DrainStream(s, *ctx, Target(false));
+    GiveContext(ctx);
+  }
+  Slot* ring = s->ring;
+  s->ring = nullptr;
+  s->retired.store(true, std::memory_order_release);
+  s->lock.Unlock();
+  std::free(ring);
+  tls_stream = nullptr;
+  tls_dead = true;
+  ReleaseAltStack();
+}
+
+bool Runtime::PutDirect(ThreadStream* s, const Slot& slot) {
+  if (s->head >= s->limit) return false;
+  s->ring[s->head & s->mask] = slot;
+  Commit(s, 1);
+  return true;
+}
+
+DrainContext* Runtime::TakeContext() {
+  OwnerLockGuard guard(pool_lock_);
+  if (pool_.empty()) return new DrainContext(config_.zstd_level);
+  DrainContext* ctx = pool_.back();
+  pool_.pop_back();
+  return ctx;
+}
+
+void Runtime::GiveContext(DrainContext* ctx) {
+  OwnerLockGuard guard(pool_lock_);
+  pool_.push_back(ctx);
+}
+
+bool Runtime::Due(const ThreadStream* s) const {
+  const uint64_t end = s->published.load(std::memory_order_acquire);
+  const uint64_t tail = s->tail.load(std::memory_order_relaxed);
+  if (end == tail) return false;
+  if ((end - tail) * 4 >= s->capacity) return true;
+  const uint64_t oldest = s->ring[tail & s->mask].tick;
+  const uint64_t now = ReadTicks();
+  return now > oldest && static_cast<double>(now - oldest) >= ticks_per_ns_ * period_ns_;
+}
+
+void Runtime::DrainAll(DrainContext& ctx, bool only_due) {
+  const uint32_t count = std::min(stream_count_.load(std::memory_order_acquire), kMaxStreams);
+  for (uint32_t i = 0; i < count; ++i) {
+    ThreadStream* s = streams_[i].load(std::memory_order_acquire);
+    if (s == nullptr || s->retired.load(std::memory_order_acquire)) continue;
+    if (only_due) {
+      if (!s->lock.TryLock()) continue;  // its owner is draining it right now
+    } else {
+      s->lock.Lock();
+    }
+    if (!s->retired.load(std::memory_order_relaxed) && (!only_due || Due(s)))
+      DrainStream(s, ctx, Target(false));
+    s->lock.Unlock();
+  }
+  DrainDefinitions(ctx, Target(false));
+}
+
+void Runtime::WriterLoop() {
+  sigset_t all;
+  sigfillset(&all);
+  ::pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the program's threads
+  ::pthread_setname_np(::pthread_self(), "plx-writer");
+  std::unique_lock<std::mutex> lock(wake_mutex_);
+  while (!stop_) {
+    wake_.wait_for(lock, std::chrono::nanoseconds(period_ns_));
+    if (stop_) break;
+    lock.unlock();
+    SyncClock(false, false);
+    DrainAll(*writer_ctx_, true);
+    lock.lock();
+  }
+}
+
+void Runtime::Flush() {
+  if (!running()) return;
+  DrainContext* ctx = TakeContext();
+  SyncClock(false, false);
+  DrainAll(*ctx, false);
+  GiveContext(ctx);
+}
+
+void Runtime::Finalize() {
+  std::lock_guard<std::mutex> guard(init_mutex_);
+  if (state_.load() != kRunning) return;
+  {
+    std::lock_guard<std::mutex> wake(wake_mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (writer_.joinable()) writer_.join();
+  g_mask.store(0, std::memory_order_relaxed);  // the trace ends here
+  SyncClock(true, false);
+  DrainAll(*writer_ctx_, false);
+  state_.store(kFinished, std::memory_order_release);
+  Status finished = output_.Finish();
+  if (!finished.ok()) {
+    std::fprintf(stderr, "parallax: writing the trace failed: %s\n", finished.message().c_str());
+  } else if (config_.verbose) {
+    std::fprintf(stderr, "parallax: wrote %s chunks, %s to %s\n",
+                 FormatCount(output_.chunks_written()).c_str(),
+                 FormatBytes(output_.bytes_written()).c_str(), output_.path().c_str());
+  }
+}
+
+void Runtime::CrashFlush() {
+  if (state_.load(std::memory_order_acquire) != kRunning) return;
+  g_mask.store(0, std::memory_order_relaxed);
+  SyncClock(true, true);
+  const DrainTarget target = Target(true);
+  const uint32_t count = std::min(stream_count_.load(std::memory_order_acquire), kMaxStreams);
+  for (uint32_t i = 0; i < count; ++i) {
+    ThreadStream* s = streams_[i].load(std::memory_order_acquire);
+    if (s == nullptr || s->retired.load(std::memory_order_acquire)) continue;
+    OwnerLock::CrashResult r = s->lock.LockForCrash(1000);
+    if (r == OwnerLock::CrashResult::kTimedOut) continue;
+    if (!s->retired.load(std::memory_order_relaxed)) DrainStream(s, *crash_ctx_, target);
+    if (r == OwnerLock::CrashResult::kLocked) s->lock.Unlock();
+  }
+  DrainDefinitions(*crash_ctx_, target);
+}
+
+void Runtime::AfterForkInChild() {
+  // The child shares the parent's file descriptor and has no writer thread:
+  // it must never write. Children that exec a traced program trace themselves.
+  Runtime& r = Get();
+  r.state_.store(kForked, std::memory_order_release);
+  g_mask.store(0, std::memory_order_relaxed);
+  tls_stream = nullptr;
+  tls_dead = true;
+}
+
+ThreadStream* AttachThread() {
+  return Runtime::Get().Attach();
+}
+Slot* ReserveSlow(ThreadStream* s, uint32_t n) {
+  return Runtime::Get().ReserveSlow(s, n);
+}
+
+}  // namespace plx::capture
+
+// The runtime starts on first use; this finishes the trace at normal exit.
+__attribute__((destructor)) static void PlxFinalizeAtExit() {
+  plx::capture::Runtime::Get().Finalize();
+}

@@ -1,0 +1,102 @@
+// The capture runtime of one process: settings, definitions, the trace file,
+// the streams of all threads, the background writer, and what happens at
+// exit, at a crash and after fork. One instance, never destroyed.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capture/config.h"
+#include "capture/drain.h"
+#include "capture/registry.h"
+#include "capture/thread_stream.h"
+#include "capture/trace_output.h"
+
+namespace plx::capture {
+
+inline constexpr uint32_t kMaxStreams = 1u << 16;
+
+class Runtime {
+ public:
+  static Runtime& Get();
+
+  /// Starts the runtime on first call (reads PLX_*, opens the file). True while recording.
+  bool EnsureInit() {
+    const int s = state_.load(std::memory_order_acquire);
+    return s == kRunning || (s == kUninit && Init());
+  }
+  bool running() const { return state_.load(std::memory_order_acquire) == kRunning; }
+
+  void Finalize();
+  void Flush();
+  void Control(bool on);
+  /// After defining something in a new category: make g_mask include it if selected.
+  void RefreshMask();
+
+  ThreadStream* Attach();
+  Slot* ReserveSlow(ThreadStream* s, uint32_t n);
+  /// The calling thread is exiting.
+  void Detach(ThreadStream* s);
+  /// From a signal handler: write everything recorded so far. Async-signal-safe.
+  void CrashFlush();
+
+  Registry& registry() { return registry_; }
+  const Config& config() const { return config_; }
+  const std::string& output_path() const { return output_.path(); }
+
+ private:
+  enum State { kUninit, kRunning, kDisabled, kFinished, kForked };
+
+  Runtime() = default;
+  bool Init();
+  void StartClock();
+  void WriterLoop();
+  /// Appends a clock_sync definition when one is due (or always when forced).
+  void SyncClock(bool force, bool crashing);
+  /// Drains every live stream; only_due: just those old or full enough.
+  void DrainAll(DrainContext& ctx, bool only_due);
+  bool Due(const ThreadStream* s) const;
+  void SelfFlush(ThreadStream* s);
+  /// Writes a one-slot record while the caller holds the ring (false: no room).
+  static bool PutDirect(ThreadStream* s, const Slot& slot);
+  DrainContext* TakeContext();
+  void GiveContext(DrainContext* ctx);
+  DrainTarget Target(bool crashing) { return {0, &registry_, &output_, crashing}; }
+  static void AfterForkInChild();
+
+  std::atomic<int> state_{kUninit};
+  std::mutex init_mutex_;
+  Config config_;
+  Registry registry_;
+  TraceOutput output_;
+  bool recording_on_ = true;  // plx_control
+
+  std::unique_ptr<std::atomic<ThreadStream*>[]> streams_;
+  std::atomic<uint32_t> stream_count_{0};
+  pthread_key_t thread_key_{};
+  uint32_t flush_state_ = 0;
+
+  std::unique_ptr<DrainContext> writer_ctx_;
+  std::unique_ptr<DrainContext> crash_ctx_;
+  OwnerLock pool_lock_;
+  std::vector<DrainContext*> pool_;
+
+  std::thread writer_;
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  uint64_t period_ns_ = 25'000'000;
+
+  uint64_t last_sync_ns_ = 0;  // guarded by the registry lock
+  double ticks_per_ns_ = 1.0;
+};
+
+}  // namespace plx::capture
