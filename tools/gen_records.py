@@ -196,6 +196,7 @@ def gen_tables(kinds, key, enum):
 def gen_header(spec):
     out = [f"// {BANNER}", "#pragma once", "",
            "#include <cstddef>", "#include <cstdint>", "#include <cstring>", "#include <string_view>",
+           "#include <variant>",
            "", '#include "base/varint.h"', "", "namespace plx::format {", "",
            "enum class FieldType : uint8_t { kU, kS, kF64, kStr };",
            "struct FieldInfo {", "  const char* name;", "  FieldType type;",
@@ -225,6 +226,10 @@ def gen_header(spec):
         out.append("")
         for kind in kinds:
             out += gen_struct(kind, enum, suffix)
+        if key == "event":
+            names = ", ".join(struct_name(k, suffix) for k in kinds)
+            out += ["/// Any event record (tools that hold records of mixed kinds).",
+                    f"using AnyEventRecord = std::variant<{names}>;"]
         out.append("")
     for key, enum, suffix, has_dt, _, _ in SECTIONS:
         kinds = spec.get(key, [])

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 namespace plx {
 
@@ -48,7 +49,8 @@ class ByteBuffer {
  private:
   void Grow(size_t need) {
     size_t cap = capacity_ ? capacity_ * 2 : 4096;
-    while (cap < need) cap *= 2;
+    while (cap < need)
+      cap *= 2;
     auto* p = static_cast<uint8_t*>(std::realloc(data_, cap));
     if (p == nullptr) throw std::bad_alloc();
     data_ = p;

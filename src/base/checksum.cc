@@ -5,6 +5,8 @@
 
 namespace plx {
 
-uint64_t Checksum64(const void* data, size_t size) { return XXH3_64bits(data, size); }
+uint64_t Checksum64(const void* data, size_t size) {
+  return XXH3_64bits(data, size);
+}
 
 }  // namespace plx

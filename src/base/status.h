@@ -43,12 +43,24 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
-inline Status InvalidArgument(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }
-inline Status NotFound(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
-inline Status DataLoss(std::string m) { return {StatusCode::kDataLoss, std::move(m)}; }
-inline Status IoError(std::string m) { return {StatusCode::kIoError, std::move(m)}; }
-inline Status Unimplemented(std::string m) { return {StatusCode::kUnimplemented, std::move(m)}; }
-inline Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+inline Status InvalidArgument(std::string m) {
+  return {StatusCode::kInvalidArgument, std::move(m)};
+}
+inline Status NotFound(std::string m) {
+  return {StatusCode::kNotFound, std::move(m)};
+}
+inline Status DataLoss(std::string m) {
+  return {StatusCode::kDataLoss, std::move(m)};
+}
+inline Status IoError(std::string m) {
+  return {StatusCode::kIoError, std::move(m)};
+}
+inline Status Unimplemented(std::string m) {
+  return {StatusCode::kUnimplemented, std::move(m)};
+}
+inline Status Internal(std::string m) {
+  return {StatusCode::kInternal, std::move(m)};
+}
 
 /// IoError whose message ends with strerror(errno_value).
 Status ErrnoError(std::string_view what, int errno_value);
@@ -91,8 +103,7 @@ class [[nodiscard]] StatusOr {
 
 #define PLX_CONCAT_INNER_(a, b) a##b
 #define PLX_CONCAT_(a, b) PLX_CONCAT_INNER_(a, b)
-#define PLX_ASSIGN_OR_RETURN(lhs, expr)                                       \
-  auto PLX_CONCAT_(plx_or_, __LINE__) = (expr);                               \
-  if (!PLX_CONCAT_(plx_or_, __LINE__).ok())                                   \
-    return PLX_CONCAT_(plx_or_, __LINE__).status();                           \
+#define PLX_ASSIGN_OR_RETURN(lhs, expr)                                                     \
+  auto PLX_CONCAT_(plx_or_, __LINE__) = (expr);                                             \
+  if (!PLX_CONCAT_(plx_or_, __LINE__).ok()) return PLX_CONCAT_(plx_or_, __LINE__).status(); \
   lhs = std::move(PLX_CONCAT_(plx_or_, __LINE__)).value()

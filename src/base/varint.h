@@ -25,7 +25,9 @@ inline int64_t UnZigZag(uint64_t v) {
   return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
 }
 
-inline uint8_t* PutSvarint(uint8_t* p, int64_t v) { return PutUvarint(p, ZigZag(v)); }
+inline uint8_t* PutSvarint(uint8_t* p, int64_t v) {
+  return PutUvarint(p, ZigZag(v));
+}
 
 inline int UvarintSize(uint64_t v) {
   int n = 1;
@@ -36,8 +38,9 @@ inline int UvarintSize(uint64_t v) {
   return n;
 }
 
-/// Decodes one unsigned varint at *p; advances *p. Returns false when the bytes
-/// end first or the value is longer than 10 bytes.
+/// Decodes one unsigned varint at *p; advances *p. Returns false (leaving *p)
+/// when the bytes end first, the encoding is longer than 10 bytes, or the value
+/// does not fit in 64 bits.
 inline bool GetUvarint(const uint8_t** p, const uint8_t* end, uint64_t* out) {
   const uint8_t* q = *p;
   if (q < end && *q < 0x80) {  // one byte: the common case
@@ -51,6 +54,7 @@ inline bool GetUvarint(const uint8_t** p, const uint8_t* end, uint64_t* out) {
     const uint8_t b = *q++;
     v |= static_cast<uint64_t>(b & 0x7f) << shift;
     if (b < 0x80) {
+      if (shift == 63 && b > 1) return false;  // the value needs more than 64 bits
       *out = v;
       *p = q;
       return true;

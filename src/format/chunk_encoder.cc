@@ -42,8 +42,8 @@ std::span<const uint8_t> ChunkEncoder::Seal(ChunkHeader header, const uint8_t* r
   size_t stored = 0;
   header.codec = Codec::kNone;
   if (cctx_ != nullptr && raw_size > 0) {
-    size_t n = ZSTD_compressCCtx(cctx_, payload, out_capacity_ - kChunkHeaderSize, raw, raw_size,
-                                 level_);
+    size_t n =
+        ZSTD_compressCCtx(cctx_, payload, out_capacity_ - kChunkHeaderSize, raw, raw_size, level_);
     if (!ZSTD_isError(n) && n < raw_size) {
       stored = n;
       header.codec = Codec::kZstd;

@@ -10,9 +10,12 @@ namespace plx::format {
 
 const char* ChunkTypeName(ChunkType type) {
   switch (type) {
-    case ChunkType::kDefs: return "DEFS";
-    case ChunkType::kEvents: return "EVENTS";
-    case ChunkType::kIndex: return "INDEX";
+    case ChunkType::kDefs:
+      return "DEFS";
+    case ChunkType::kEvents:
+      return "EVENTS";
+    case ChunkType::kIndex:
+      return "INDEX";
   }
   return "UNKNOWN";
 }

@@ -31,8 +31,8 @@ struct ChunkHeader {
   uint16_t flags = 0;
   uint32_t process = 0;
   uint32_t stream = 0;
-  uint32_t stored_size = 0;   // payload bytes that follow the header
-  uint32_t raw_size = 0;      // payload bytes after decompression
+  uint32_t stored_size = 0;  // payload bytes that follow the header
+  uint32_t raw_size = 0;     // payload bytes after decompression
   uint32_t record_count = 0;
   uint64_t payload_check = 0;  // XXH3-64 of the stored payload
   uint64_t first_index = 0;    // index of the first record within its stream

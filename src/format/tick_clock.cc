@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace plx::format {
 
@@ -12,10 +13,13 @@ TickClock::TickClock(const std::optional<ClockDef>& clock, std::vector<ClockSync
   double tps = clock->ticks_per_second > 0 && std::isfinite(clock->ticks_per_second)
                    ? clock->ticks_per_second
                    : 1e9;
-  std::sort(syncs.begin(), syncs.end(),
-            [](const ClockSyncDef& a, const ClockSyncDef& b) { return a.tick < b.tick; });
-  // Keep a strictly increasing sequence in both tick and ns; drop the rest.
+  // Stable: among pairs with the same tick the first in file order wins.
+  std::stable_sort(syncs.begin(), syncs.end(),
+                   [](const ClockSyncDef& a, const ClockSyncDef& b) { return a.tick < b.tick; });
+  // Keep a strictly increasing sequence in both tick and ns; drop the rest (and
+  // ns values that do not fit in int64_t, so differences below cannot overflow).
   for (const ClockSyncDef& s : syncs) {
+    if (s.ns > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) continue;
     if (!points_.empty() &&
         (s.tick <= points_.back().tick || static_cast<int64_t>(s.ns) <= points_.back().ns))
       continue;
@@ -49,9 +53,25 @@ int64_t TickClock::ToNs(uint64_t tick, size_t* hint) const {
     if (hint) *hint = i;
   }
   const Point& p = points_[i];
-  const double dt = tick >= p.tick ? static_cast<double>(tick - p.tick)
-                                   : -static_cast<double>(p.tick - tick);
-  return p.ns + static_cast<int64_t>(std::llround(dt * p.ns_per_tick));
+  const double dt =
+      tick >= p.tick ? static_cast<double>(tick - p.tick) : -static_cast<double>(p.tick - tick);
+  // Saturate instead of overflowing on absurd ticks (damaged or hostile files).
+  constexpr double kTwo63 = 9223372036854775808.0;
+  const double delta = dt * p.ns_per_tick;
+  int64_t offset;
+  if (std::isnan(delta)) {  // 0 ticks times an infinite slope
+    offset = 0;
+  } else if (delta >= kTwo63) {
+    offset = std::numeric_limits<int64_t>::max();
+  } else if (delta < -kTwo63) {
+    offset = std::numeric_limits<int64_t>::min();
+  } else {
+    offset = static_cast<int64_t>(std::llround(delta));
+  }
+  int64_t ns;
+  if (__builtin_add_overflow(p.ns, offset, &ns))
+    ns = offset > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
+  return ns;
 }
 
 }  // namespace plx::format

@@ -149,15 +149,16 @@ void TraceFile::Scan(std::vector<ChunkInfo>* all) {
       const uint64_t end = off + kChunkHeaderSize + c.header.stored_size;
       if (end > size) {
         report_.truncated = true;
-        Problem(StrFormat("offset %llu: %s chunk needs %llu bytes, the file ends after %llu "
-                          "(cut short)",
-                          static_cast<unsigned long long>(off), ChunkTypeName(c.header.type),
-                          static_cast<unsigned long long>(kChunkHeaderSize +
-                                                          c.header.stored_size),
-                          static_cast<unsigned long long>(left)));
+        Problem(
+            StrFormat("offset %llu: %s chunk needs %llu bytes, the file ends after %llu "
+                      "(cut short)",
+                      static_cast<unsigned long long>(off), ChunkTypeName(c.header.type),
+                      static_cast<unsigned long long>(kChunkHeaderSize + c.header.stored_size),
+                      static_cast<unsigned long long>(left)));
         break;
       }
-      all->push_back(c);
+      // The index describes the other chunks; like LoadIndex, do not list it.
+      if (c.header.type != ChunkType::kIndex) all->push_back(c);
       off = end;
       report_.readable_bytes = off;
       continue;
@@ -214,7 +215,8 @@ void TraceFile::Finish(std::vector<ChunkInfo> all) {
                         info ? info->name : "unknown", error.field));
     }
   }
-  for (auto& [id, defs] : processes_) clocks_.emplace(id, TickClock(defs.clock, defs.syncs));
+  for (auto& [id, defs] : processes_)
+    clocks_.emplace(id, TickClock(defs.clock, defs.syncs));
 
   for (const ChunkInfo& c : all) {
     if (c.header.type == ChunkType::kEvents) {
@@ -325,10 +327,15 @@ Status TraceFile::ReadPayload(const ChunkInfo& chunk, std::vector<uint8_t>* scra
     *payload = {stored, h.stored_size};
     return Status::Ok();
   }
+  // Check the size the frame declares before allocating raw_size bytes for it.
+  const unsigned long long declared = ZSTD_getFrameContentSize(stored, h.stored_size);
+  if (declared == ZSTD_CONTENTSIZE_ERROR) return DataLoss(where() + ": zstd: bad frame header");
+  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != h.raw_size)
+    return DataLoss(where() +
+                    StrFormat(": payload is %llu bytes, header says %u", declared, h.raw_size));
   if (scratch->size() < h.raw_size) scratch->resize(h.raw_size);
   size_t n = ZSTD_decompressDCtx(ThreadDCtx(), scratch->data(), h.raw_size, stored, h.stored_size);
-  if (ZSTD_isError(n))
-    return DataLoss(where() + ": zstd: " + ZSTD_getErrorName(n));
+  if (ZSTD_isError(n)) return DataLoss(where() + ": zstd: " + ZSTD_getErrorName(n));
   if (n != h.raw_size)
     return DataLoss(where() + StrFormat(": payload is %zu bytes, header says %u", n, h.raw_size));
   *payload = {scratch->data(), n};
@@ -336,11 +343,11 @@ Status TraceFile::ReadPayload(const ChunkInfo& chunk, std::vector<uint8_t>* scra
 }
 
 Status TraceFile::RecordError(const ChunkInfo& chunk, const DecodeError& error) const {
-  return DataLoss(StrFormat("%s: offset %llu: EVENTS chunk (process %u, stream %u), payload byte "
-                            "%zu: %s record: bad %s",
-                            name().c_str(), static_cast<unsigned long long>(chunk.offset),
-                            chunk.header.process, chunk.header.stream, error.offset,
-                            KindName(error.kind), error.field));
+  return DataLoss(
+      StrFormat("%s: offset %llu: EVENTS chunk (process %u, stream %u), payload byte "
+                "%zu: %s record: bad %s",
+                name().c_str(), static_cast<unsigned long long>(chunk.offset), chunk.header.process,
+                chunk.header.stream, error.offset, KindName(error.kind), error.field));
 }
 
 }  // namespace plx::format

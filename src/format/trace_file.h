@@ -40,7 +40,7 @@ struct StreamInfo {
 struct OpenReport {
   bool used_index = false;  // the file ended with a valid index and trailer
   uint64_t readable_bytes = 0;
-  uint64_t chunks = 0;
+  uint64_t chunks = 0;  // chunks found, the INDEX chunk not counted
   uint64_t damaged_chunks = 0;
   uint64_t duplicate_chunks = 0;
   uint64_t unknown_chunks = 0;
@@ -85,8 +85,8 @@ class TraceFile {
     std::span<const uint8_t> payload;
     PLX_RETURN_IF_ERROR(ReadPayload(chunk, scratch, &payload));
     DecodeError error;
-    if (!DecodeEvents(payload.data(), payload.data() + payload.size(), chunk.header.tick_begin,
-                      v, &error))
+    if (!DecodeEvents(payload.data(), payload.data() + payload.size(), chunk.header.tick_begin, v,
+                      &error))
       return RecordError(chunk, error);
     return Status::Ok();
   }

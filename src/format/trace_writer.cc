@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 
 #include "base/strings.h"
@@ -37,18 +36,19 @@ TraceWriter::~TraceWriter() {
   if (!finished_) (void)Finish();
 }
 
-TraceWriter::StreamBuffer& TraceWriter::Stream(uint32_t process, uint32_t stream,
-                                               uint64_t* tick) {
+TraceWriter::StreamBuffer& TraceWriter::Stream(uint32_t process, uint32_t stream, uint64_t* tick) {
   StreamBuffer& s = streams_[{process, stream}];
-  if (s.count == 0) {
-    s.tick_begin = *tick;
-    s.last_tick = *tick;
-  } else if (*tick < s.last_tick) {
+  // last_tick outlives a sealed chunk, so the order is checked across chunks too.
+  if ((s.count > 0 || s.first_index > 0) && *tick < s.last_tick) {
     if (error_.ok())
       error_ = InvalidArgument(StrFormat("process %u stream %u: tick %llu after %llu", process,
                                          stream, static_cast<unsigned long long>(*tick),
                                          static_cast<unsigned long long>(s.last_tick)));
     *tick = s.last_tick;  // keep the encoding valid
+  }
+  if (s.count == 0) {
+    s.tick_begin = *tick;
+    s.last_tick = *tick;
   }
   return s;
 }
@@ -100,18 +100,17 @@ void TraceWriter::FlushStream(uint32_t process, uint32_t stream, StreamBuffer& s
 
 void TraceWriter::WriteChunk(const ChunkHeader& header, const ByteBuffer& payload) {
   std::span<const uint8_t> bytes = encoder_.Seal(header, payload.data(), payload.size());
-  ChunkHeader sealed;
-  (void)ParseChunkHeader(bytes.data(), &sealed);
-  chunks_.push_back({offset_, sealed});
+  index_.AddSealed(offset_, bytes.data());
   WriteBytes(bytes.data(), bytes.size());
 }
 
 void TraceWriter::WriteBytes(const uint8_t* p, size_t n) {
-  while (n > 0 && error_.ok()) {
+  while (n > 0 && !io_failed_) {
     ssize_t w = ::write(fd_, p, n);
     if (w < 0) {
       if (errno == EINTR) continue;
-      error_ = ErrnoError(path_, errno);
+      io_failed_ = true;
+      if (error_.ok()) error_ = ErrnoError(path_, errno);
       return;
     }
     p += w;
@@ -123,34 +122,13 @@ void TraceWriter::WriteBytes(const uint8_t* p, size_t n) {
 Status TraceWriter::Finish() {
   if (finished_) return error_;
   finished_ = true;
-  for (auto& [key, buf] : defs_) FlushDefs(key);
-  for (auto& [key, s] : streams_) FlushStream(key.first, key.second, s);
-  if (options_.write_index && error_.ok()) {
-    ByteBuffer index;
-    for (const ChunkRef& c : chunks_) {
-      ChunkEntry e;
-      e.offset = c.offset;
-      e.type = static_cast<uint64_t>(c.header.type);
-      e.process = c.header.process;
-      e.stream = c.header.stream;
-      e.stored_size = c.header.stored_size;
-      e.record_count = c.header.record_count;
-      e.first_index = c.header.first_index;
-      e.tick_begin = c.header.tick_begin;
-      e.tick_end = c.header.tick_end;
-      index.Commit(EncodeIndex(index.Reserve(MaxEncodedSize(e)), e));
-    }
-    const uint64_t index_offset = offset_;
-    ChunkHeader h;
-    h.type = ChunkType::kIndex;
-    h.record_count = static_cast<uint32_t>(chunks_.size());
-    // The index may outgrow the encoder's buffer on huge files: seal it uncompressed.
-    ChunkEncoder big(std::max<size_t>(index.size(), 1), 0);
-    std::span<const uint8_t> bytes = big.Seal(h, index.data(), index.size());
-    WriteBytes(bytes.data(), bytes.size());
-    uint8_t trailer[kTrailerSize];
-    EncodeTrailer(index_offset, trailer);
-    WriteBytes(trailer, sizeof trailer);
+  for (auto& [key, buf] : defs_)
+    FlushDefs(key);
+  for (auto& [key, s] : streams_)
+    FlushStream(key.first, key.second, s);
+  if (options_.write_index && !io_failed_) {
+    std::vector<uint8_t> tail = index_.Finish(offset_);
+    WriteBytes(tail.data(), tail.size());
   }
   if (::close(fd_) != 0 && error_.ok()) error_ = ErrnoError(path_, errno);
   return error_;

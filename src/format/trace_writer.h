@@ -14,14 +14,15 @@
 #include "base/byte_buffer.h"
 #include "base/status.h"
 #include "format/chunk_encoder.h"
+#include "format/index_builder.h"
 #include "format/records.gen.h"
 
 namespace plx::format {
 
 struct WriterOptions {
-  int zstd_level = 1;                  // 0 = no compression
-  size_t chunk_raw_size = 256 << 10;   // an EVENTS chunk is sealed past this many raw bytes
-  bool write_index = true;             // false leaves the file as a crash would (tests)
+  int zstd_level = 1;                 // 0 = no compression
+  size_t chunk_raw_size = 256 << 10;  // a chunk is sealed past this many raw bytes
+  bool write_index = true;            // false leaves the file as a crash would (tests)
 };
 
 class TraceWriter {
@@ -37,6 +38,8 @@ class TraceWriter {
   void Def(uint32_t process, const D& def) {
     ByteBuffer& buf = defs_[process];
     buf.Commit(EncodeDef(buf.Reserve(MaxEncodedSize(def)), def));
+    // Seal big batches early: the encoder holds at most 2 * chunk_raw_size + 1 MiB.
+    if (buf.size() >= options_.chunk_raw_size) FlushDefs(process);
   }
 
   /// Appends a record (a *Record struct) to a stream at `tick`. Ticks must not
@@ -44,8 +47,8 @@ class TraceWriter {
   template <typename R>
   void Event(uint32_t process, uint32_t stream, uint64_t tick, const R& record) {
     StreamBuffer& s = Stream(process, stream, &tick);
-    s.bytes.Commit(EncodeEvent(s.bytes.Reserve(MaxEncodedSize(record)), tick - s.last_tick,
-                               record));
+    s.bytes.Commit(
+        EncodeEvent(s.bytes.Reserve(MaxEncodedSize(record)), tick - s.last_tick, record));
     Advance(process, stream, s, tick);
   }
 
@@ -64,11 +67,6 @@ class TraceWriter {
     uint64_t first_index = 0;
     uint32_t count = 0;
   };
-  struct ChunkRef {
-    uint64_t offset;
-    ChunkHeader header;
-  };
-
   TraceWriter(int fd, std::string path, WriterOptions options);
   StreamBuffer& Stream(uint32_t process, uint32_t stream, uint64_t* tick);
   void Advance(uint32_t process, uint32_t stream, StreamBuffer& s, uint64_t tick);
@@ -82,11 +80,12 @@ class TraceWriter {
   WriterOptions options_;
   ChunkEncoder encoder_;
   uint64_t offset_ = 0;
-  Status error_;
+  Status error_;            // the first error, reported by Finish()
+  bool io_failed_ = false;  // a write failed: stop writing (a bad tick does not stop it)
   bool finished_ = false;
   std::map<uint32_t, ByteBuffer> defs_;
   std::map<std::pair<uint32_t, uint32_t>, StreamBuffer> streams_;
-  std::vector<ChunkRef> chunks_;
+  IndexBuilder index_;
 };
 
 }  // namespace plx::format
