@@ -13,28 +13,33 @@
 
 namespace plx::model {
 
+// Before kNone: gcc's -Wshadow flags an enumerator declared after a
+// namespace-scope name it shares.
+enum class ValueKind : uint8_t { kNone = 0, kInt = 1, kDouble = 2, kString = 3 };
+
+/// "No row / no definition" in index columns.
 inline constexpr uint32_t kNone = 0xffffffffu;
 
 struct Process {
   uint32_t file_id = 0;  // process number in the file (the MPI rank for MPI traces)
   uint64_t pid = 0;
-  int64_t rank = -1;     // MPI world rank, -1 for non-MPI processes
+  int64_t rank = -1;  // MPI world rank, -1 for non-MPI processes
   std::string host;
   std::string executable;
   std::string arguments;
-  std::string name;      // plx_process_name, or empty
+  std::string name;                         // plx_process_name, or empty
   int64_t realtime_minus_monotonic_ns = 0;  // add to a time to get wall-clock ns since 1970
 };
 
 struct Thread {
-  uint32_t process = 0;    // index into Trace::processes
+  uint32_t process = 0;  // index into Trace::processes
   uint32_t file_stream = 0;
   uint64_t tid = 0;
   std::string name;
-  int64_t begin_ns = 0;    // first record
-  int64_t end_ns = 0;      // last record
+  int64_t begin_ns = 0;  // first record
+  int64_t end_ns = 0;    // last record
   uint64_t records = 0;
-  bool ended = false;      // a thread_end record was seen
+  bool ended = false;  // a thread_end record was seen
 };
 
 struct Category {
@@ -46,8 +51,6 @@ struct State {
   uint32_t category = kNone;  // index into Trace::categories
   uint32_t color = 0;         // 0 = automatic, else 0x1000000 | 0xRRGGBB
 };
-
-enum class ValueKind : uint8_t { kNone = 0, kInt = 1, kDouble = 2, kString = 3 };
 
 struct EventType {
   std::string name;
@@ -72,7 +75,7 @@ struct Communicator {
   uint32_t process = 0;  // index into Trace::processes; communicators are per process
   uint64_t file_id = 0;
   std::string name;
-  uint8_t kind = 0;      // 0 = peers are process ranks; 1 = peers are thread stream ids
+  uint8_t kind = 0;  // 0 = peers are process ranks; 1 = peers are thread stream ids
 };
 
 /// One state instance: [begin, end) on a thread, at a nesting depth.
@@ -101,7 +104,7 @@ struct InstantTable {
   std::vector<ValueKind> kind;
   std::vector<int64_t> int_value;
   std::vector<double> double_value;
-  std::vector<uint32_t> text;      // index into Trace::texts, kNone when not a string
+  std::vector<uint32_t> text;  // index into Trace::texts, kNone when not a string
   size_t size() const { return time.size(); }
 };
 
@@ -109,12 +112,12 @@ struct InstantTable {
 struct MessageTable {
   std::vector<uint32_t> thread;
   std::vector<int64_t> time;
-  std::vector<uint8_t> is_send;   // 1 send, 0 receive
-  std::vector<uint32_t> comm;     // index into Trace::communicators, kNone if undefined
+  std::vector<uint8_t> is_send;  // 1 send, 0 receive
+  std::vector<uint32_t> comm;    // index into Trace::communicators, kNone if undefined
   std::vector<int64_t> peer;
   std::vector<int64_t> tag;
   std::vector<uint64_t> bytes;
-  std::vector<uint64_t> clock;    // Lamport clock carried, 0 = none
+  std::vector<uint64_t> clock;  // Lamport clock carried, 0 = none
   size_t size() const { return time.size(); }
 };
 
@@ -129,7 +132,7 @@ struct CounterTable {
 struct RmaTable {
   std::vector<uint32_t> thread;
   std::vector<int64_t> time;
-  std::vector<uint8_t> op;        // 0 put, 1 get, 2 accumulate, 3 other
+  std::vector<uint8_t> op;  // 0 put, 1 get, 2 accumulate, 3 other
   std::vector<uint32_t> comm;
   std::vector<int64_t> origin;
   std::vector<int64_t> target;
@@ -141,7 +144,8 @@ struct RmaTable {
 struct ControlTable {
   std::vector<uint32_t> thread;
   std::vector<int64_t> time;
-  std::vector<uint8_t> on;        // 1 on, 0 off
+  std::vector<uint8_t> on;     // 1 on, 0 off (1 on lost-record markers)
+  std::vector<uint64_t> lost;  // > 0: a lost-record marker, records dropped here
   size_t size() const { return time.size(); }
 };
 
@@ -158,16 +162,16 @@ struct LoadStats {
 };
 
 struct Trace {
-  std::string source;                 // path of the file it came from
-  std::vector<Process> processes;     // in file process order
-  std::vector<Thread> threads;        // sorted by process, then file stream
+  std::string source;              // path of the file it came from
+  std::vector<Process> processes;  // in file process order
+  std::vector<Thread> threads;     // sorted by process, then file stream
   std::vector<Category> categories;
   std::vector<State> states;
   std::vector<EventType> event_types;
   std::vector<Callsite> callsites;
   std::vector<Counter> counters;
   std::vector<Communicator> communicators;
-  std::vector<std::string> texts;     // payloads of string instant events
+  std::vector<std::string> texts;  // payloads of string instant events
 
   SliceTable slices;
   InstantTable instants;

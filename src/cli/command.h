@@ -1,0 +1,35 @@
+// The subcommands of `parallax`: each file *_cmd.cc adds one to the CLI11 app
+// and returns what runs it. CLI11 itself is only included by those files.
+#pragma once
+
+#include <functional>
+
+#include "base/status.h"
+
+namespace CLI {
+class App;
+}
+
+namespace plx::cli {
+
+/// Options of the `parallax` command itself, shared by every subcommand.
+struct GlobalOptions {
+  bool progress = false;  // --progress: always show load progress
+};
+
+/// A subcommand: its CLI11 app (options bound to state the closure owns) and
+/// the function that runs it once the command line is parsed. A Status error
+/// is exit code 1; a CLI::Error thrown by run is bad usage (exit code 2).
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<Status()> run;
+};
+
+/// `parallax info`: what a trace file holds.
+Command AddInfoCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax stats`: per-state statistics.
+Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax dump`: records as text or JSON Lines.
+Command AddDumpCommand(CLI::App& parent, const GlobalOptions& global);
+
+}  // namespace plx::cli

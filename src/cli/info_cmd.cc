@@ -1,0 +1,264 @@
+// `parallax info FILE`: what a trace file holds — the file and its state,
+// processes, threads, definitions, problems — from its definitions and chunk
+// index only (fast on any size); --check also decodes every record.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "base/strings.h"
+#include "cli/command.h"
+#include "cli/json_fields.h"
+#include "cli/output.h"
+#include "cli/table.h"
+#include "cli/trace_input.h"
+
+namespace plx::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+struct InfoOptions {
+  std::string path;
+  bool json = false;
+  bool check = false;
+};
+
+std::string FileStatus(const format::OpenReport& r) {
+  if (r.used_index) return "complete (ends with an index)";
+  if (r.truncated) return "cut short (read by scanning, up to the last whole chunk)";
+  return "no usable index (read by scanning)";
+}
+
+std::string Plural(uint64_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", FormatCount(n), n == 1 ? one : many);
+}
+
+std::string CategoryName(const model::Trace& t, uint32_t category) {
+  return category < t.categories.size() ? t.categories[category].name : "";
+}
+
+std::vector<uint64_t> ThreadsPerProcess(const model::Trace& t) {
+  std::vector<uint64_t> n(t.processes.size());
+  for (const model::Thread& th : t.threads)
+    ++n[th.process];
+  return n;
+}
+
+// Every LoadStats counter by name, in declaration order.
+std::vector<std::pair<const char*, uint64_t>> LoaderCounters(const model::LoadStats& s) {
+  return {{"records", s.records},
+          {"unknown_record_kinds", s.unknown_record_kinds},
+          {"leave_without_enter", s.leave_without_enter},
+          {"leave_mismatch", s.leave_mismatch},
+          {"unclosed_slices", s.unclosed_slices},
+          {"undefined_refs", s.undefined_refs},
+          {"lost_records", s.lost_records},
+          {"damaged_chunks", s.damaged_chunks}};
+}
+
+std::vector<std::pair<const char*, uint64_t>> TableSizes(const model::Trace& t) {
+  return {{"slices", t.slices.size()},     {"instants", t.instants.size()},
+          {"messages", t.messages.size()}, {"counter_samples", t.counter_samples.size()},
+          {"rma", t.rma.size()},           {"controls", t.controls.size()}};
+}
+
+void PrintText(const format::TraceFile& file, const model::Trace& t, bool check) {
+  const format::OpenReport& r = file.report();
+  const uint64_t records = file.total_records();
+  auto row = [](const char* key, const std::string& value) {
+    fmt::print("{:<11} {}\n", key, value);
+  };
+  row("file", file.name());
+  const std::string size =
+      file.size() < 1024
+          ? Plural(file.size(), "byte", "bytes")
+          : fmt::format("{} ({} bytes)", FormatBytes(file.size()), FormatCount(file.size()));
+  row("size", fmt::format("{}, format {}.{}, {}", size, format::kVersionMajor, file.version_minor(),
+                          Plural(r.chunks, "chunk", "chunks")));
+  row("status", FileStatus(r));
+  row("records", records > 0 ? fmt::format("{} ({:.2f} bytes per record)", FormatCount(records),
+                                           static_cast<double>(file.size()) / records)
+                             : "0");
+  row("time span", records > 0 ? fmt::format("{} (CLOCK_MONOTONIC {} .. {} ns)",
+                                             FormatDuration(file.end_ns() - file.begin_ns()),
+                                             file.begin_ns(), file.end_ns())
+                               : "-");
+  row("problems",
+      t.problems.empty() ? "none" : fmt::format("{} (listed below)", t.problems.size()));
+
+  bool named = false;
+  for (const model::Process& p : t.processes)
+    named |= !p.name.empty();
+  Table processes({{"process", Table::Align::kRight},
+                   {"rank", Table::Align::kRight},
+                   {"pid", Table::Align::kRight},
+                   {"host"},
+                   {"threads", Table::Align::kRight},
+                   {"executable"},
+                   {"arguments"},
+                   {named ? "name" : ""}});
+  const std::vector<uint64_t> threads = ThreadsPerProcess(t);
+  for (size_t i = 0; i < t.processes.size(); ++i) {
+    const model::Process& p = t.processes[i];
+    processes.AddRow({std::to_string(p.file_id), p.rank >= 0 ? std::to_string(p.rank) : "-",
+                      std::to_string(p.pid), p.host, std::to_string(threads[i]), p.executable,
+                      p.arguments, p.name});
+  }
+  fmt::print("\nprocesses ({})\n{}", t.processes.size(), processes.Render());
+
+  Table streams({{"process", Table::Align::kRight},
+                 {"stream", Table::Align::kRight},
+                 {"tid", Table::Align::kRight},
+                 {"name"},
+                 {"records", Table::Align::kRight},
+                 {"begin", Table::Align::kRight},
+                 {"end", Table::Align::kRight},
+                 {"duration", Table::Align::kRight}});
+  for (const model::Thread& th : t.threads) {
+    const bool any = th.records > 0;
+    streams.AddRow({std::to_string(t.processes[th.process].file_id), std::to_string(th.file_stream),
+                    std::to_string(th.tid), th.name, FormatCount(th.records),
+                    any ? FormatDuration(th.begin_ns - t.begin_ns) : "-",
+                    any ? FormatDuration(th.end_ns - t.begin_ns) : "-",
+                    any ? FormatDuration(th.end_ns - th.begin_ns) : "-"});
+  }
+  fmt::print("\nthreads ({}; times from the trace begin)\n{}", t.threads.size(), streams.Render());
+
+  fmt::print("\ndefinitions (merged across processes by name)\n  {}, {}, {}, {}, {}, {}\n",
+             Plural(t.states.size(), "state", "states"),
+             Plural(t.categories.size(), "category", "categories"),
+             Plural(t.event_types.size(), "event type", "event types"),
+             Plural(t.callsites.size(), "callsite", "callsites"),
+             Plural(t.counters.size(), "counter", "counters"),
+             Plural(t.communicators.size(), "communicator", "communicators"));
+
+  if (!t.states.empty()) {
+    Table states({{"state"}, {"category"}, {"color"}});
+    for (const model::State& s : t.states)
+      states.AddRow({s.name, CategoryName(t, s.category), FormatColor(s.color)});
+    fmt::print("\nstates ({})\n{}", t.states.size(), states.Render());
+  }
+
+  if (check) {
+    Table counters({{"counter"}, {"value", Table::Align::kRight}});
+    for (const auto& [name, value] : TableSizes(t))
+      counters.AddRow({name, FormatCount(value)});
+    for (const auto& [name, value] : LoaderCounters(t.stats))
+      counters.AddRow({name, FormatCount(value)});
+    fmt::print("\ncheck (every record decoded)\n{}", counters.Render());
+  }
+
+  if (!t.problems.empty()) {
+    fmt::print("\nproblems ({})\n", t.problems.size());
+    for (const std::string& p : t.problems)
+      fmt::print("  {}\n", p);
+  }
+}
+
+ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool check) {
+  const format::OpenReport& r = file.report();
+  const uint64_t records = file.total_records();
+  ordered_json j;
+  j["file"] = {
+      {"path", file.name()},
+      {"size_bytes", file.size()},
+      {"format_version", fmt::format("{}.{}", format::kVersionMajor, file.version_minor())},
+      {"chunks", r.chunks},
+      {"indexed", r.used_index},
+      {"recovered", !r.used_index},
+      {"truncated", r.truncated},
+      {"readable_bytes", r.readable_bytes},
+      {"damaged_chunks", r.damaged_chunks},
+      {"duplicate_chunks", r.duplicate_chunks},
+      {"unknown_chunks", r.unknown_chunks}};
+  j["problems"] = t.problems;
+  j["events"] = records;
+  j["bytes_per_event"] =
+      records > 0 ? ordered_json(static_cast<double>(file.size()) / records) : ordered_json();
+  j["time"] = {{"begin_ns", file.begin_ns()},
+               {"end_ns", file.end_ns()},
+               {"duration_ns", file.end_ns() - file.begin_ns()}};
+  const std::vector<uint64_t> threads = ThreadsPerProcess(t);
+  j["processes"] = ordered_json::array();
+  for (size_t i = 0; i < t.processes.size(); ++i) {
+    const model::Process& p = t.processes[i];
+    ordered_json e = ProcessIdentity(p);
+    e["executable"] = p.executable;
+    e["arguments"] = p.arguments;
+    e["name"] = p.name;
+    e["threads"] = threads[i];
+    j["processes"].push_back(std::move(e));
+  }
+  j["streams"] = ordered_json::array();
+  for (const model::Thread& th : t.threads) {
+    const bool any = th.records > 0;
+    ordered_json e = ThreadIdentity(t, th);
+    e["events"] = th.records;
+    e["begin_ns"] = any ? ordered_json(th.begin_ns) : ordered_json();
+    e["end_ns"] = any ? ordered_json(th.end_ns) : ordered_json();
+    j["streams"].push_back(std::move(e));
+  }
+  j["definitions"] = {
+      {"states", t.states.size()},           {"categories", t.categories.size()},
+      {"event_types", t.event_types.size()}, {"callsites", t.callsites.size()},
+      {"counters", t.counters.size()},       {"communicators", t.communicators.size()}};
+  j["states"] = ordered_json::array();
+  j["state_definitions"] = ordered_json::array();
+  for (const model::State& s : t.states) {
+    j["states"].push_back(s.name);
+    j["state_definitions"].push_back({{"name", s.name},
+                                      {"category", CategoryName(t, s.category)},
+                                      {"color", s.color ? FormatColor(s.color) : ""}});
+  }
+  if (check) {
+    ordered_json c;
+    for (const auto& [name, value] : TableSizes(t))
+      c[name] = value;
+    for (const auto& [name, value] : LoaderCounters(t.stats))
+      c[name] = value;
+    j["check"] = c;
+  }
+  return j;
+}
+
+Status RunInfo(const InfoOptions& o, const GlobalOptions& global) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress, o.check));
+  if (o.json) {
+    fmt::print(
+        "{}\n",
+        Json(*file, trace, o.check).dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  } else {
+    PrintText(*file, trace, o.check);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Command AddInfoCommand(CLI::App& parent, const GlobalOptions& global) {
+  auto o = std::make_shared<InfoOptions>();
+  CLI::App* app = parent.add_subcommand("info",
+                                        "Describe a trace file: processes, threads, "
+                                        "definitions, damage");
+  app->footer(
+      "Shows the file (size, format version, chunks; whether it is complete, was recovered\n"
+      "by scanning, or is cut short, and the problems met), the processes (rank, pid, host,\n"
+      "executable, arguments), the threads (records and time span), the definitions merged\n"
+      "across processes, and the states with their categories and colours. Only definitions\n"
+      "and the chunk index are read, so it is instant on any file; --check decodes every record.\n"
+      "\n"
+      "Examples:\n"
+      "  parallax info run.plx\n"
+      "  parallax info run.plx --check --json");
+  app->add_option("FILE", o->path, "The .plx trace file")->required();
+  app->add_flag("--json", o->json, "Print one JSON object instead of text (see docs/cli.md)");
+  app->add_flag("--check", o->check,
+                "Also decode every record: check every chunk, show the loader's counters");
+  return {app, [o, &global] { return RunInfo(*o, global); }};
+}
+
+}  // namespace plx::cli

@@ -1,0 +1,111 @@
+// `parallax`: the command-line entry point. Parses the command line with CLI11,
+// runs the chosen subcommand, and maps outcomes to exit codes (0 ok, 1 error,
+// 2 bad usage) with one-line messages on stderr.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+#include "cli/command.h"
+
+#ifndef PLX_VERSION
+#define PLX_VERSION "unknown"
+#endif
+
+namespace {
+
+constexpr char kDescription[] =
+    "parallax - look into traces (.plx files) of parallel and distributed programs";
+
+constexpr char kFooter[] =
+    "Global options go before or after the command: parallax stats run.plx --progress\n"
+    "\n"
+    "Examples:\n"
+    "  parallax info run.plx              what the trace holds\n"
+    "  parallax stats run.plx --top 10    the ten states with most total time\n"
+    "  parallax dump run.plx --to 1ms     every record of the first millisecond\n"
+    "\n"
+    "Exit status: 0 success, 1 error (unreadable file, ...), 2 bad usage.\n"
+    "Damaged or truncated files give warnings on stderr; what is readable is used.\n"
+    "'parallax COMMAND --help' describes a command; docs/cli.md has the JSON schemas.";
+
+// "parallax stats --help" when the error happened inside a subcommand.
+std::string HelpHint(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands())
+    return "parallax " + sub->get_name() + " --help";
+  return "parallax --help";
+}
+
+int UsageError(const CLI::App& app, const std::string& message) {
+  fmt::print(stderr, "parallax: error: {} (see '{}')\n", message, HelpHint(app));
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app(kDescription, "parallax");
+  app.set_version_flag("--version", std::string("parallax ") + PLX_VERSION,
+                       "Print the version and exit");
+  app.require_subcommand(1);
+  app.get_formatter()->column_width(24);
+  app.fallthrough();  // `parallax stats x.plx --progress` reaches the global flag
+
+  plx::cli::GlobalOptions global;
+  app.add_flag("--progress", global.progress,
+               "Always show load progress on stderr (else only on a terminal, after 0.5 s)");
+
+  std::vector<plx::cli::Command> commands = {
+      plx::cli::AddInfoCommand(app, global),
+      plx::cli::AddStatsCommand(app, global),
+      plx::cli::AddDumpCommand(app, global),
+  };
+  app.footer(kFooter);  // after the subcommands, which would inherit it
+
+  // CLI11 would call an unknown command a missing one; name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const plx::cli::Command& c : commands)
+      known |= c.app->get_name() == argv[1];
+    if (!known)
+      return UsageError(app,
+                        fmt::format("unknown command '{}' (commands: info, stats, dump)", argv[1]));
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    if (app.get_subcommands().empty())
+      return UsageError(app, "no command given (commands: info, stats, dump)");
+    return UsageError(app, e.what());
+  } catch (const CLI::ParseError& e) {
+    return UsageError(app, e.what());
+  }
+
+  for (plx::cli::Command& c : commands) {
+    if (!c.app->parsed()) continue;
+    try {
+      plx::Status status = c.run();
+      std::fflush(stdout);
+      if (!status.ok()) {
+        fmt::print(stderr, "parallax: error: {}\n", status.message());
+        return 1;
+      }
+      return 0;
+    } catch (const CLI::Error& e) {
+      return UsageError(app, e.what());
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "parallax: error: {}\n", e.what());
+      return 1;
+    }
+  }
+  return UsageError(app, "no command given (commands: info, stats, dump)");
+}

@@ -1,0 +1,29 @@
+// Output helpers: warnings, colours, shares, JSON string literals.
+#include "cli/output.h"
+
+#include <fmt/core.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace plx::cli {
+
+void Warn(std::string_view line) {
+  fmt::print(stderr, "parallax: warning: {}\n", line);
+}
+
+std::string FormatColor(uint32_t color) {
+  if (color == 0) return "auto";
+  return fmt::format("#{:06x}", color & 0xffffff);
+}
+
+std::string FormatShare(double share) {
+  return fmt::format("{:.1f}%", share * 100.0);
+}
+
+std::string JsonString(std::string_view text) {
+  return nlohmann::json(std::string(text))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace plx::cli

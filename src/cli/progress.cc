@@ -1,0 +1,40 @@
+// LoadProgress: decides whether to draw, and draws one updating line.
+#include "cli/progress.h"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "base/strings.h"
+
+namespace plx::cli {
+
+LoadProgress::LoadProgress(bool always)
+    : always_(always),
+      terminal_(::isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()) {}
+
+LoadProgress::~LoadProgress() {
+  if (shown_) fmt::print(stderr, "\n");
+}
+
+std::function<void(uint64_t, uint64_t)> LoadProgress::Callback() {
+  return [this](uint64_t done, uint64_t total) { Update(done, total); };
+}
+
+void LoadProgress::Update(uint64_t done, uint64_t total) {
+  if (!always_) {
+    if (!terminal_) return;
+    // A quick load draws nothing, not even its final 100%.
+    if (!shown_ && std::chrono::steady_clock::now() - start_ < std::chrono::milliseconds(500))
+      return;
+  }
+  const double percent = total > 0 ? 100.0 * static_cast<double>(done) / total : 100.0;
+  fmt::print(stderr, "\rparallax: loading {:3.0f}% ({} of {} records)", percent, FormatCount(done),
+             FormatCount(total));
+  std::fflush(stderr);
+  shown_ = true;
+}
+
+}  // namespace plx::cli

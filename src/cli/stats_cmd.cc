@@ -1,0 +1,190 @@
+// `parallax stats FILE`: per-state statistics (analysis/state_stats) as
+// tables — over all processes, then per process or per thread — or as JSON.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "analysis/state_stats.h"
+#include "base/strings.h"
+#include "cli/command.h"
+#include "cli/json_fields.h"
+#include "cli/output.h"
+#include "cli/table.h"
+#include "cli/trace_input.h"
+
+namespace plx::cli {
+
+namespace {
+
+using analysis::StateOrder;
+using analysis::StateStats;
+using analysis::StateStatsScope;
+using nlohmann::ordered_json;
+
+struct StatsOptions {
+  std::string path;
+  bool json = false;
+  std::string by = "process";
+  std::string sort_name = "total";
+  size_t top = 0;  // 0 = all
+};
+
+const std::map<std::string, StateOrder> kOrders = {
+    {"total", StateOrder::kTotal}, {"self", StateOrder::kSelf}, {"count", StateOrder::kCount},
+    {"mean", StateOrder::kMean},   {"max", StateOrder::kMax},   {"name", StateOrder::kName}};
+
+// The scope's rows sorted and cut to --top.
+std::vector<StateStats> Rows(const model::Trace& t, const StatsOptions& o,
+                             const StateStatsScope& scope) {
+  std::vector<StateStats> rows = scope.states;
+  analysis::SortStateStats(t, kOrders.at(o.sort_name), &rows);
+  if (o.top > 0 && rows.size() > o.top) rows.resize(o.top);
+  return rows;
+}
+
+std::string RenderTable(const model::Trace& t, const StatsOptions& o,
+                        const StateStatsScope& scope) {
+  const std::vector<StateStats> rows = Rows(t, o, scope);
+  if (rows.empty()) return "  (no states)\n";
+  const auto right = Table::Align::kRight;
+  Table table({{"state"},
+               {"count", right},
+               {"total", right},
+               {"self", right},
+               {"mean", right},
+               {"min", right},
+               {"max", right},
+               {"stddev", right},
+               {"share", right}});
+  for (const StateStats& s : rows) {
+    table.AddRow({t.states[s.state].name, FormatCount(s.count), FormatDuration(s.total_ns),
+                  FormatDuration(s.self_ns), FormatDuration(std::llround(s.mean_ns)),
+                  FormatDuration(s.min_ns), FormatDuration(s.max_ns),
+                  FormatDuration(std::llround(s.stddev_ns)), FormatShare(s.share)});
+  }
+  std::string out = table.Render();
+  if (rows.size() < scope.states.size())
+    out += fmt::format("  ({} more not shown)\n", scope.states.size() - rows.size());
+  return out;
+}
+
+std::string ProcessTitle(const model::Process& p) {
+  std::string s = fmt::format("process {} (", p.file_id);
+  if (p.rank >= 0) s += fmt::format("rank {}, ", p.rank);
+  s += fmt::format("pid {}", p.pid);
+  if (!p.host.empty()) s += ", " + p.host;
+  return s + ")";
+}
+
+std::string ThreadTitle(const model::Trace& t, const model::Thread& th) {
+  std::string s = fmt::format("process {} stream {} (tid {}", t.processes[th.process].file_id,
+                              th.file_stream, th.tid);
+  if (!th.name.empty()) s += ", " + th.name;
+  return s + ")";
+}
+
+void PrintText(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r) {
+  fmt::print(
+      "all processes ({}, {}; thread time {})\n{}",
+      t.processes.size() == 1 ? "1 process" : fmt::format("{} processes", t.processes.size()),
+      t.threads.size() == 1 ? "1 thread" : fmt::format("{} threads", t.threads.size()),
+      FormatDuration(r.all.thread_time_ns), RenderTable(t, o, r.all));
+  if (o.by == "thread") {
+    for (size_t i = 0; i < t.threads.size(); ++i)
+      fmt::print("\n{}; thread time {}\n{}", ThreadTitle(t, t.threads[i]),
+                 FormatDuration(r.threads[i].thread_time_ns), RenderTable(t, o, r.threads[i]));
+  } else {
+    for (size_t i = 0; i < t.processes.size(); ++i)
+      fmt::print("\n{}; thread time {}\n{}", ProcessTitle(t.processes[i]),
+                 FormatDuration(r.processes[i].thread_time_ns), RenderTable(t, o, r.processes[i]));
+  }
+}
+
+ordered_json JsonRows(const model::Trace& t, const StatsOptions& o, const StateStatsScope& scope) {
+  ordered_json rows = ordered_json::array();
+  for (const StateStats& s : Rows(t, o, scope)) {
+    const model::State& state = t.states[s.state];
+    rows.push_back({{"name", state.name},
+                    {"category",
+                     state.category < t.categories.size() ? t.categories[state.category].name : ""},
+                    {"count", s.count},
+                    {"total_ns", s.total_ns},
+                    {"self_ns", s.self_ns},
+                    {"mean_ns", s.mean_ns},
+                    {"min_ns", s.min_ns},
+                    {"max_ns", s.max_ns},
+                    {"stddev_ns", s.stddev_ns},
+                    {"share", s.share}});
+  }
+  return rows;
+}
+
+ordered_json Json(const model::Trace& t, const StatsOptions& o,
+                  const analysis::StateStatsReport& r) {
+  ordered_json j;
+  j["thread_time_ns"] = r.all.thread_time_ns;
+  j["states"] = JsonRows(t, o, r.all);
+  j["processes"] = ordered_json::array();
+  for (size_t i = 0; i < t.processes.size(); ++i) {
+    ordered_json e = ProcessIdentity(t.processes[i]);
+    e["thread_time_ns"] = r.processes[i].thread_time_ns;
+    e["states"] = JsonRows(t, o, r.processes[i]);
+    j["processes"].push_back(std::move(e));
+  }
+  j["threads"] = ordered_json::array();
+  for (size_t i = 0; i < t.threads.size(); ++i) {
+    ordered_json e = ThreadIdentity(t, t.threads[i]);
+    e["thread_time_ns"] = r.threads[i].thread_time_ns;
+    e["states"] = JsonRows(t, o, r.threads[i]);
+    j["threads"].push_back(std::move(e));
+  }
+  return j;
+}
+
+Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  const analysis::StateStatsReport report = analysis::ComputeStateStats(trace);
+  if (o.json) {
+    fmt::print("{}\n",
+               Json(trace, o, report).dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  } else {
+    PrintText(trace, o, report);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global) {
+  auto o = std::make_shared<StatsOptions>();
+  CLI::App* app =
+      parent.add_subcommand("stats", "Per-state statistics, over all and per process or thread");
+  app->footer(
+      "For every state: count (instances), total (inclusive time), self (exclusive time:\n"
+      "minus directly nested states), mean, min, max and stddev of the inclusive durations,\n"
+      "and share = self / thread time (the sum over threads of last minus first record).\n"
+      "The first table covers all processes; then one per process (or thread, with --by).\n"
+      "States still open at a thread's end count up to its last record.\n"
+      "\n"
+      "Examples:\n"
+      "  parallax stats run.plx --top 10\n"
+      "  parallax stats run.plx --by thread --sort self\n"
+      "  parallax stats run.plx --json");
+  app->add_option("FILE", o->path, "The .plx trace file")->required();
+  app->add_flag("--json", o->json, "Print one JSON object instead of tables (see docs/cli.md)");
+  app->add_option("--by", o->by, "Break the statistics down per process or per thread")
+      ->check(CLI::IsMember({"process", "thread"}))
+      ->default_str("process");
+  app->add_option("--sort", o->sort_name, "Order of the rows (numbers descending, names ascending)")
+      ->check(CLI::IsMember({"total", "self", "count", "mean", "max", "name"}))
+      ->default_str("total");
+  app->add_option("--top", o->top, "Show only the first N rows of each table (0 = all)")
+      ->check(CLI::NonNegativeNumber);
+  return {app, [o, &global] { return RunStats(*o, global); }};
+}
+
+}  // namespace plx::cli

@@ -1,0 +1,142 @@
+// LoadTrace: merge definitions, lay out threads, then decode every EVENTS
+// chunk of every stream in record order through a StreamLoader.
+#include "model/load_trace.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "model/def_merger.h"
+#include "model/stream_loader.h"
+
+namespace plx::model {
+
+namespace {
+
+// How many records to reserve room for: what the chunk headers claim, but never
+// more than the stored bytes could plausibly hold (real traces take 1-4 bytes a
+// record; a damaged header must not make us reserve gigabytes up front).
+uint64_t ReservationBound(const format::TraceFile& file, uint64_t claimed) {
+  constexpr uint64_t kMaxRecordsPerStoredByte = 16;
+  uint64_t stored = 0;
+  for (const format::ChunkInfo& c : file.event_chunks())
+    stored += c.header.stored_size;
+  return std::min(claimed, stored * kMaxRecordsPerStoredByte);
+}
+
+constexpr size_t kMaxProblems = 50;
+constexpr auto kProgressInterval = std::chrono::milliseconds(100);
+
+void AddProblem(Trace* trace, std::string line) {
+  if (trace->problems.size() < kMaxProblems) {
+    trace->problems.push_back(std::move(line));
+  } else if (trace->problems.size() == kMaxProblems) {
+    trace->problems.push_back("(further problems not listed)");
+  }
+}
+
+// Threads: every stream a process defines or has records for, by (process, stream).
+void LayOutThreads(const format::TraceFile& file, Trace* trace) {
+  uint32_t index = 0;
+  for (const auto& [id, defs] : file.processes()) {
+    std::set<uint32_t> streams;
+    for (const auto& [sid, def] : defs.streams)
+      if (sid <= std::numeric_limits<uint32_t>::max()) streams.insert(static_cast<uint32_t>(sid));
+    for (const format::StreamInfo& s : file.streams())
+      if (s.process == id) streams.insert(s.stream);
+    for (uint32_t sid : streams) {
+      Thread t;
+      t.process = index;
+      t.file_stream = sid;
+      auto it = defs.streams.find(sid);
+      if (it != defs.streams.end()) {
+        t.tid = it->second.tid;
+        t.name = defs.Str(it->second.name);
+      }
+      if (const format::StreamInfo* info = file.FindStream(id, sid)) {
+        t.records = info->records;  // from the index; replaced when records are decoded
+        t.begin_ns = info->begin_ns;
+        t.end_ns = info->end_ns;
+      }
+      trace->threads.push_back(std::move(t));
+    }
+    ++index;
+  }
+}
+
+// "file: offset N: ..." -> "offset N: ...", as the file's own problem lines read.
+std::string WithoutFileName(const format::TraceFile& file, const std::string& message) {
+  const std::string prefix = file.name() + ": ";
+  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+}
+
+}  // namespace
+
+StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& options) {
+  Trace trace;
+  trace.source = file.name();
+  trace.problems = file.report().problems;
+  trace.stats.damaged_chunks = file.report().damaged_chunks;
+
+  DefMerger merger(&trace);
+  std::vector<ProcessIdMaps> maps;
+  trace.processes.resize(file.processes().size());
+  for (const auto& [id, defs] : file.processes())
+    maps.push_back(merger.AddProcess(static_cast<uint32_t>(maps.size()), defs));
+  LayOutThreads(file, &trace);
+
+  if (options.events) {
+    const uint64_t total = file.total_records();
+    StreamLoader loader(&trace, &merger);
+    std::vector<uint8_t> scratch;
+    auto last_report = std::chrono::steady_clock::now();
+    uint64_t done = 0;
+    bool reserved = false;
+    const std::vector<uint32_t> no_chunks;
+    for (uint32_t t = 0; t < trace.threads.size(); ++t) {
+      Thread& thread = trace.threads[t];
+      const uint32_t file_process = trace.processes[thread.process].file_id;
+      loader.BeginThread(t, thread.process, &maps[thread.process], &file.clock(file_process));
+      const format::StreamInfo* info = file.FindStream(file_process, thread.file_stream);
+      for (uint32_t c : info ? info->chunks : no_chunks) {
+        const format::ChunkInfo& chunk = file.event_chunks()[c];
+        const uint64_t before = loader.decoded();
+        Status s = file.DecodeChunk(chunk, loader, &scratch);
+        if (!s.ok()) {
+          // Records before the damage were delivered and stay; the rest is lost.
+          ++trace.stats.damaged_chunks;
+          AddProblem(&trace, WithoutFileName(file, s.message()) +
+                                 (loader.decoded() == before ? " (chunk skipped)"
+                                                             : " (rest of chunk skipped)"));
+        }
+        done += chunk.header.record_count;
+        if (!reserved && loader.decoded() > 0) {
+          loader.ReserveFor(ReservationBound(file, total));
+          reserved = true;
+        }
+        if (options.progress) {
+          const auto now = std::chrono::steady_clock::now();
+          if (now - last_report >= kProgressInterval) {
+            options.progress(done, total);
+            last_report = now;
+          }
+        }
+      }
+      loader.EndThread();
+    }
+    if (options.progress) options.progress(total, total);
+  }
+
+  bool any = false;
+  for (const Thread& t : trace.threads) {
+    if (t.records == 0) continue;
+    trace.begin_ns = any ? std::min(trace.begin_ns, t.begin_ns) : t.begin_ns;
+    trace.end_ns = any ? std::max(trace.end_ns, t.end_ns) : t.end_ns;
+    any = true;
+  }
+  return trace;
+}
+
+}  // namespace plx::model

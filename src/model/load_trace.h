@@ -1,0 +1,27 @@
+// LoadTrace: builds the columnar Trace model (model/trace.h) from an opened
+// .plx file, merging definitions across processes and decoding every record.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "base/status.h"
+#include "format/trace_file.h"
+#include "model/trace.h"
+
+namespace plx::model {
+
+struct LoadOptions {
+  /// Called with (records decoded, records in the file) at most ~10 times a
+  /// second while loading, and once more when done. May be empty.
+  std::function<void(uint64_t done, uint64_t total)> progress;
+  /// false: definitions, processes and threads only; thread record counts and
+  /// time spans then come from the file's chunk index, and no record is decoded.
+  bool events = true;
+};
+
+/// Loads the whole file. Damage (bad chunks, dangling ids, unmatched leaves)
+/// is counted in Trace::stats and described in Trace::problems, never fatal.
+StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& options = {});
+
+}  // namespace plx::model

@@ -1,0 +1,101 @@
+// StreamLoader: thread boundaries (closing what is still open) and column
+// reservation; the per-record handlers are inline in the header.
+#include "model/stream_loader.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace plx::model {
+
+void StreamLoader::BeginThread(uint32_t thread, uint32_t process, const ProcessIdMaps* maps,
+                               const format::TickClock* clock) {
+  thread_ = thread;
+  process_ = process;
+  maps_ = maps;
+  clock_ = clock;
+  identity_ = clock->is_identity();
+  hint_ = 0;
+  records_ = 0;
+  first_ns_ = last_ns_ = 0;
+  ended_ = false;
+  stack_.clear();
+}
+
+void StreamLoader::EndThread() {
+  // Slices never left end at the thread's last record, innermost first so
+  // their parents' self time accounts for them.
+  while (!stack_.empty()) {
+    const size_t row = stack_.back().row;
+    Close(last_ns_);
+    trace_->slices.flags[row] |= SliceTable::kUnclosed;
+    ++trace_->stats.unclosed_slices;
+  }
+  Thread& t = trace_->threads[thread_];
+  t.records = records_;
+  t.begin_ns = records_ > 0 ? first_ns_ : 0;
+  t.end_ns = records_ > 0 ? last_ns_ : 0;
+  t.ended = ended_;
+  trace_->stats.records += records_;
+  decoded_ += records_;
+  records_ = 0;
+}
+
+namespace {
+
+// Asks for transparent huge pages on the 2 MiB-aligned interior of a big
+// column: with 4 KiB pages, first-touch page faults cost more than decoding.
+template <typename Column>
+void AdviseHugePages(Column& column) {
+#ifdef MADV_HUGEPAGE
+  constexpr uintptr_t kHuge = 2u << 20;
+  const auto begin = reinterpret_cast<uintptr_t>(column.data());
+  const uintptr_t end = begin + column.capacity() * sizeof(column[0]);
+  const uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t last = end & ~(kHuge - 1);
+  if (last > first) (void)::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+}
+
+// Grows each column of a table to `rows` (never shrinks).
+template <typename... Columns>
+void ReserveColumns(size_t rows, Columns&... columns) {
+  auto one = [rows](auto& column) {
+    if (rows <= column.capacity()) return;
+    column.reserve(rows);
+    AdviseHugePages(column);
+  };
+  (one(columns), ...);
+}
+
+size_t Estimate(size_t rows_so_far, uint64_t decoded, uint64_t total) {
+  if (rows_so_far == 0 || decoded == 0) return 0;
+  const double share = static_cast<double>(rows_so_far) / static_cast<double>(decoded);
+  return static_cast<size_t>(share * static_cast<double>(total) * 1.125) + 64;
+}
+
+}  // namespace
+
+void StreamLoader::ReserveFor(uint64_t total_records) {
+  const uint64_t n = decoded();
+  Trace& t = *trace_;
+  SliceTable& s = t.slices;
+  ReserveColumns(Estimate(s.size(), n, total_records), s.thread, s.begin, s.end, s.state,
+                 s.callsite, s.depth, s.self_ns, s.flags);
+  InstantTable& i = t.instants;
+  ReserveColumns(Estimate(i.size(), n, total_records), i.thread, i.time, i.type, i.callsite, i.kind,
+                 i.int_value, i.double_value, i.text);
+  MessageTable& m = t.messages;
+  ReserveColumns(Estimate(m.size(), n, total_records), m.thread, m.time, m.is_send, m.comm, m.peer,
+                 m.tag, m.bytes, m.clock);
+  CounterTable& c = t.counter_samples;
+  ReserveColumns(Estimate(c.size(), n, total_records), c.thread, c.time, c.counter, c.value);
+  RmaTable& r = t.rma;
+  ReserveColumns(Estimate(r.size(), n, total_records), r.thread, r.time, r.op, r.comm, r.origin,
+                 r.target, r.bytes);
+  ControlTable& k = t.controls;
+  ReserveColumns(Estimate(k.size(), n, total_records), k.thread, k.time, k.on, k.lost);
+}
+
+}  // namespace plx::model
