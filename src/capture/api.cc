@@ -82,6 +82,31 @@ void EmitMessage(cap::RawKind kind, plx_comm_t comm, int32_t peer, int32_t tag, 
   Commit(s, 3);
 }
 
+// The define functions: start the runtime, register, let g_mask include a new
+// category; never let an exception (bad_alloc) cross the C API.
+template <typename Register>
+uint32_t Define(const char* name, Register reg) {
+  if (name == nullptr || !Runtime::Get().EnsureInit()) return 0;
+  try {
+    const uint32_t h = reg(Runtime::Get().registry());
+    Runtime::Get().RefreshMask();
+    return h;
+  } catch (...) {
+    return 0;
+  }
+}
+
+// A two-slot record carrying a 64-bit value (int bits or double bits).
+inline void EmitValue(uint32_t handle, cap::RawKind kind, uint32_t callsite, uint64_t bits) {
+  if (handle != 0) Emit2(HandleCategory(handle), MakeW0(kind, HandleId(handle)), callsite, bits, 0);
+}
+
+inline uint64_t Bits(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  return bits;
+}
+
 uint32_t AnnotationType() {
   static std::atomic<uint32_t> handle{0};
   uint32_t h = handle.load(std::memory_order_acquire);
@@ -117,14 +142,7 @@ const char* plx_output_path(void) {
 }
 
 plx_state_t plx_state_define(const char* name, uint32_t color, const char* category) {
-  if (name == nullptr || !Runtime::Get().EnsureInit()) return 0;
-  try {
-    plx_state_t h = Runtime::Get().registry().State(name, color, category);
-    Runtime::Get().RefreshMask();
-    return h;
-  } catch (...) {
-    return 0;
-  }
+  return Define(name, [&](cap::Registry& r) { return r.State(name, color, category); });
 }
 
 void plx_state_enter(plx_state_t state) {
@@ -148,27 +166,15 @@ void plx_scope_leave(plx_srcloc* loc) {
 }
 
 plx_event_t plx_event_define(const char* name, const char* category) {
-  if (name == nullptr || !Runtime::Get().EnsureInit()) return 0;
-  try {
-    plx_event_t h = Runtime::Get().registry().EventType(name, category, 0);
-    Runtime::Get().RefreshMask();
-    return h;
-  } catch (...) {
-    return 0;
-  }
+  return Define(name, [&](cap::Registry& r) { return r.EventType(name, category, 0); });
 }
 
 void plx_event_int(plx_event_t event, int64_t value) {
-  if (event != 0)
-    Emit2(HandleCategory(event), MakeW0(cap::kRawEventInt, HandleId(event)), 0,
-          static_cast<uint64_t>(value), 0);
+  EmitValue(event, cap::kRawEventInt, 0, static_cast<uint64_t>(value));
 }
 
 void plx_event_double(plx_event_t event, double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, 8);
-  if (event != 0)
-    Emit2(HandleCategory(event), MakeW0(cap::kRawEventDouble, HandleId(event)), 0, bits, 0);
+  EmitValue(event, cap::kRawEventDouble, 0, Bits(value));
 }
 
 void plx_event_string(plx_event_t event, const char* text) {
@@ -177,18 +183,14 @@ void plx_event_string(plx_event_t event, const char* text) {
 
 void plx_mark_int(plx_srcloc* loc, int64_t value) {
   const uint32_t h = SrclocHandle(loc, true, 1);
-  if (h != 0)
-    Emit2(HandleCategory(h), MakeW0(cap::kRawEventInt, HandleId(h)),
-          __atomic_load_n(&loc->callsite, __ATOMIC_RELAXED), static_cast<uint64_t>(value), 0);
+  EmitValue(h, cap::kRawEventInt, __atomic_load_n(&loc->callsite, __ATOMIC_RELAXED),
+            static_cast<uint64_t>(value));
 }
 
 void plx_mark_double(plx_srcloc* loc, double value) {
   const uint32_t h = SrclocHandle(loc, true, 2);
-  uint64_t bits;
-  std::memcpy(&bits, &value, 8);
-  if (h != 0)
-    Emit2(HandleCategory(h), MakeW0(cap::kRawEventDouble, HandleId(h)),
-          __atomic_load_n(&loc->callsite, __ATOMIC_RELAXED), bits, 0);
+  EmitValue(h, cap::kRawEventDouble, __atomic_load_n(&loc->callsite, __ATOMIC_RELAXED),
+            Bits(value));
 }
 
 void plx_mark_string(plx_srcloc* loc, const char* text) {
@@ -228,12 +230,7 @@ void plx_mark_printf(plx_srcloc* loc, const char* format, ...) {
 }
 
 plx_comm_t plx_comm_define(const char* name, int kind) {
-  if (name == nullptr || !Runtime::Get().EnsureInit()) return 0;
-  try {
-    return Runtime::Get().registry().Communicator(name, kind);
-  } catch (...) {
-    return 0;
-  }
+  return Define(name, [&](cap::Registry& r) { return r.Communicator(name, kind); });
 }
 
 void plx_send(plx_comm_t comm, int32_t peer, int32_t tag, uint64_t bytes, uint64_t clock) {
@@ -261,27 +258,15 @@ uint64_t plx_lamport_clock(void) {
 }
 
 plx_counter_t plx_counter_define(const char* name, const char* unit, int kind) {
-  if (name == nullptr || !Runtime::Get().EnsureInit()) return 0;
-  try {
-    plx_counter_t h = Runtime::Get().registry().Counter(name, unit, kind);
-    Runtime::Get().RefreshMask();
-    return h;
-  } catch (...) {
-    return 0;
-  }
+  return Define(name, [&](cap::Registry& r) { return r.Counter(name, unit, kind); });
 }
 
 void plx_counter_int(plx_counter_t counter, int64_t value) {
-  if (counter != 0)
-    Emit2(HandleCategory(counter), MakeW0(cap::kRawCounterInt, HandleId(counter)), 0,
-          static_cast<uint64_t>(value), 0);
+  EmitValue(counter, cap::kRawCounterInt, 0, static_cast<uint64_t>(value));
 }
 
 void plx_counter_double(plx_counter_t counter, double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, 8);
-  if (counter != 0)
-    Emit2(HandleCategory(counter), MakeW0(cap::kRawCounterDouble, HandleId(counter)), 0, bits, 0);
+  EmitValue(counter, cap::kRawCounterDouble, 0, Bits(value));
 }
 
 void plx_rma(int op, plx_comm_t comm, int32_t origin, int32_t target, uint64_t bytes) {
@@ -293,11 +278,10 @@ void plx_rma(int op, plx_comm_t comm, int32_t origin, int32_t target, uint64_t b
 }
 
 void plx_process_name(const char* name) {
-  if (name == nullptr || !Runtime::Get().EnsureInit()) return;
-  try {
-    Runtime::Get().registry().ProcessName(name);
-  } catch (...) {
-  }
+  Define(name, [&](cap::Registry& r) {
+    r.ProcessName(name);
+    return 0u;
+  });
 }
 
 void plx_thread_name(const char* name) {

@@ -60,70 +60,52 @@ uint32_t Registry::CategoryLocked(const char* name) {
   return index;
 }
 
+template <typename MakeDef>
+uint32_t Registry::InternLocked(std::unordered_map<std::string, uint32_t>& map, std::string key,
+                                uint32_t category, MakeDef make_def) {
+  auto [it, inserted] = map.try_emplace(std::move(key), 0);
+  if (inserted) {
+    const uint32_t id = static_cast<uint32_t>(map.size());
+    if (id > kMaxArg) {
+      map.erase(it);
+      return 0;
+    }
+    AppendLocked(make_def(id));
+    it->second = id | (category << 24);
+  }
+  return it->second;
+}
+
 plx_state_t Registry::State(std::string_view name, uint32_t color, const char* category) {
   OwnerLockGuard guard(lock_);
   const uint32_t cat = CategoryLocked(category);
-  auto [it, inserted] = states_.try_emplace(Key(name, categories_[cat]), 0);
-  if (inserted) {
-    const uint32_t id = static_cast<uint32_t>(states_.size());
-    if (id > kMaxArg) {
-      states_.erase(it);
-      return 0;
-    }
-    const uint64_t c = color == PLX_COLOR_AUTO ? 0 : (0x1000000u | (color & 0xffffffu));
-    AppendLocked(format::StateDef{id, StringLocked(name), cat + 1, c});
-    it->second = id | (cat << 24);
-  }
-  return it->second;
+  const uint64_t c = color == PLX_COLOR_AUTO ? 0 : (0x1000000u | (color & 0xffffffu));
+  return InternLocked(states_, Key(name, categories_[cat]), cat, [&](uint32_t id) {
+    return format::StateDef{id, StringLocked(name), cat + 1, c};
+  });
 }
 
 plx_event_t Registry::EventType(std::string_view name, const char* category, int value_kind) {
   OwnerLockGuard guard(lock_);
   const uint32_t cat = CategoryLocked(category);
-  auto [it, inserted] = event_types_.try_emplace(Key(name, categories_[cat]), 0);
-  if (inserted) {
-    const uint32_t id = static_cast<uint32_t>(event_types_.size());
-    if (id > kMaxArg) {
-      event_types_.erase(it);
-      return 0;
-    }
-    AppendLocked(
-        format::EventTypeDef{id, StringLocked(name), cat + 1, static_cast<uint64_t>(value_kind)});
-    it->second = id | (cat << 24);
-  }
-  return it->second;
+  return InternLocked(event_types_, Key(name, categories_[cat]), cat, [&](uint32_t id) {
+    return format::EventTypeDef{id, StringLocked(name), cat + 1, static_cast<uint64_t>(value_kind)};
+  });
 }
 
 plx_counter_t Registry::Counter(std::string_view name, const char* unit, int kind) {
   OwnerLockGuard guard(lock_);
-  auto [it, inserted] = counters_.try_emplace(std::string(name), 0);
-  if (inserted) {
-    const uint32_t id = static_cast<uint32_t>(counters_.size());
-    if (id > kMaxArg) {
-      counters_.erase(it);
-      return 0;
-    }
-    AppendLocked(format::CounterDef{id, StringLocked(name), StringLocked(unit ? unit : ""),
-                                    static_cast<uint64_t>(kind == PLX_DOUBLE ? 2 : 1),
-                                    kCatCounter + 1});
-    it->second = id | (kCatCounter << 24);
-  }
-  return it->second;
+  return InternLocked(counters_, std::string(name), kCatCounter, [&](uint32_t id) {
+    return format::CounterDef{id, StringLocked(name), StringLocked(unit ? unit : ""),
+                              static_cast<uint64_t>(kind == PLX_DOUBLE ? 2 : 1), kCatCounter + 1};
+  });
 }
 
 uint32_t Registry::Communicator(std::string_view name, int kind) {
   OwnerLockGuard guard(lock_);
-  auto [it, inserted] = communicators_.try_emplace(std::string(name), 0);
-  if (inserted) {
-    const uint32_t id = static_cast<uint32_t>(communicators_.size());
-    if (id > kMaxArg) {
-      communicators_.erase(it);
-      return 0;
-    }
-    AppendLocked(format::CommunicatorDef{id, StringLocked(name), kind == 1 ? 1u : 0u});
-    it->second = id;
-  }
-  return it->second;
+  return InternLocked(communicators_, std::string(name), 0, [&](uint32_t id) {
+    return format::CommunicatorDef{id, StringLocked(name), kind == 1 ? 1u : 0u};
+  });
 }
 
 uint32_t Registry::Srcloc(plx_srcloc* loc, bool event, int value_kind) {

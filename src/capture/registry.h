@@ -69,6 +69,11 @@ class Registry {
 
  private:
   uint32_t StringLocked(std::string_view s);
+  /// The handle of `key` in `map` (id | category << 24), defining it with
+  /// make_def(id) when new; 0 when the ids are used up.
+  template <typename MakeDef>
+  uint32_t InternLocked(std::unordered_map<std::string, uint32_t>& map, std::string key,
+                        uint32_t category, MakeDef make_def);
   uint32_t CategoryLocked(const char* name);
   template <typename D>
   void AppendLocked(const D& def);
