@@ -44,7 +44,10 @@ def tables(rows, context):
     for b in rows:
         ns = per_item_ns(b)
         ips = b.get("items_per_second")
-        notes = ", ".join(f"{k}={b[k]:.4g}" for k in ("records", "bytes", "bytes_per_record") if k in b)
+        notes = ", ".join(f"{k}={b[k]:.4g}" for k in ("records", "slices", "bytes", "bytes_per_record")
+                          if k in b)
+        if not ns and b.get("cpu_time") and name(b) != "DemoTraceSize":
+            notes = f"{b['cpu_time']:.1f} {b.get('time_unit', 'ns')} per run" + (", " + notes if notes else "")
         out.append(f"| {name(b)} | {ns:.2f} | {ips/1e6:.1f} M | {notes} |" if ns else
                    f"| {name(b)} | | | {notes} |")
     out.append("")

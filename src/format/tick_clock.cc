@@ -39,10 +39,30 @@ TickClock::TickClock(const std::optional<ClockDef>& clock, std::vector<ClockSync
   }
   if (points_.size() == 1) points_[0].ns_per_tick = 1e9 / tps;
   ticks_per_second_ = tps;
+  PrepareFastPath();
 }
 
-int64_t TickClock::ToNs(uint64_t tick, size_t* hint) const {
-  if (identity_) return static_cast<int64_t>(tick);
+void TickClock::PrepareFastPath() {
+  constexpr int64_t kNsLimit = int64_t{1} << 62;
+  constexpr uint64_t kExtrapolateTicks = uint64_t{1} << 40;  // past the last pair
+  for (size_t i = 0; i < points_.size(); ++i) {
+    Point& p = points_[i];
+    p.fast_end = p.tick;  // empty unless proven safe below
+    const bool last = i + 1 == points_.size();
+    if (!(p.ns_per_tick >= 0 && p.ns_per_tick < 65536.0)) continue;
+    if (p.ns < -kNsLimit || p.ns > kNsLimit) continue;
+    if (!last && points_[i + 1].ns - p.ns > kNsLimit) continue;
+    p.mult48 = static_cast<uint64_t>(std::llround(std::ldexp(p.ns_per_tick, 48)));
+    if (last) {
+      p.fast_end =
+          p.tick > UINT64_MAX - kExtrapolateTicks ? UINT64_MAX : p.tick + kExtrapolateTicks;
+    } else {
+      p.fast_end = points_[i + 1].tick;
+    }
+  }
+}
+
+int64_t TickClock::ToNsSlow(uint64_t tick, size_t* hint) const {
   size_t i = hint ? *hint : 0;
   if (i >= points_.size()) i = 0;
   // Move to the segment holding `tick`: usually it is the hinted one or the next.
@@ -53,6 +73,7 @@ int64_t TickClock::ToNs(uint64_t tick, size_t* hint) const {
     if (hint) *hint = i;
   }
   const Point& p = points_[i];
+  if (tick >= p.tick && tick < p.fast_end) return Interpolate(p, tick);  // same answer as ToNs
   const double dt =
       tick >= p.tick ? static_cast<double>(tick - p.tick) : -static_cast<double>(p.tick - tick);
   // Saturate instead of overflowing on absurd ticks (damaged or hostile files).

@@ -93,7 +93,7 @@ StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& opti
     std::vector<uint8_t> scratch;
     auto last_report = std::chrono::steady_clock::now();
     uint64_t done = 0;
-    bool reserved = false;
+    const uint64_t bound = ReservationBound(file, total);
     const std::vector<uint32_t> no_chunks;
     for (uint32_t t = 0; t < trace.threads.size(); ++t) {
       Thread& thread = trace.threads[t];
@@ -112,10 +112,7 @@ StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& opti
                                                              : " (rest of chunk skipped)"));
         }
         done += chunk.header.record_count;
-        if (!reserved && loader.decoded() > 0) {
-          loader.ReserveFor(ReservationBound(file, total));
-          reserved = true;
-        }
+        if (loader.decoded() > 0) loader.ReserveFor(bound);
         if (options.progress) {
           const auto now = std::chrono::steady_clock::now();
           if (now - last_report >= kProgressInterval) {

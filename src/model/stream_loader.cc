@@ -58,21 +58,25 @@ void AdviseHugePages(Column& column) {
 #endif
 }
 
-// Grows each column of a table to `rows` (never shrinks).
-template <typename... Columns>
-void ReserveColumns(size_t rows, Columns&... columns) {
+// Grows each column of a table to `rows` (never shrinks). Columns only grow
+// here when they are at least 7/8 full, so re-estimating after every chunk
+// costs nothing until a table is about to reallocate.
+template <typename First, typename... Columns>
+void ReserveColumns(size_t rows, First& first, Columns&... columns) {
+  if (first.size() * 8 < first.capacity() * 7) return;
   auto one = [rows](auto& column) {
     if (rows <= column.capacity()) return;
     column.reserve(rows);
     AdviseHugePages(column);
   };
+  one(first);
   (one(columns), ...);
 }
 
 size_t Estimate(size_t rows_so_far, uint64_t decoded, uint64_t total) {
   if (rows_so_far == 0 || decoded == 0) return 0;
   const double share = static_cast<double>(rows_so_far) / static_cast<double>(decoded);
-  return static_cast<size_t>(share * static_cast<double>(total) * 1.125) + 64;
+  return static_cast<size_t>(share * static_cast<double>(total) * 1.25) + 1024;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // StreamLoader: the per-record path of LoadTrace. A record visitor that appends
 // one stream's records to the Trace's columns, pairs enter/leave into slices
 // with a stack, and converts ticks to ns. No allocation or map lookup per record
-// (string payloads aside): columns are reserved once from the file's record
-// count, and ids map through flat per-process vectors.
+// (string payloads aside): columns are reserved from the file's record count
+// as their share becomes known, and ids map through flat per-process vectors.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +29,9 @@ class StreamLoader : public format::EventVisitorBase {
   /// Ends the current thread: closes unclosed slices at its last record and
   /// fills the Thread's time span and record count.
   void EndThread();
-  /// Reserves every table for a file of `total_records`, estimating each
-  /// table's share from the records decoded so far (call after a first chunk).
+  /// Reserves every table that is nearly full for a file of `total_records`,
+  /// estimating its share from the records decoded so far (call after each
+  /// chunk: the estimates improve as threads of other kinds are read).
   void ReserveFor(uint64_t total_records);
   /// Records decoded so far, over all threads.
   uint64_t decoded() const { return decoded_ + records_; }

@@ -123,6 +123,24 @@ TEST(TickClock, MonotonicAndHintIndependent) {
     EXPECT_EQ(c.ToNs(s.tick), static_cast<int64_t>(s.ns));
 }
 
+TEST(TickClock, ExtrapolationStaysMonotonicWhereTheFastPathEnds) {
+  // Past the last pair, ticks up to 2^40 convert in fixed point, later ones in
+  // double: the two must agree to the nanosecond at the seam.
+  const uint64_t t0 = 1000000;
+  TickClock c(Tsc(3e9), {{t0, 5000000}, {t0 + 3000000000ull, 1005000000}});  // 3 ticks per ns
+  const uint64_t seam = t0 + 3000000000ull + (uint64_t{1} << 40);
+  size_t hint = 0;
+  int64_t prev = c.ToNs(seam - 4, &hint);
+  for (uint64_t t = seam - 3; t < seam + 4; ++t) {
+    const int64_t ns = c.ToNs(t, &hint);
+    EXPECT_GE(ns, prev) << t;
+    EXPECT_EQ(ns, c.ToNs(t)) << t;
+    EXPECT_NEAR(static_cast<double>(ns),
+                1005000000.0 + static_cast<double>(t - t0 - 3000000000ull) / 3.0, 1.0);
+    prev = ns;
+  }
+}
+
 TEST(TickClock, SaturatesInsteadOfOverflowing) {
   // A steep slope and extreme ticks (damaged files) must not overflow.
   TickClock steep(Tsc(1e9), {{0, 0}, {1, static_cast<uint64_t>(kI64Max) - 1}});
