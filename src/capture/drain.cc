@@ -10,7 +10,10 @@
 namespace plx::capture {
 
 namespace {
-constexpr size_t kMaxRecordBytes = 64 + kMaxStringBytes;
+// The largest record: an event string, or a definition with a string of
+// kMaxDefStringBytes (the registry cuts longer ones).
+constexpr size_t kMaxRecordBytes =
+    64 + (kMaxStringBytes > kMaxDefStringBytes ? kMaxStringBytes : kMaxDefStringBytes);
 
 uint64_t Payload64(const Slot* slot, int word) {
   uint64_t v;

@@ -40,6 +40,9 @@ void Registry::Init(std::string_view level) {
 
 uint32_t Registry::StringLocked(std::string_view s) {
   if (s.empty()) return 0;
+  // A name, path or command line longer than this is cut: every definition must
+  // fit one chunk (a huge command line would otherwise not be writable).
+  if (s.size() > kMaxDefStringBytes) s = s.substr(0, kMaxDefStringBytes);
   auto [it, inserted] = strings_.try_emplace(std::string(s), 0);
   if (inserted) {
     it->second = static_cast<uint32_t>(strings_.size());

@@ -21,6 +21,8 @@
 namespace plx::capture {
 
 inline constexpr uint32_t kMaxCategories = 32;
+/// Strings in definitions (names, paths, the command line) are cut to this.
+inline constexpr size_t kMaxDefStringBytes = 64u << 10;
 // Built-in categories, in this order, so their indexes are fixed.
 enum BuiltinCategory : uint32_t {
   kCatUser = 0,

@@ -77,7 +77,7 @@ class Runtime {
   Config config_;
   Registry registry_;
   TraceOutput output_;
-  bool recording_on_ = true;  // plx_control
+  std::atomic<bool> recording_on_{true};  // plx_control
 
   std::unique_ptr<std::atomic<ThreadStream*>[]> streams_;
   std::atomic<uint32_t> stream_count_{0};

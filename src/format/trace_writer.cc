@@ -59,8 +59,20 @@ void TraceWriter::Advance(uint32_t process, uint32_t stream, StreamBuffer& s, ui
   if (s.bytes.size() >= options_.chunk_raw_size) FlushStream(process, stream, s);
 }
 
+bool TraceWriter::Fits(size_t bytes) {
+  // A chunk is sealed once it passes chunk_raw_size, so it holds at most that
+  // plus one record: the encoder was sized for records up to max_record_bytes().
+  if (bytes <= max_record_bytes()) return true;
+  if (error_.ok())
+    error_ =
+        InvalidArgument(StrFormat("%s: a record of %zu bytes is larger than the %zu-byte limit",
+                                  path_.c_str(), bytes, max_record_bytes()));
+  return false;
+}
+
 void TraceWriter::RawEvent(uint32_t process, uint32_t stream, uint64_t tick, uint8_t kind,
                            std::span<const uint8_t> body) {
+  if (!Fits(1 + 2 * kMaxVarintBytes + body.size())) return;
   StreamBuffer& s = Stream(process, stream, &tick);
   uint8_t* p = s.bytes.Reserve(1 + 2 * kMaxVarintBytes + body.size());
   *p++ = kind;

@@ -36,6 +36,7 @@ class TraceWriter {
   /// Adds a definition of `process` (a *Def struct from records.gen.h).
   template <typename D>
   void Def(uint32_t process, const D& def) {
+    if (!Fits(MaxEncodedSize(def))) return;
     ByteBuffer& buf = defs_[process];
     buf.Commit(EncodeDef(buf.Reserve(MaxEncodedSize(def)), def));
     // Seal big batches early: the encoder holds at most 2 * chunk_raw_size + 1 MiB.
@@ -46,6 +47,7 @@ class TraceWriter {
   /// decrease within a stream; a violation is reported by Finish().
   template <typename R>
   void Event(uint32_t process, uint32_t stream, uint64_t tick, const R& record) {
+    if (!Fits(MaxEncodedSize(record))) return;
     StreamBuffer& s = Stream(process, stream, &tick);
     s.bytes.Commit(
         EncodeEvent(s.bytes.Reserve(MaxEncodedSize(record)), tick - s.last_tick, record));
@@ -57,7 +59,12 @@ class TraceWriter {
                 std::span<const uint8_t> body);
 
   /// Writes everything still buffered, then (if enabled) the index and trailer.
+  /// Reports the first problem met (a decreasing tick, a record too large).
   Status Finish();
+
+  /// The largest record (in encoded bytes) the writer takes; larger ones are
+  /// dropped and reported by Finish().
+  size_t max_record_bytes() const { return options_.chunk_raw_size + (1u << 20); }
 
  private:
   struct StreamBuffer {
@@ -74,6 +81,8 @@ class TraceWriter {
   void FlushStream(uint32_t process, uint32_t stream, StreamBuffer& s);
   void WriteChunk(const ChunkHeader& header, const ByteBuffer& payload);
   void WriteBytes(const uint8_t* p, size_t n);
+  /// False (and the error noted) when a record of `bytes` cannot be written.
+  bool Fits(size_t bytes);
 
   int fd_;
   std::string path_;

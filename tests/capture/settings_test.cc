@@ -156,5 +156,19 @@ TEST(Settings, SourceLocationsAndThreadNamesAreDefined) {
   EXPECT_NE(defs.Str(defs.process->arguments).find("stress 2 10"), std::string::npos);
 }
 
+TEST(Settings, AHugeCommandLineIsCutNotFatal) {
+  TempDir dir;
+  const std::string arg(120000, 'x');  // Linux allows 128 KiB per argument
+  RunResult r = RunProgram({Child(), "stress", "1", "10", arg, arg, arg},
+                           {"PLX_OUTPUT=" + dir.File("h.plx")});
+  ASSERT_EQ(r.exit_code, 0) << r.output.substr(0, 500);
+  auto file = format::TraceFile::Open(dir.File("h.plx"));
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const format::ProcessDefs& defs = (*file)->processes().begin()->second;
+  ASSERT_TRUE(defs.process.has_value());
+  EXPECT_EQ(defs.Str(defs.process->arguments).size(), 64u << 10);
+  EXPECT_EQ(Collect(dir.File("h.plx")).kinds.count(1), 20u);
+}
+
 }  // namespace
 }  // namespace plx::testing

@@ -304,3 +304,30 @@ TEST(TraceWriter, EmptyTraceOpens) {
 
 }  // namespace
 }  // namespace plx::format
+
+namespace plx::format {
+namespace {
+
+TEST(TraceWriterLimits, ARecordTooLargeIsReportedNotFatal) {
+  plx::testing::TempDir dir;
+  WriterOptions options;
+  options.chunk_raw_size = 1024;
+  auto w = TraceWriter::Create(dir.File("big.plx"), options);
+  ASSERT_TRUE(w.ok());
+  const std::string huge((*w)->max_record_bytes() + 1, 'x');
+  (*w)->Def(0, StringDef{1, "fine"});
+  (*w)->Event(0, 1, 10, EnterRecord{1, 0});
+  (*w)->Event(0, 1, 20, EventStringRecord{1, 0, huge});  // dropped
+  (*w)->Def(0, StringDef{2, huge});                      // dropped
+  (*w)->Event(0, 1, 30, LeaveRecord{1});
+  Status s = (*w)->Finish();
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("larger than the"), std::string::npos) << s.message();
+  auto file = TraceFile::Open(dir.File("big.plx"));
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  EXPECT_EQ((*file)->total_records(), 2u);  // what fitted is written, with its index
+  EXPECT_TRUE((*file)->report().used_index);
+}
+
+}  // namespace
+}  // namespace plx::format
