@@ -106,4 +106,4 @@ class [[nodiscard]] StatusOr {
 #define PLX_ASSIGN_OR_RETURN(lhs, expr)                                                     \
   auto PLX_CONCAT_(plx_or_, __LINE__) = (expr);                                             \
   if (!PLX_CONCAT_(plx_or_, __LINE__).ok()) return PLX_CONCAT_(plx_or_, __LINE__).status(); \
-  lhs = std::move(PLX_CONCAT_(plx_or_, __LINE__)).value()
+  lhs = std::move(PLX_CONCAT_(plx_or_, __LINE__)).value()  // NOLINT(bugprone-macro-parentheses)

@@ -17,7 +17,6 @@ using plx::capture::HandleCategory;
 using plx::capture::HandleId;
 using plx::capture::MakeW0;
 using plx::capture::ReadTicks;
-using plx::capture::Reserve1;
 using plx::capture::ReserveN;
 using plx::capture::Runtime;
 using plx::capture::Selected;

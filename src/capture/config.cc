@@ -150,14 +150,13 @@ bool LevelSelects(std::string_view level, std::string_view category) {
   std::string_view rest = level;
   while (!rest.empty()) {
     std::string_view token = NextToken(&rest, ',');
-    if (token == "all")
+    const bool removes =
+        token == "none" || (!token.empty() && token[0] == '-' && token.substr(1) == category);
+    if (token == "all" || token == category) {
       selected = true;
-    else if (token == "none")
+    } else if (removes) {
       selected = false;
-    else if (!token.empty() && token[0] == '-' && token.substr(1) == category)
-      selected = false;
-    else if (token == category)
-      selected = true;
+    }
   }
   return selected;
 }

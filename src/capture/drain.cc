@@ -15,12 +15,12 @@ namespace {
 constexpr size_t kMaxRecordBytes =
     64 + (kMaxStringBytes > kMaxDefStringBytes ? kMaxStringBytes : kMaxDefStringBytes);
 
-uint64_t Payload64(const Slot* slot, int word) {
+uint64_t Payload64(const Slot* slot, size_t word) {
   uint64_t v;
   std::memcpy(&v, reinterpret_cast<const uint8_t*>(slot) + 8 * word, 8);
   return v;
 }
-int32_t Payload32(const Slot* slot, int word) {
+int32_t Payload32(const Slot* slot, size_t word) {
   int32_t v;
   std::memcpy(&v, reinterpret_cast<const uint8_t*>(slot) + 4 * word, 4);
   return v;

@@ -23,7 +23,7 @@ void Backoff(int round) {
   } else if (round < 128) {
     ::sched_yield();
   } else {
-    struct timespec ts = {0, 50 * 1000};
+    struct timespec ts = {0, 50'000};
     ::nanosleep(&ts, nullptr);
   }
 }

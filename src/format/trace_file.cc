@@ -153,7 +153,7 @@ void TraceFile::Scan(std::vector<ChunkInfo>* all) {
             StrFormat("offset %llu: %s chunk needs %llu bytes, the file ends after %llu "
                       "(cut short)",
                       static_cast<unsigned long long>(off), ChunkTypeName(c.header.type),
-                      static_cast<unsigned long long>(kChunkHeaderSize + c.header.stored_size),
+                      static_cast<unsigned long long>(kChunkHeaderSize) + c.header.stored_size,
                       static_cast<unsigned long long>(left)));
         break;
       }
@@ -189,7 +189,7 @@ void TraceFile::Scan(std::vector<ChunkInfo>* all) {
   }
 }
 
-void TraceFile::Finish(std::vector<ChunkInfo> all) {
+void TraceFile::Finish(const std::vector<ChunkInfo>& all) {
   report_.chunks = all.size();
   std::vector<uint8_t> scratch;
   // Definitions first, in file order: a later definition replaces an earlier one.

@@ -100,7 +100,7 @@ class TraceFile {
   bool LoadIndex(std::vector<ChunkInfo>* all);
   void Scan(std::vector<ChunkInfo>* all);
   void Problem(std::string line);
-  void Finish(std::vector<ChunkInfo> all);
+  void Finish(const std::vector<ChunkInfo>& all);
 
   std::unique_ptr<MappedFile> file_;
   uint16_t version_minor_ = 0;
