@@ -14,10 +14,10 @@
 
 #include "cli/command.h"
 #include "cli/output.h"
-#include "cli/record_fields.h"
 #include "cli/ref_names.h"
 #include "cli/time_arg.h"
 #include "cli/trace_input.h"
+#include "format/generic_record.h"
 
 namespace plx::cli {
 
@@ -51,7 +51,8 @@ class StreamCursor {
         if (!LoadChunk()) return false;
         continue;
       }
-      if (NextRecord(payload_.data(), payload_.data() + payload_.size(), &pos_, tick_, &record_)) {
+      if (format::NextRecord(format::Framing::kEvents, payload_.data(),
+                             payload_.data() + payload_.size(), &pos_, tick_, &record_)) {
         tick_ = record_.tick;
         time_ns_ = clock_.ToNs(tick_, &hint_);
         return true;
@@ -67,7 +68,7 @@ class StreamCursor {
     payload_ = {};
   }
 
-  const RawRecord& record() const { return record_; }
+  const format::FramedRecord& record() const { return record_; }
   int64_t time_ns() const { return time_ns_; }
   uint32_t process() const { return stream_.process; }
   uint32_t stream() const { return stream_.stream; }
@@ -101,7 +102,7 @@ class StreamCursor {
   size_t pos_ = 0;
   uint64_t tick_ = 0;
   size_t hint_ = 0;
-  RawRecord record_;
+  format::FramedRecord record_;
   int64_t time_ns_ = 0;
 };
 
@@ -114,10 +115,10 @@ class RecordPrinter {
 
   /// Prints the cursor's record; false when its fields are damaged (nothing printed).
   bool Print(StreamCursor& c) {
-    const RawRecord& r = c.record();
+    const format::FramedRecord& r = c.record();
     const format::KindInfo* kind = format::EventKindInfo(r.kind);
     if (kind != nullptr) {
-      if (const char* bad = DecodeFields(*kind, r.body, r.size, &fields_)) {
+      if (const char* bad = format::DecodeFields(*kind, r.body, r.size, &fields_)) {
         c.Damage(r.offset, r.kind, bad);
         return false;
       }
@@ -131,7 +132,7 @@ class RecordPrinter {
                        r.kind, r.size);
       } else {
         fmt::format_to(std::back_inserter(out_), R"("kind":"{}")", kind->name);
-        for (const FieldValue& f : fields_)
+        for (const format::FieldValue& f : fields_)
           JsonField(c, f);
         out_.push_back('}');
       }
@@ -145,7 +146,7 @@ class RecordPrinter {
       if (kind == nullptr) {
         fmt::format_to(std::back_inserter(out_), " bytes={}", r.size);
       } else {
-        for (const FieldValue& f : fields_)
+        for (const format::FieldValue& f : fields_)
           TextField(c, f);
       }
       while (out_.size() > 0 && out_[out_.size() - 1] == ' ')
@@ -162,7 +163,7 @@ class RecordPrinter {
   }
 
  private:
-  void TextField(const StreamCursor& c, const FieldValue& f) {
+  void TextField(const StreamCursor& c, const format::FieldValue& f) {
     auto out = std::back_inserter(out_);
     fmt::format_to(out, " {}=", f.info->name);
     switch (f.info->type) {
@@ -186,7 +187,7 @@ class RecordPrinter {
     }
   }
 
-  void JsonField(const StreamCursor& c, const FieldValue& f) {
+  void JsonField(const StreamCursor& c, const format::FieldValue& f) {
     auto out = std::back_inserter(out_);
     switch (f.info->type) {
       case format::FieldType::kU:
@@ -217,7 +218,7 @@ class RecordPrinter {
   int64_t begin_ns_;
   size_t where_width_;
   fmt::memory_buffer out_;
-  std::vector<FieldValue> fields_;
+  std::vector<format::FieldValue> fields_;
 };
 
 // A kind name from the spec, or a number for kinds this build does not know.

@@ -1,8 +1,7 @@
-// Unit tests of the CLI helpers: time arguments, tables, generic record
-// decoding from the KindInfo tables, id names, and the --progress line.
+// Unit tests of the CLI helpers: time arguments, tables, id names, and the
+// --progress line.
 #include <gtest/gtest.h>
 
-#include "cli/record_fields.h"
 #include "cli/ref_names.h"
 #include "cli/table.h"
 #include "cli/time_arg.h"
@@ -38,75 +37,6 @@ TEST(TableTest, AlignsColumnsAndTrimsTrailingSpaces) {
             " name       n  note\n"
             " a          1\n"
             " größer  1000\n");
-}
-
-// Encodes one record with the typed encoder and returns its framed bytes.
-template <typename R>
-std::vector<uint8_t> Encode(uint64_t dt, const R& r) {
-  std::vector<uint8_t> buf(format::MaxEncodedSize(r));
-  buf.resize(static_cast<size_t>(format::EncodeEvent(buf.data(), dt, r) - buf.data()));
-  return buf;
-}
-
-std::vector<FieldValue> DecodeOne(const std::vector<uint8_t>& bytes, RawRecord* rec) {
-  size_t pos = 0;
-  EXPECT_TRUE(NextRecord(bytes.data(), bytes.data() + bytes.size(), &pos, 100, rec));
-  EXPECT_EQ(pos, bytes.size());
-  std::vector<FieldValue> fields;
-  const format::KindInfo* kind = format::EventKindInfo(rec->kind);
-  EXPECT_NE(kind, nullptr);
-  if (kind != nullptr) {
-    EXPECT_EQ(DecodeFields(*kind, rec->body, rec->size, &fields), nullptr);
-  }
-  return fields;
-}
-
-TEST(RecordFieldsTest, GenericDecodingMatchesTheTypedEncoders) {
-  RawRecord rec;
-  auto send = DecodeOne(Encode(7, format::SendRecord{3, -1, 42, 1 << 20, 9}), &rec);
-  EXPECT_EQ(rec.tick, 107u);
-  ASSERT_EQ(send.size(), 5u);
-  EXPECT_STREQ(send[0].info->name, "comm");
-  EXPECT_STREQ(send[0].info->ref, "communicator");
-  EXPECT_EQ(send[0].u, 3u);
-  EXPECT_EQ(send[1].s, -1);
-  EXPECT_EQ(send[2].s, 42);
-  EXPECT_EQ(send[3].u, 1u << 20);
-  EXPECT_EQ(send[4].u, 9u);
-
-  auto d = DecodeOne(Encode(0, format::EventDoubleRecord{1, 2, -0.25}), &rec);
-  ASSERT_EQ(d.size(), 3u);
-  EXPECT_EQ(d[2].f, -0.25);
-
-  const std::vector<uint8_t> text_bytes = Encode(0, format::EventStringRecord{1, 0, "hi there"});
-  auto s = DecodeOne(text_bytes, &rec);  // its text points into text_bytes
-  ASSERT_EQ(s.size(), 3u);
-  EXPECT_EQ(s[2].text, "hi there");
-
-  auto none = DecodeOne(Encode(0, format::ThreadEndRecord{}), &rec);
-  EXPECT_TRUE(none.empty());
-}
-
-TEST(RecordFieldsTest, ShortBodiesLongBodiesAndDamage) {
-  const format::KindInfo& send = *format::EventKindInfo(6);
-  std::vector<FieldValue> fields;
-  const uint8_t older[] = {3, 2};  // comm, peer: a writer that knew fewer fields
-  EXPECT_EQ(DecodeFields(send, older, sizeof older, &fields), nullptr);
-  ASSERT_EQ(fields.size(), 2u);
-  EXPECT_EQ(fields[1].s, 1);
-  const uint8_t newer[] = {1, 2, 3, 4, 5, 0xff, 0xff};  // trailing bytes of newer fields
-  EXPECT_EQ(DecodeFields(send, newer, sizeof newer, &fields), nullptr);
-  EXPECT_EQ(fields.size(), 5u);
-  const uint8_t damaged[] = {1, 0x80};  // peer's varint runs past the body
-  EXPECT_STREQ(DecodeFields(send, damaged, sizeof damaged, &fields), "peer");
-  const format::KindInfo& dbl = *format::EventKindInfo(4);
-  const uint8_t short_f64[] = {1, 0, 1, 2, 3};
-  EXPECT_STREQ(DecodeFields(dbl, short_f64, sizeof short_f64, &fields), "value");
-
-  const uint8_t framing[] = {1, 5, 9, 0};  // body length 9, only 1 byte left
-  size_t pos = 0;
-  RawRecord rec;
-  EXPECT_FALSE(NextRecord(framing, framing + sizeof framing, &pos, 0, &rec));
 }
 
 TEST(RefNamesTest, NamesNoneAndUndefined) {

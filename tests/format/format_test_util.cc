@@ -14,6 +14,7 @@
 #include "base/strings.h"
 #include "base/varint.h"
 #include "format/chunk_encoder.h"
+#include "format/generic_record.h"
 
 namespace plx::format::testing {
 
@@ -99,61 +100,44 @@ std::string Quote(std::string_view s) {
 }  // namespace
 
 std::string DescribeEncoded(Section section, const uint8_t* record, const uint8_t* end) {
-  const uint8_t* p = record;
-  if (p >= end) return "<empty>";
-  const uint8_t kind = *p++;
-  uint64_t dt = 0, len = 0;
-  if (section == Section::kEvent && !GetUvarint(&p, end, &dt)) return "<bad dt>";
-  if (!GetUvarint(&p, end, &len) || len > static_cast<uint64_t>(end - p)) return "<bad length>";
-  const uint8_t* b = p;
-  const uint8_t* be = p + len;
-  const KindInfo* info = InfoFor(section, kind);
-  if (info == nullptr) {
-    return StrFormat("unknown kind %u (%llu body bytes)", kind,
-                     static_cast<unsigned long long>(len));
+  if (record >= end) return "<empty>";
+  const Framing framing = section == Section::kEvent ? Framing::kEvents : Framing::kDefs;
+  size_t pos = 0;
+  FramedRecord r;
+  if (!NextRecord(framing, record, end, &pos, 0, &r)) {
+    // Tell a damaged dt from a damaged length, as readers report them.
+    const uint8_t* p = record + 1;
+    uint64_t dt;
+    return framing == Framing::kEvents && !GetUvarint(&p, end, &dt) ? "<bad dt>" : "<bad length>";
   }
+  const KindInfo* info = InfoFor(section, r.kind);
+  if (info == nullptr) return StrFormat("unknown kind %u (%zu body bytes)", r.kind, r.size);
+  std::vector<FieldValue> fields;
+  size_t used = 0;
+  const bool damaged = DecodeFields(*info, r.body, r.size, &fields, &used) != nullptr;
   std::string out = info->name;
-  for (uint8_t i = 0; i < info->field_count; ++i) {
-    const FieldInfo& f = info->fields[i];
-    out += ' ';
-    out += f.name;
-    out += '=';
-    bool ok = false;
-    switch (f.type) {
-      case FieldType::kU: {
-        uint64_t v;
-        if ((ok = GetUvarint(&b, be, &v))) out += std::to_string(v);
+  for (const FieldValue& f : fields) {
+    out += StrFormat(" %s=", f.info->name);
+    switch (f.info->type) {
+      case FieldType::kU:
+        out += std::to_string(f.u);
         break;
-      }
-      case FieldType::kS: {
-        int64_t v;
-        if ((ok = GetSvarint(&b, be, &v))) out += std::to_string(v);
+      case FieldType::kS:
+        out += std::to_string(f.s);
         break;
-      }
-      case FieldType::kF64: {
-        if ((ok = be - b >= 8)) {
-          const double v = LoadLE<double>(b);
-          b += 8;
-          out +=
-              std::isnan(v) ? std::string(std::signbit(v) ? "-nan" : "nan") : StrFormat("%.17g", v);
-        }
+      case FieldType::kF64:
+        out += std::isnan(f.f) ? std::string(std::signbit(f.f) ? "-nan" : "nan")
+                               : StrFormat("%.17g", f.f);
         break;
-      }
-      case FieldType::kStr: {
-        uint64_t n;
-        if ((ok = GetUvarint(&b, be, &n) && n <= static_cast<uint64_t>(be - b))) {
-          out += Quote(std::string_view(reinterpret_cast<const char*>(b), n));
-          b += n;
-        }
+      case FieldType::kStr:
+        out += Quote(f.text);
         break;
-      }
-    }
-    if (!ok) {
-      out += "<missing>";
-      break;
     }
   }
-  if (b < be) out += StrFormat(" +%zu bytes", static_cast<size_t>(be - b));
+  // The first field a short or damaged body lacks.
+  if (damaged || fields.size() < info->field_count)
+    out += StrFormat(" %s=<missing>", info->fields[fields.size()].name);
+  if (used < r.size) out += StrFormat(" +%zu bytes", r.size - used);
   return out;
 }
 
