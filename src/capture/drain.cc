@@ -46,6 +46,7 @@ uint32_t RecordSlots(const Slot* slot) {
       return StringSlots(static_cast<uint32_t>(Payload32(slot + 1, 0)));
     case kRawSend:
     case kRawRecv:
+    case kRawCollective:
       return 3;
     default:
       return 1;
@@ -77,10 +78,15 @@ uint8_t* EncodeSlot(uint8_t* p, uint64_t dt, const Slot* slot) {
       const int64_t tag = Payload32(slot + 1, 0);
       const uint64_t bytes = Payload64(slot + 1, 1);
       const uint64_t clock = Payload64(slot + 2, 0);
+      const uint64_t match = Payload64(slot + 2, 1);
       if (KindOf(*slot) == kRawSend)
-        return EncodeEvent(p, dt, SendRecord{arg, peer, tag, bytes, clock});
-      return EncodeEvent(p, dt, RecvRecord{arg, peer, tag, bytes, clock});
+        return EncodeEvent(p, dt, SendRecord{arg, peer, tag, bytes, clock, match});
+      return EncodeEvent(p, dt, RecvRecord{arg, peer, tag, bytes, clock, match});
     }
+    case kRawCollective:
+      return EncodeEvent(p, dt,
+                         CollectiveRecord{slot->w1, arg, Payload32(slot + 1, 0),
+                                          Payload64(slot + 1, 1), Payload64(slot + 2, 0)});
     case kRawCounterInt:
       return EncodeEvent(p, dt,
                          CounterIntRecord{arg, static_cast<int64_t>(Payload64(slot + 1, 0))});

@@ -9,7 +9,9 @@
 //   event_int/double arg = event type id, w1 = callsite; slot 1: value (8 bytes)
 //   event_string     arg = event type id, w1 = callsite; slot 1..: u32 length, text
 //   send / recv      arg = communicator, w1 = peer; slot 1: tag i32, pad, bytes u64;
-//                    slot 2: clock u64
+//                    slot 2: clock u64, match u64
+//   collective       arg = communicator, w1 = op; slot 1: root i32, pad, sent u64;
+//                    slot 2: received u64, pad
 //   counter_*        arg = counter id; slot 1: value (8 bytes)
 //   rma              arg = communicator, w1 = op; slot 1: origin i32, target i32, bytes u64
 //   control          w1 = on;  lost: w1 = count;  thread_begin / thread_end
@@ -43,6 +45,7 @@ enum RawKind : uint8_t {
   kRawThreadEnd,
   kRawControl,
   kRawLost,
+  kRawCollective,
 };
 
 inline constexpr uint32_t kMaxArg = (1u << 24) - 1;  // largest id that fits the 24-bit arg
