@@ -140,7 +140,10 @@ def gen_decoder(kinds, suffix, has_dt, fn, enum_name):
         def fail(field):
             return f"return SetError(error, begin, rec, kind, {field});"
         for field in kind["fields"]:
-            out += ["        " + line for line in get_field(field, "r." + field["name"], fail)]
+            lines = get_field(field, "r." + field["name"], fail)
+            if "since" in field:  # appended later: older writers end the body before it
+                lines = ["if (b != be) {"] + ["  " + line for line in lines] + ["}"]
+            out += ["        " + line for line in lines]
         if not kind["fields"]:
             out.append("        (void)b;")
         out.append(f"        v.On({tick_arg}r);")
@@ -272,7 +275,9 @@ def gen_docs(spec):
             out += ["| field | type | meaning |", "|---|---|---|"]
             for f in kind["fields"]:
                 ref = f" (→ `{f['ref']}`)" if "ref" in f else ""
-                out.append(f"| `{f['name']}` | {names[f['type']]} | {f['doc']}{ref} |")
+                since = (f" Added in {f['since']}: a body that ends before it is whole, and it reads as"
+                         " 0 (empty).") if "since" in f else ""
+                out.append(f"| `{f['name']}` | {names[f['type']]} | {f['doc']}{ref}{since} |")
             out.append("")
     return "\n".join(out)
 

@@ -29,7 +29,14 @@ class DefsApplier : public DefVisitorBase {
   void On(const EventTypeDef& r) { Put(d_.event_types, r); }
   void On(const CallsiteDef& r) { Put(d_.callsites, r); }
   void On(const CounterDef& r) { Put(d_.counters, r); }
-  void On(const CommunicatorDef& r) { Put(d_.communicators, r); }
+  void On(const CommunicatorDef& r) {
+    if (!Valid(r.id)) return;
+    // The view points into the payload, which does not outlive Apply().
+    d_.communicator_members[r.id] = std::string(r.members);
+    CommunicatorDef& stored = d_.communicators[r.id] = r;
+    stored.members = {};
+  }
+  void On(const ClockOffsetDef& r) { d_.clock_offsets.push_back(r); }
   void On(const AttributeDef& r) { d_.attributes.push_back(r); }
   void OnUnknown(uint8_t, const uint8_t*, size_t) { ++d_.unknown_records; }
 

@@ -25,7 +25,9 @@ struct ProcessDefs {
   std::map<uint64_t, EventTypeDef> event_types;
   std::map<uint64_t, CallsiteDef> callsites;
   std::map<uint64_t, CounterDef> counters;
-  std::map<uint64_t, CommunicatorDef> communicators;
+  std::map<uint64_t, CommunicatorDef> communicators;     // `members` is empty: see below
+  std::map<uint64_t, std::string> communicator_members;  // by communicator id
+  std::vector<ClockOffsetDef> clock_offsets;             // in file order
   std::vector<AttributeDef> attributes;
   uint64_t unknown_records = 0;  // definition kinds this build does not know
   uint64_t bad_ids = 0;          // ids above kMaxDefId (ignored)

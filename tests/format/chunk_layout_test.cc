@@ -247,8 +247,8 @@ TEST(RecordFraming, KnownEventBytes) {
   EXPECT_EQ(Bytes(buf, EncodeEvent(buf, 0, EventDoubleRecord{1, 0, 1.0})),
             (std::vector<uint8_t>{4, 0, 10, 1, 0, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f}));
   // svarints: peer -1 -> 1, tag -2 -> 3.
-  EXPECT_EQ(Bytes(buf, EncodeEvent(buf, 1, SendRecord{2, -1, -2, 4, 0})),
-            (std::vector<uint8_t>{6, 1, 5, 2, 1, 3, 4, 0}));
+  EXPECT_EQ(Bytes(buf, EncodeEvent(buf, 1, SendRecord{2, -1, -2, 4, 0, 7})),
+            (std::vector<uint8_t>{6, 1, 6, 2, 1, 3, 4, 0, 7}));
 }
 
 TEST(RecordFraming, KnownDefinitionBytes) {
@@ -292,7 +292,7 @@ TEST(KindTables, CoverEveryIdBelowTheLimit) {
     EXPECT_NE(DefKindInfo(static_cast<uint8_t>(k)), nullptr);
   EXPECT_EQ(DefKindInfo(kDefKindLimit), nullptr);
   EXPECT_STREQ(EventKindInfo(static_cast<uint8_t>(EventKind::kSend))->name, "send");
-  EXPECT_EQ(EventKindInfo(static_cast<uint8_t>(EventKind::kSend))->field_count, 5);
+  EXPECT_EQ(EventKindInfo(static_cast<uint8_t>(EventKind::kSend))->field_count, 6);
   EXPECT_STREQ(DefKindInfo(static_cast<uint8_t>(DefKind::kState))->fields[2].ref, "category");
   EXPECT_EQ(IndexKindInfo(static_cast<uint8_t>(IndexKind::kChunk))->field_count, 9);
 }

@@ -33,9 +33,9 @@ std::vector<FieldValue> DecodeOne(const std::vector<uint8_t>& bytes, FramedRecor
 
 TEST(GenericRecord, GenericDecodingMatchesTheTypedEncoders) {
   FramedRecord rec;
-  auto send = DecodeOne(Encode(7, SendRecord{3, -1, 42, 1 << 20, 9}), &rec);
+  auto send = DecodeOne(Encode(7, SendRecord{3, -1, 42, 1 << 20, 9, 11}), &rec);
   EXPECT_EQ(rec.tick, 107u);
-  ASSERT_EQ(send.size(), 5u);
+  ASSERT_EQ(send.size(), 6u);
   EXPECT_STREQ(send[0].info->name, "comm");
   EXPECT_STREQ(send[0].info->ref, "communicator");
   EXPECT_EQ(send[0].u, 3u);
@@ -43,6 +43,7 @@ TEST(GenericRecord, GenericDecodingMatchesTheTypedEncoders) {
   EXPECT_EQ(send[2].s, 42);
   EXPECT_EQ(send[3].u, 1u << 20);
   EXPECT_EQ(send[4].u, 9u);
+  EXPECT_EQ(send[5].u, 11u);
 
   auto d = DecodeOne(Encode(0, EventDoubleRecord{1, 2, -0.25}), &rec);
   ASSERT_EQ(d.size(), 3u);
@@ -64,11 +65,11 @@ TEST(GenericRecord, ShortBodiesLongBodiesAndDamage) {
   EXPECT_EQ(DecodeFields(send, older, sizeof older, &fields), nullptr);
   ASSERT_EQ(fields.size(), 2u);
   EXPECT_EQ(fields[1].s, 1);
-  const uint8_t newer[] = {1, 2, 3, 4, 5, 0xff, 0xff};  // trailing bytes of newer fields
+  const uint8_t newer[] = {1, 2, 3, 4, 5, 6, 0xff, 0xff};  // trailing bytes of newer fields
   size_t used = 0;
   EXPECT_EQ(DecodeFields(send, newer, sizeof newer, &fields, &used), nullptr);
-  EXPECT_EQ(fields.size(), 5u);
-  EXPECT_EQ(used, 5u);
+  EXPECT_EQ(fields.size(), 6u);
+  EXPECT_EQ(used, 6u);
   const uint8_t damaged[] = {1, 0x80};  // peer's varint runs past the body
   EXPECT_STREQ(DecodeFields(send, damaged, sizeof damaged, &fields), "peer");
   const KindInfo& dbl = *EventKindInfo(4);
