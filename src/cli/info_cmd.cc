@@ -1,12 +1,16 @@
 // `parallax info FILE`: what a trace file holds — the file and its state,
-// processes, threads, definitions, problems — from its definitions and chunk
-// index only (fast on any size); --check also decodes every record.
+// processes (with their clock correction), threads, definitions, problems —
+// with every record decoded so messages can be paired (--quick: definitions and
+// chunk index only, instant on any size); --check adds the loader's counters.
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "analysis/message_pairs.h"
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/json_fields.h"
@@ -24,6 +28,7 @@ struct InfoOptions {
   std::string path;
   bool json = false;
   bool check = false;
+  bool quick = false;
 };
 
 std::string FileStatus(const format::OpenReport& r) {
@@ -60,12 +65,49 @@ std::vector<std::pair<const char*, uint64_t>> LoaderCounters(const model::LoadSt
 }
 
 std::vector<std::pair<const char*, uint64_t>> TableSizes(const model::Trace& t) {
-  return {{"slices", t.slices.size()},     {"instants", t.instants.size()},
-          {"messages", t.messages.size()}, {"counter_samples", t.counter_samples.size()},
-          {"rma", t.rma.size()},           {"controls", t.controls.size()}};
+  return {{"slices", t.slices.size()},
+          {"instants", t.instants.size()},
+          {"messages", t.messages.size()},
+          {"counter_samples", t.counter_samples.size()},
+          {"rma", t.rma.size()},
+          {"controls", t.controls.size()},
+          {"collectives", t.collectives.size()}};
 }
 
-void PrintText(const format::TraceFile& file, const model::Trace& t, bool check) {
+// Whether the loader moved any process's times onto the reference clock.
+bool ClocksCorrected(const model::Trace& t) {
+  for (const model::Process& p : t.processes)
+    if (p.clock_offset_ns != 0 || p.clock_drift_ppm != 0) return true;
+  return false;
+}
+
+// Processes with clock offset measurements, and the correction applied.
+void PrintClockCorrection(const model::Trace& t) {
+  Table table({{"process", Table::Align::kRight},
+               {"rank", Table::Align::kRight},
+               {"measurements", Table::Align::kRight},
+               {"offset", Table::Align::kRight},
+               {"drift", Table::Align::kRight},
+               {"error", Table::Align::kRight}});
+  size_t rows = 0;
+  for (const model::Process& p : t.processes) {
+    if (p.clock_offsets.empty()) continue;
+    uint64_t error = 0;
+    for (const model::ClockOffset& m : p.clock_offsets)
+      error = std::max(error, m.error_ns);
+    table.AddRow({std::to_string(p.file_id), p.rank >= 0 ? std::to_string(p.rank) : "-",
+                  std::to_string(p.clock_offsets.size()), FormatDuration(p.clock_offset_ns),
+                  p.clock_offsets.size() > 1 ? fmt::format("{:+.3f} ppm", p.clock_drift_ppm) : "-",
+                  FormatDuration(static_cast<int64_t>(std::min<uint64_t>(error, INT64_MAX)))});
+    ++rows;
+  }
+  if (rows == 0) return;
+  fmt::print("\nclock correction ({}; added to each time, offset at the first measurement)\n{}",
+             Plural(rows, "process", "processes"), table.Render());
+}
+
+void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
+               const analysis::MessagePairs* pairs) {
   const format::OpenReport& r = file.report();
   const uint64_t records = file.total_records();
   auto row = [](const char* key, const std::string& value) {
@@ -82,10 +124,18 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check)
   row("records", records > 0 ? fmt::format("{} ({:.2f} bytes per record)", FormatCount(records),
                                            static_cast<double>(file.size()) / records)
                              : "0");
-  row("time span", records > 0 ? fmt::format("{} (CLOCK_MONOTONIC {} .. {} ns)",
-                                             FormatDuration(file.end_ns() - file.begin_ns()),
-                                             file.begin_ns(), file.end_ns())
-                               : "-");
+  row("time span", records > 0
+                       ? fmt::format("{} ({} {} .. {} ns)", FormatDuration(t.end_ns - t.begin_ns),
+                                     ClocksCorrected(t) ? "reference clock" : "CLOCK_MONOTONIC",
+                                     t.begin_ns, t.end_ns)
+                       : "-");
+  if (pairs != nullptr) {
+    row("messages",
+        fmt::format(
+            "{}, {}, {}", Plural(pairs->pairs.size(), "pair", "pairs"),
+            Plural(pairs->unmatched_sends.size(), "unmatched send", "unmatched sends"),
+            Plural(pairs->unmatched_recvs.size(), "unmatched receive", "unmatched receives")));
+  }
   row("problems",
       t.problems.empty() ? "none" : fmt::format("{} (listed below)", t.problems.size()));
 
@@ -108,6 +158,7 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check)
                       p.arguments, p.name});
   }
   fmt::print("\nprocesses ({})\n{}", t.processes.size(), processes.Render());
+  PrintClockCorrection(t);
 
   Table streams({{"process", Table::Align::kRight},
                  {"stream", Table::Align::kRight},
@@ -158,7 +209,8 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check)
   }
 }
 
-ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool check) {
+ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool check,
+                  const analysis::MessagePairs* pairs) {
   const format::OpenReport& r = file.report();
   const uint64_t records = file.total_records();
   ordered_json j;
@@ -178,9 +230,15 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
   j["events"] = records;
   j["bytes_per_event"] =
       records > 0 ? ordered_json(static_cast<double>(file.size()) / records) : ordered_json();
-  j["time"] = {{"begin_ns", file.begin_ns()},
-               {"end_ns", file.end_ns()},
-               {"duration_ns", file.end_ns() - file.begin_ns()}};
+  // The model's span: on the reference clock where the loader corrected clocks.
+  j["time"] = {
+      {"begin_ns", t.begin_ns}, {"end_ns", t.end_ns}, {"duration_ns", t.end_ns - t.begin_ns}};
+  auto count = [pairs](auto member) {
+    return pairs != nullptr ? ordered_json((pairs->*member).size()) : ordered_json();
+  };
+  j["messages"] = count(&analysis::MessagePairs::pairs);
+  j["unmatched_sends"] = count(&analysis::MessagePairs::unmatched_sends);
+  j["unmatched_recvs"] = count(&analysis::MessagePairs::unmatched_recvs);
   const std::vector<uint64_t> threads = ThreadsPerProcess(t);
   j["processes"] = ordered_json::array();
   for (size_t i = 0; i < t.processes.size(); ++i) {
@@ -190,6 +248,7 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
     e["arguments"] = p.arguments;
     e["name"] = p.name;
     e["threads"] = threads[i];
+    e.update(ProcessClock(p));
     j["processes"].push_back(std::move(e));
   }
   j["streams"] = ordered_json::array();
@@ -226,13 +285,18 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
 
 Status RunInfo(const InfoOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress, o.check));
+  const bool events = o.check || !o.quick;
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress, events));
+  // Messages are known only when records are decoded.
+  std::optional<analysis::MessagePairs> pairs;
+  if (events) pairs = analysis::MatchMessages(trace);
+  const analysis::MessagePairs* p = pairs ? &*pairs : nullptr;
   if (o.json) {
     fmt::print(
         "{}\n",
-        Json(*file, trace, o.check).dump(2, ' ', false, ordered_json::error_handler_t::replace));
+        Json(*file, trace, o.check, p).dump(2, ' ', false, ordered_json::error_handler_t::replace));
   } else {
-    PrintText(*file, trace, o.check);
+    PrintText(*file, trace, o.check, p);
   }
   return Status::Ok();
 }
@@ -247,18 +311,23 @@ Command AddInfoCommand(CLI::App& parent, const GlobalOptions& global) {
   app->footer(
       "Shows the file (size, format version, chunks; whether it is complete, was recovered\n"
       "by scanning, or is cut short, and the problems met), the processes (rank, pid, host,\n"
-      "executable, arguments), the threads (records and time span), the definitions merged\n"
-      "across processes, and the states with their categories and colours. Only definitions\n"
-      "and the chunk index are read, so it is instant on any file; --check decodes every record.\n"
+      "executable, arguments, clock correction), the threads (records and time span), the\n"
+      "definitions merged across processes, and the states with their categories and colours.\n"
+      "Every record is decoded to pair the messages (--progress shows how far it is);\n"
+      "--quick reads only definitions and the chunk index, instant on any file, and leaves\n"
+      "the message counts out. --check adds the loader's counters.\n"
       "\n"
       "Examples:\n"
       "  parallax info run.plx\n"
       "  parallax info run.plx --check --json");
   app->add_option("FILE", o->path, "The .plx trace file")->required();
   app->add_flag("--json", o->json, "Print one JSON object instead of text (see docs/cli.md)");
+  app->add_flag("--quick", o->quick,
+                "Read only definitions and the chunk index (no message counts)");
   app->add_flag("--check", o->check,
-                "Also decode every record: check every chunk, show the loader's counters");
-  return {app, [o, &global] { return RunInfo(*o, global); }};
+                "Also decode every record: check every chunk, pair messages, show the "
+                "loader's counters");
+  return {.app = app, .run = [o, &global] { return RunInfo(*o, global); }};
 }
 
 }  // namespace plx::cli

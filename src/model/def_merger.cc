@@ -3,8 +3,10 @@
 #include "model/def_merger.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "base/strings.h"
+#include "base/varint.h"
 #include "format/layout.h"
 
 namespace plx::model {
@@ -33,6 +35,39 @@ std::vector<uint32_t> FlatMap(const Map& defs) {
   const uint64_t size = defs.empty() ? 0 : defs.rbegin()->first + 1;
   return std::vector<uint32_t>(static_cast<size_t>(std::min<uint64_t>(size, format::kMaxDefId + 1)),
                                kNone);
+}
+
+// format::ProcessDefs does not yet keep clock_offset definitions, nor own the
+// bytes of a communicator's members (CommunicatorDef::members views the DEFS
+// payload, which is gone after opening). Until it does, these read as absent,
+// so the model builds against either.
+template <typename Defs>
+std::vector<ClockOffset> ClockOffsetsOf(const Defs& defs) {
+  std::vector<ClockOffset> out;
+  for (const auto& d : defs.clock_offsets) {
+    const uint64_t limit = uint64_t{1} << 62;
+    out.push_back({static_cast<int64_t>(std::min(d.ns, limit)), d.offset_ns, d.error_ns});
+  }
+  return out;
+}
+
+template <typename Defs>
+std::string_view MembersOf(const Defs& defs, uint64_t id) {
+  auto it = defs.communicator_members.find(id);
+  if (it != defs.communicator_members.end()) return it->second;
+  return {};
+}
+
+// Packed uvarints; false when they end inside one (the ranks before it are kept).
+bool DecodeMembers(std::string_view bytes, std::vector<int64_t>* ranks) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const uint8_t* end = p + bytes.size();
+  while (p < end) {
+    uint64_t rank;
+    if (!GetUvarint(&p, end, &rank)) return false;
+    ranks->push_back(static_cast<int64_t>(std::min<uint64_t>(rank, INT64_MAX)));
+  }
+  return true;
 }
 
 template <typename Index, typename Make>
@@ -106,6 +141,7 @@ ProcessIdMaps DefMerger::AddProcess(uint32_t index, const format::ProcessDefs& d
   if (defs.clock)
     p.realtime_minus_monotonic_ns = static_cast<int64_t>(defs.clock->realtime_ns) -
                                     static_cast<int64_t>(defs.clock->monotonic_ns);
+  p.clock_offsets = ClockOffsetsOf(defs);
 
   // Categories first, so their order follows the definitions, used or not.
   for (const auto& [id, d] : defs.categories)
@@ -137,8 +173,18 @@ ProcessIdMaps DefMerger::AddProcess(uint32_t index, const format::ProcessDefs& d
   // Communicators stay per process: their ids and peers only mean something there.
   maps.communicators = FlatMap(defs.communicators);
   for (const auto& [id, d] : defs.communicators) {
-    trace_->communicators.push_back({index, id, NameOr(defs, d.name, "communicator", id),
-                                     static_cast<uint8_t>(d.kind == 1 ? 1 : 0)});
+    model::Communicator c{index,
+                          id,
+                          NameOr(defs, d.name, "communicator", id),
+                          static_cast<uint8_t>(d.kind == 1 ? 1 : 0),
+                          d.global_id,
+                          {}};
+    if (!DecodeMembers(MembersOf(defs, id), &c.members)) {
+      trace_->problems.push_back(
+          StrFormat("process %u: communicator %llu: members end inside a rank (%zu ranks kept)",
+                    defs.id, static_cast<unsigned long long>(id), c.members.size()));
+    }
+    trace_->communicators.push_back(std::move(c));
     maps.communicators[id] = static_cast<uint32_t>(trace_->communicators.size() - 1);
   }
   return maps;

@@ -1,5 +1,6 @@
-// LoadTrace: merge definitions, lay out threads, then decode every EVENTS
-// chunk of every stream in record order through a StreamLoader.
+// LoadTrace: merge definitions, choose each process's clock correction, lay
+// out threads, then decode every EVENTS chunk of every stream in record order
+// through a StreamLoader.
 #include "model/load_trace.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "model/clock_correction.h"
 #include "model/def_merger.h"
 #include "model/stream_loader.h"
 
@@ -38,7 +40,8 @@ void AddProblem(Trace* trace, std::string line) {
 }
 
 // Threads: every stream a process defines or has records for, by (process, stream).
-void LayOutThreads(const format::TraceFile& file, Trace* trace) {
+void LayOutThreads(const format::TraceFile& file, const std::vector<ClockCorrection>& corrections,
+                   Trace* trace) {
   uint32_t index = 0;
   for (const auto& [id, defs] : file.processes()) {
     std::set<uint32_t> streams;
@@ -56,9 +59,14 @@ void LayOutThreads(const format::TraceFile& file, Trace* trace) {
         t.name = defs.Str(it->second.name);
       }
       if (const format::StreamInfo* info = file.FindStream(id, sid)) {
-        t.records = info->records;  // from the index; replaced when records are decoded
-        t.begin_ns = info->begin_ns;
-        t.end_ns = info->end_ns;
+        // From the index; replaced when records are decoded.
+        const ClockCorrection& c = corrections[index];
+        const auto limit = [](int64_t ns) {
+          return std::clamp(ns, -ClockCorrection::kLimit, ClockCorrection::kLimit);
+        };
+        t.records = info->records;
+        t.begin_ns = c.Apply(limit(info->begin_ns));
+        t.end_ns = c.Apply(limit(info->end_ns));
       }
       trace->threads.push_back(std::move(t));
     }
@@ -85,7 +93,16 @@ StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& opti
   trace.processes.resize(file.processes().size());
   for (const auto& [id, defs] : file.processes())
     maps.push_back(merger.AddProcess(static_cast<uint32_t>(maps.size()), defs));
-  LayOutThreads(file, &trace);
+  std::vector<ClockCorrection> corrections(trace.processes.size());
+  if (options.correct_clocks) {
+    for (size_t i = 0; i < trace.processes.size(); ++i) {
+      Process& p = trace.processes[i];
+      corrections[i] = ClockCorrection(p.clock_offsets);
+      p.clock_offset_ns = corrections[i].offset_ns();
+      p.clock_drift_ppm = corrections[i].drift_ppm();
+    }
+  }
+  LayOutThreads(file, corrections, &trace);
 
   if (options.events) {
     const uint64_t total = file.total_records();
@@ -98,7 +115,8 @@ StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& opti
     for (uint32_t t = 0; t < trace.threads.size(); ++t) {
       Thread& thread = trace.threads[t];
       const uint32_t file_process = trace.processes[thread.process].file_id;
-      loader.BeginThread(t, thread.process, &maps[thread.process], &file.clock(file_process));
+      loader.BeginThread(t, thread.process, &maps[thread.process], &file.clock(file_process),
+                         &corrections[thread.process]);
       const format::StreamInfo* info = file.FindStream(file_process, thread.file_stream);
       for (uint32_t c : info ? info->chunks : no_chunks) {
         const format::ChunkInfo& chunk = file.event_chunks()[c];

@@ -18,6 +18,9 @@ struct LoadOptions {
   /// false: definitions, processes and threads only; thread record counts and
   /// time spans then come from the file's chunk index, and no record is decoded.
   bool events = true;
+  /// Move each process's times onto the reference clock using its
+  /// clock_offset measurements (Process::clock_offsets; see ClockCorrection).
+  bool correct_clocks = true;
 };
 
 /// Loads the whole file. Damage (bad chunks, dangling ids, unmatched leaves)

@@ -10,12 +10,13 @@
 namespace plx::model {
 
 void StreamLoader::BeginThread(uint32_t thread, uint32_t process, const ProcessIdMaps* maps,
-                               const format::TickClock* clock) {
+                               const format::TickClock* clock, const ClockCorrection* correction) {
   thread_ = thread;
   process_ = process;
   maps_ = maps;
   clock_ = clock;
   identity_ = clock->is_identity();
+  correction_ = correction != nullptr && !correction->is_identity() ? correction : nullptr;
   hint_ = 0;
   records_ = 0;
   first_ns_ = last_ns_ = 0;
@@ -92,7 +93,7 @@ void StreamLoader::ReserveFor(uint64_t total_records) {
                  i.int_value, i.double_value, i.text);
   MessageTable& m = t.messages;
   ReserveColumns(Estimate(m.size(), n, total_records), m.thread, m.time, m.is_send, m.comm, m.peer,
-                 m.tag, m.bytes, m.clock);
+                 m.tag, m.bytes, m.clock, m.match);
   CounterTable& c = t.counter_samples;
   ReserveColumns(Estimate(c.size(), n, total_records), c.thread, c.time, c.counter, c.value);
   RmaTable& r = t.rma;
@@ -100,6 +101,9 @@ void StreamLoader::ReserveFor(uint64_t total_records) {
                  r.target, r.bytes);
   ControlTable& k = t.controls;
   ReserveColumns(Estimate(k.size(), n, total_records), k.thread, k.time, k.on, k.lost);
+  CollectiveTable& o = t.collectives;
+  ReserveColumns(Estimate(o.size(), n, total_records), o.thread, o.time, o.op, o.comm, o.root,
+                 o.sent, o.received);
 }
 
 }  // namespace plx::model

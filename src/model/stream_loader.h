@@ -1,6 +1,7 @@
 // StreamLoader: the per-record path of LoadTrace. A record visitor that appends
 // one stream's records to the Trace's columns, pairs enter/leave into slices
-// with a stack, and converts ticks to ns. No allocation or map lookup per record
+// with a stack, converts ticks to ns and corrects them onto the reference clock
+// (ClockCorrection). No allocation or map lookup per record
 // (string payloads aside): columns are reserved from the file's record count
 // as their share becomes known, and ids map through flat per-process vectors.
 #pragma once
@@ -10,6 +11,7 @@
 
 #include "format/records.gen.h"
 #include "format/tick_clock.h"
+#include "model/clock_correction.h"
 #include "model/def_merger.h"
 #include "model/trace.h"
 
@@ -23,9 +25,10 @@ class StreamLoader : public format::EventVisitorBase {
     stack_.reserve(256);
   }
 
-  /// Starts a thread: its records follow, converted with `clock`.
+  /// Starts a thread: its records follow, converted with `clock`, then
+  /// moved with `correction`.
   void BeginThread(uint32_t thread, uint32_t process, const ProcessIdMaps* maps,
-                   const format::TickClock* clock);
+                   const format::TickClock* clock, const ClockCorrection* correction);
   /// Ends the current thread: closes unclosed slices at its last record and
   /// fills the Thread's time span and record count.
   void EndThread();
@@ -79,10 +82,10 @@ class StreamLoader : public format::EventVisitorBase {
             static_cast<uint32_t>(trace_->texts.size() - 1));
   }
   void On(uint64_t tick, const format::SendRecord& r) {
-    Message(tick, 1, r.comm, r.peer, r.tag, r.bytes, r.clock);
+    Message(tick, 1, r.comm, r.peer, r.tag, r.bytes, r.clock, r.match);
   }
   void On(uint64_t tick, const format::RecvRecord& r) {
-    Message(tick, 0, r.comm, r.peer, r.tag, r.bytes, r.clock);
+    Message(tick, 0, r.comm, r.peer, r.tag, r.bytes, r.clock, r.match);
   }
   void On(uint64_t tick, const format::CounterIntRecord& r) {
     Sample(tick, r.counter, static_cast<double>(r.value));
@@ -97,6 +100,16 @@ class StreamLoader : public format::EventVisitorBase {
     m.origin.push_back(r.origin);
     m.target.push_back(r.target);
     m.bytes.push_back(r.bytes);
+  }
+  void On(uint64_t tick, const format::CollectiveRecord& r) {
+    CollectiveTable& c = trace_->collectives;
+    c.thread.push_back(thread_);
+    c.time.push_back(Time(tick));
+    c.op.push_back(static_cast<uint8_t>(r.op >= 1 && r.op <= 13 ? r.op : 13));
+    c.comm.push_back(Comm(r.comm));
+    c.root.push_back(r.root);
+    c.sent.push_back(r.sent);
+    c.received.push_back(r.received);
   }
   void On(uint64_t tick, const format::ThreadBeginRecord&) { Time(tick); }
   void On(uint64_t tick, const format::ThreadEndRecord&) {
@@ -124,10 +137,11 @@ class StreamLoader : public format::EventVisitorBase {
   // thread, so every duration and every sum of nested durations fits in int64
   // however damaged the clock records are.
   int64_t Time(uint64_t tick) {
-    constexpr int64_t kLimit = int64_t{1} << 61;
+    constexpr int64_t kLimit = ClockCorrection::kLimit;
     int64_t t = identity_ ? static_cast<int64_t>(tick > uint64_t{kLimit} ? kLimit : tick)
                           : clock_->ToNs(tick, &hint_);
     t = t > kLimit ? kLimit : (t < -kLimit ? -kLimit : t);
+    if (correction_ != nullptr) t = correction_->Apply(t);
     if (records_++ == 0) {
       first_ns_ = t;
     } else if (t < last_ns_) [[unlikely]] {
@@ -168,7 +182,7 @@ class StreamLoader : public format::EventVisitorBase {
     e.text.push_back(text);
   }
   void Message(uint64_t tick, uint8_t is_send, uint64_t comm, int64_t peer, int64_t tag,
-               uint64_t bytes, uint64_t clock) {
+               uint64_t bytes, uint64_t clock, uint64_t match) {
     MessageTable& m = trace_->messages;
     m.thread.push_back(thread_);
     m.time.push_back(Time(tick));
@@ -178,6 +192,7 @@ class StreamLoader : public format::EventVisitorBase {
     m.tag.push_back(tag);
     m.bytes.push_back(bytes);
     m.clock.push_back(clock);
+    m.match.push_back(match);
   }
   void Sample(uint64_t tick, uint64_t counter, double value) {
     CounterTable& c = trace_->counter_samples;
@@ -198,6 +213,7 @@ class StreamLoader : public format::EventVisitorBase {
   DefMerger* merger_;
   const ProcessIdMaps* maps_ = nullptr;
   const format::TickClock* clock_ = nullptr;
+  const ClockCorrection* correction_ = nullptr;  // null when it would change nothing
   bool identity_ = true;
   size_t hint_ = 0;
   uint32_t thread_ = 0;

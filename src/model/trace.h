@@ -3,8 +3,9 @@
 //
 // Definitions from all processes are merged: states, categories, event types,
 // counters and callsites with equal names become one id. Times are
-// CLOCK_MONOTONIC nanoseconds (per-process clock correction comes later, in
-// src/time). Tables are structs of arrays; rows are sorted by thread, then time.
+// CLOCK_MONOTONIC nanoseconds; a process with clock_offset measurements (MPI:
+// offsets to world rank 0) has its times moved onto the reference clock by the
+// loader. Tables are structs of arrays; rows are sorted by thread, then time.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,13 @@ enum class ValueKind : uint8_t { kNone = 0, kInt = 1, kDouble = 2, kString = 3 }
 /// "No row / no definition" in index columns.
 inline constexpr uint32_t kNone = 0xffffffffu;
 
+/// One measurement of a process's clock against the reference clock.
+struct ClockOffset {
+  int64_t ns = 0;         // the process's CLOCK_MONOTONIC ns at the measurement
+  int64_t offset_ns = 0;  // add to the process's ns to get the reference clock's
+  uint64_t error_ns = 0;  // the offset is exact within this
+};
+
 struct Process {
   uint32_t file_id = 0;  // process number in the file (the MPI rank for MPI traces)
   uint64_t pid = 0;
@@ -29,6 +37,12 @@ struct Process {
   std::string arguments;
   std::string name;                         // plx_process_name, or empty
   int64_t realtime_minus_monotonic_ns = 0;  // add to a time to get wall-clock ns since 1970
+  std::vector<ClockOffset> clock_offsets;   // as recorded, in file order
+  // The correction the loader applied to this process's times (0 when none):
+  // the offset at the first measurement, and the drift after it (a time t
+  // became t + clock_offset_ns + (t - first measurement) * clock_drift_ppm / 1e6).
+  int64_t clock_offset_ns = 0;
+  double clock_drift_ppm = 0;
 };
 
 struct Thread {
@@ -75,7 +89,9 @@ struct Communicator {
   uint32_t process = 0;  // index into Trace::processes; communicators are per process
   uint64_t file_id = 0;
   std::string name;
-  uint8_t kind = 0;  // 0 = peers are process ranks; 1 = peers are thread stream ids
+  uint8_t kind = 0;              // 0 = peers are process ranks; 1 = peers are thread stream ids
+  uint64_t global_id = 0;        // the same in every process for one communicator; 0 = local
+  std::vector<int64_t> members;  // world ranks in communicator rank order; empty = not recorded
 };
 
 /// One state instance: [begin, end) on a thread, at a nesting depth.
@@ -118,6 +134,19 @@ struct MessageTable {
   std::vector<int64_t> tag;
   std::vector<uint64_t> bytes;
   std::vector<uint64_t> clock;  // Lamport clock carried, 0 = none
+  std::vector<uint64_t> match;  // per-process sequence in MPI matching order, 0 = none
+  size_t size() const { return time.size(); }
+};
+
+/// Collective operations, one row per participating stream, at their end.
+struct CollectiveTable {
+  std::vector<uint32_t> thread;
+  std::vector<int64_t> time;
+  std::vector<uint8_t> op;     // 1 barrier .. 12 neighbor, 13 other (format-records.md)
+  std::vector<uint32_t> comm;  // index into Trace::communicators, kNone if undefined
+  std::vector<int64_t> root;   // world rank, -1 = no root
+  std::vector<uint64_t> sent;  // bytes this process contributed
+  std::vector<uint64_t> received;
   size_t size() const { return time.size(); }
 };
 
@@ -179,6 +208,7 @@ struct Trace {
   CounterTable counter_samples;
   RmaTable rma;
   ControlTable controls;
+  CollectiveTable collectives;
 
   int64_t begin_ns = 0;  // first record of any thread
   int64_t end_ns = 0;    // last record of any thread

@@ -1,10 +1,12 @@
 // libFuzzer target for what interprets records: the model loader (definition
-// merging, slice nesting, tick conversion) and the state statistics, on inputs
-// opened as traces (as they are, and with their chunk checksums repaired).
+// merging, slice nesting, tick conversion, clock correction), the state
+// statistics and message matching, on inputs opened as traces (as they are,
+// and with their chunk checksums repaired).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "analysis/message_pairs.h"
 #include "analysis/state_stats.h"
 #include "format/trace_file.h"
 #include "fuzz/repair_checksums.h"
@@ -24,6 +26,9 @@ void LoadAndSummarise(std::vector<uint8_t> bytes) {
   volatile double sink = 0;
   for (const plx::analysis::StateStats& s : report.all.states)
     sink = sink + s.share + s.stddev_ns;
+  const plx::analysis::MessagePairs pairs = plx::analysis::MatchMessages(*trace);
+  for (const plx::analysis::MessagePair& p : pairs.pairs)
+    sink = sink + static_cast<double>(trace->messages.time[p.recv] - trace->messages.time[p.send]);
   (void)sink;
 }
 

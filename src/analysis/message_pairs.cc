@@ -1,0 +1,157 @@
+// MatchMessages: one hash lookup per record gives its channel; a counting sort
+// groups rows by channel and side; each group is sorted in matching order and
+// the two sides are zipped.
+#include "analysis/message_pairs.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "base/status.h"
+
+namespace plx::analysis {
+
+namespace {
+
+// What pairs: kind of identity, then four words whose meaning depends on it.
+enum KeyClass : uint64_t { kGlobalComm = 1, kNamedComm = 2, kStreams = 3 };
+using ChannelKey = std::array<uint64_t, 5>;
+
+struct KeyHash {
+  size_t operator()(const ChannelKey& k) const {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (uint64_t w : k) {
+      h ^= w + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+      h *= 0xbf58476d1ce4e5b9ull;
+    }
+    return static_cast<size_t>(h ^ (h >> 31));
+  }
+};
+
+constexpr uint32_t kNoChannel = model::kNone;
+
+// The process of each world rank; a process without a rank answers to its index.
+std::unordered_map<int64_t, uint32_t> ProcessesByRank(const model::Trace& trace) {
+  std::unordered_map<int64_t, uint32_t> by_rank;
+  for (uint32_t i = 0; i < trace.processes.size(); ++i) {
+    const int64_t rank = trace.processes[i].rank >= 0 ? trace.processes[i].rank : int64_t{i};
+    by_rank.try_emplace(rank, i);
+  }
+  return by_rank;
+}
+
+// What identifies each communicator of ranks across processes: its global id
+// (MPI), else its name (plx_comm_define, the built-in "world").
+std::vector<std::pair<KeyClass, uint64_t>> CommIdentities(const model::Trace& trace) {
+  std::vector<std::pair<KeyClass, uint64_t>> out;
+  std::unordered_map<std::string, uint64_t> names;
+  out.reserve(trace.communicators.size());
+  for (const model::Communicator& c : trace.communicators) {
+    if (c.global_id != 0)
+      out.emplace_back(kGlobalComm, c.global_id);
+    else
+      out.emplace_back(kNamedComm, names.try_emplace(c.name, names.size()).first->second);
+  }
+  return out;
+}
+
+// The channel of message row `row`, or false when it cannot be paired.
+bool KeyOf(const model::Trace& trace, const std::unordered_map<int64_t, uint32_t>& by_rank,
+           const std::vector<std::pair<KeyClass, uint64_t>>& identities, size_t row,
+           ChannelKey* key) {
+  const model::MessageTable& m = trace.messages;
+  const uint32_t comm = m.comm[row];
+  const int64_t peer = m.peer[row];
+  if (comm == model::kNone || comm >= trace.communicators.size() || peer < 0) return false;
+  const model::Thread& thread = trace.threads[m.thread[row]];
+  const model::Communicator& c = trace.communicators[comm];
+  const bool send = m.is_send[row] != 0;
+  const auto tag = static_cast<uint64_t>(m.tag[row]);
+  if (c.kind == 1) {
+    const uint64_t self = thread.file_stream, other = static_cast<uint64_t>(peer);
+    *key = {kStreams, thread.process, send ? self : other, send ? other : self, tag};
+    return true;
+  }
+  auto it = by_rank.find(peer);
+  if (it == by_rank.end()) return false;
+  const uint64_t self = thread.process, other = it->second;
+  *key = {identities[comm].first, send ? self : other, send ? other : self, identities[comm].second,
+          tag};
+  return true;
+}
+
+}  // namespace
+
+MessagePairs MatchMessages(const model::Trace& trace) {
+  const model::MessageTable& m = trace.messages;
+  const size_t rows = m.size();
+  PLX_CHECK(rows <= kNoChannel);  // rows are uint32_t
+  MessagePairs out;
+
+  // Channel of every row; a channel's sends are group 2c, its receives 2c + 1.
+  const auto by_rank = ProcessesByRank(trace);
+  const auto identities = CommIdentities(trace);
+  std::unordered_map<ChannelKey, uint32_t, KeyHash> channels;
+  std::vector<uint32_t> group(rows, kNoChannel);
+  std::vector<uint32_t> group_size;
+  ChannelKey key, last_key{};
+  uint32_t last_channel = kNoChannel;
+  for (size_t i = 0; i < rows; ++i) {
+    if (!KeyOf(trace, by_rank, identities, i, &key)) {
+      (m.is_send[i] ? out.unmatched_sends : out.unmatched_recvs)
+          .push_back(static_cast<uint32_t>(i));
+      continue;
+    }
+    // Consecutive rows of a thread mostly share a channel: skip the lookup then.
+    if (last_channel == kNoChannel || key != last_key) {
+      auto [it, inserted] = channels.try_emplace(key, static_cast<uint32_t>(channels.size()));
+      if (inserted) group_size.resize(group_size.size() + 2);
+      last_key = key;
+      last_channel = it->second;
+    }
+    group[i] = 2 * last_channel + (m.is_send[i] ? 0 : 1);
+    ++group_size[group[i]];
+  }
+
+  // Counting sort of the rows by group, in row order within each group.
+  std::vector<size_t> start(group_size.size() + 1, 0);
+  for (size_t g = 0; g < group_size.size(); ++g)
+    start[g + 1] = start[g] + group_size[g];
+  std::vector<uint32_t> sorted(start.back());
+  {
+    std::vector<size_t> next(start.begin(), start.end() - 1);
+    for (size_t i = 0; i < rows; ++i)
+      if (group[i] != kNoChannel) sorted[next[group[i]]++] = static_cast<uint32_t>(i);
+  }
+
+  // Matching order: the recorded sequence, then time, then row.
+  auto before = [&m](uint32_t a, uint32_t b) {
+    if (m.match[a] != m.match[b]) return m.match[a] < m.match[b];
+    if (m.time[a] != m.time[b]) return m.time[a] < m.time[b];
+    return a < b;
+  };
+  out.pairs.reserve(rows / 2);
+  for (size_t c = 0; 2 * c < group_size.size(); ++c) {
+    const auto sends = sorted.begin() + static_cast<ptrdiff_t>(start[2 * c]);
+    const auto recvs = sorted.begin() + static_cast<ptrdiff_t>(start[2 * c + 1]);
+    const auto end = sorted.begin() + static_cast<ptrdiff_t>(start[2 * c + 2]);
+    std::sort(sends, recvs, before);
+    std::sort(recvs, end, before);
+    const ptrdiff_t n = std::min(recvs - sends, end - recvs);
+    for (ptrdiff_t k = 0; k < n; ++k)
+      out.pairs.push_back({sends[k], recvs[k]});
+    out.unmatched_sends.insert(out.unmatched_sends.end(), sends + n, recvs);
+    out.unmatched_recvs.insert(out.unmatched_recvs.end(), recvs + n, end);
+  }
+
+  std::sort(out.pairs.begin(), out.pairs.end(),
+            [](const MessagePair& a, const MessagePair& b) { return a.send < b.send; });
+  std::sort(out.unmatched_sends.begin(), out.unmatched_sends.end());
+  std::sort(out.unmatched_recvs.begin(), out.unmatched_recvs.end());
+  return out;
+}
+
+}  // namespace plx::analysis
