@@ -68,17 +68,7 @@ void EmitString(uint32_t handle, uint32_t callsite, const char* text, size_t len
 void EmitMessage(cap::RawKind kind, plx_comm_t comm, int32_t peer, int32_t tag, uint64_t bytes,
                  uint64_t clock) {
   if (!SelectedOrStart(cap::kCatComm)) return;
-  ThreadStream* s;
-  Slot* slot = ReserveN(&s, 3);
-  if (slot == nullptr) return;
-  slot[0] = Slot{ReadTicks(), MakeW0(kind, comm & cap::kMaxArg), static_cast<uint32_t>(peer)};
-  auto* p = reinterpret_cast<uint8_t*>(slot + 1);
-  std::memcpy(p, &tag, 4);
-  std::memset(p + 4, 0, 4);
-  std::memcpy(p + 8, &bytes, 8);
-  std::memcpy(p + 16, &clock, 8);
-  std::memset(p + 24, 0, 8);
-  Commit(s, 3);
+  cap::EmitMessage(kind, comm, peer, tag, bytes, clock, 0);
 }
 
 // The define functions: start the runtime, register, let g_mask include a new

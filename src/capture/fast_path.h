@@ -20,6 +20,9 @@ namespace plx::capture {
 extern std::atomic<uint32_t> g_mask;
 /// The calling thread's stream, or null before its first record.
 extern thread_local ThreadStream* tls_stream PLX_TLS;
+/// When set before the thread's first record: the tick of its thread_begin
+/// (the MPI layer dates a thread back to the start of MPI_Init).
+extern thread_local uint64_t tls_attach_tick PLX_TLS;
 
 /// Slow paths (runtime.cc): attach the calling thread; make room for n slots.
 ThreadStream* AttachThread();
@@ -69,6 +72,17 @@ inline void Emit1(uint32_t category, uint32_t w0, uint32_t w1) {
   Commit(s, 1);
 }
 
+/// Emit1 at a given tick (not before the stream's previous record: the
+/// drain keeps ticks monotonic).
+inline void Emit1At(uint64_t tick, uint32_t category, uint32_t w0, uint32_t w1) {
+  if (!Selected(category)) return;
+  ThreadStream* s;
+  Slot* slot = Reserve1(&s);
+  if (PLX_UNLIKELY(slot == nullptr)) return;
+  *slot = Slot{tick, w0, w1};
+  Commit(s, 1);
+}
+
 /// A two-slot record: slot 0 as for Emit1, slot 1 holds 16 payload bytes.
 inline void Emit2(uint32_t category, uint32_t w0, uint32_t w1, uint64_t a, uint64_t b) {
   if (!Selected(category)) return;
@@ -80,6 +94,29 @@ inline void Emit2(uint32_t category, uint32_t w0, uint32_t w1, uint64_t a, uint6
   payload[0] = a;
   payload[1] = b;
   Commit(s, 2);
+}
+
+/// A three-slot record: slot 0 as for Emit1, slots 1 and 2 hold 32 payload bytes.
+inline void Emit3(uint32_t category, uint32_t w0, uint32_t w1, uint64_t a, uint64_t b, uint64_t c,
+                  uint64_t d) {
+  if (!Selected(category)) return;
+  ThreadStream* s;
+  Slot* slot = ReserveN(&s, 3);
+  if (PLX_UNLIKELY(slot == nullptr)) return;
+  slot[0] = Slot{ReadTicks(), w0, w1};
+  uint64_t* payload = reinterpret_cast<uint64_t*>(slot + 1);
+  payload[0] = a;
+  payload[1] = b;
+  payload[2] = c;
+  payload[3] = d;
+  Commit(s, 3);
+}
+
+/// A message record (send or recv) in the ring layout of raw_record.h.
+inline void EmitMessage(RawKind kind, uint32_t comm, int32_t peer, int32_t tag, uint64_t bytes,
+                        uint64_t clock, uint64_t match) {
+  Emit3(1 /* kCatComm */, MakeW0(kind, comm & kMaxArg), static_cast<uint32_t>(peer),
+        static_cast<uint32_t>(tag), bytes, clock, match);
 }
 
 }  // namespace plx::capture

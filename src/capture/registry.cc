@@ -111,6 +111,33 @@ uint32_t Registry::Communicator(std::string_view name, int kind) {
   });
 }
 
+uint32_t Registry::GroupCommunicator(std::string_view name, uint64_t global_id,
+                                     const std::vector<int64_t>& members, uint32_t id) {
+  OwnerLockGuard guard(lock_);
+  if (id == 0) {
+    auto it = group_communicators_.find(global_id);
+    if (it != group_communicators_.end()) return it->second;
+    // Shares the id space of Communicator(); a unique key keeps names apart.
+    id = static_cast<uint32_t>(communicators_.size() + 1);
+    if (id > kMaxArg) return 0;
+    communicators_["\x01" + std::to_string(global_id)] = id;
+  }
+  group_communicators_[global_id] = id;
+  std::string packed;
+  for (int64_t m : members) {
+    uint8_t buf[kMaxVarintBytes];
+    packed.append(reinterpret_cast<const char*>(buf),
+                  static_cast<size_t>(PutUvarint(buf, static_cast<uint64_t>(m)) - buf));
+  }
+  AppendLocked(format::CommunicatorDef{id, StringLocked(name), 0, global_id, packed});
+  return id;
+}
+
+void Registry::ClockOffset(uint64_t ns, int64_t offset_ns, uint64_t error_ns) {
+  OwnerLockGuard guard(lock_);
+  AppendLocked(format::ClockOffsetDef{ns, offset_ns, error_ns});
+}
+
 uint32_t Registry::Srcloc(plx_srcloc* loc, bool event, int value_kind) {
   const char* name = loc->name ? loc->name : "?";
   const uint32_t handle =

@@ -32,6 +32,7 @@ enum BuiltinCategory : uint32_t {
   kCatCounter,
   kCatInternal,
 };
+static_assert(kCatComm == 1, "fast_path.h EmitMessage assumes it");
 
 inline uint32_t HandleId(uint32_t handle) {
   return handle & 0xffffffu;
@@ -49,6 +50,13 @@ class Registry {
   plx_event_t EventType(std::string_view name, const char* category, int value_kind);
   plx_counter_t Counter(std::string_view name, const char* unit, int kind);
   uint32_t Communicator(std::string_view name, int kind);
+  /// A communicator of process ranks known in every process by `global_id`
+  /// (MPI); `members` are world ranks in communicator rank order. The same
+  /// global_id returns the same id. `id` = PLX_COMM_WORLD re-defines "world".
+  uint32_t GroupCommunicator(std::string_view name, uint64_t global_id,
+                             const std::vector<int64_t>& members, uint32_t id = 0);
+  /// A measured offset of this process's clock to the reference clock.
+  void ClockOffset(uint64_t ns, int64_t offset_ns, uint64_t error_ns);
   /// Fills loc->callsite and loc->id (a state handle, or an event handle when
   /// `event` is set), publishing id last.
   uint32_t Srcloc(plx_srcloc* loc, bool event, int value_kind);
@@ -91,6 +99,7 @@ class Registry {
   std::unordered_map<std::string, uint32_t> counters_;
   std::unordered_map<std::string, uint32_t> callsites_;
   std::unordered_map<std::string, uint32_t> communicators_;
+  std::unordered_map<uint64_t, uint32_t> group_communicators_;  // global id -> id
   format::ProcessDef process_;
 };
 

@@ -19,6 +19,7 @@ namespace plx::capture {
 
 std::atomic<uint32_t> g_mask{0};
 thread_local ThreadStream* tls_stream PLX_TLS = nullptr;
+thread_local uint64_t tls_attach_tick PLX_TLS = 0;
 
 namespace {
 
@@ -79,7 +80,8 @@ bool Runtime::Init() {
   std::lock_guard<std::mutex> guard(init_mutex_);
   const int s = state_.load();
   if (s != kUninit) return s == kRunning;
-  config_ = ReadConfig();
+  if (!config_read_) config_ = ReadConfig();
+  config_read_ = true;
   for (const std::string& w : config_.warnings)
     std::fprintf(stderr, "parallax: %s\n", w.c_str());
   if (!config_.enabled) {
@@ -104,7 +106,9 @@ bool Runtime::Init() {
   struct timespec now;
   ::clock_gettime(CLOCK_REALTIME, &now);
 
-  const std::string path = ExpandOutput(config_.output, exe_name, ::getpid(), host, now.tv_sec);
+  const std::string path = !output_override_.empty() ? output_override_
+                                                     : ExpandOutput(config_.output, exe_name,
+                                                                    ::getpid(), host, now.tv_sec);
   Status opened = output_.Open(path);
   if (!opened.ok()) {
     std::fprintf(stderr, "parallax: cannot write the trace: %s; tracing is off\n",
@@ -230,7 +234,8 @@ ThreadStream* Runtime::Attach() {
   tls_stream = s;
   ::pthread_setspecific(thread_key_, s);
   EnsureAltStack();
-  s->ring[0] = Slot{ReadTicks(), MakeW0(kRawThreadBegin, 0), 0};
+  s->ring[0] =
+      Slot{tls_attach_tick != 0 ? tls_attach_tick : ReadTicks(), MakeW0(kRawThreadBegin, 0), 0};
   Commit(s, 1);
   return s;
 }
@@ -378,6 +383,23 @@ void Runtime::Flush() {
   SyncClock(false, false);
   DrainAll(*ctx, false);
   GiveContext(ctx);
+}
+
+bool Runtime::SetOutputPath(std::string path) {
+  std::lock_guard<std::mutex> guard(init_mutex_);
+  if (state_.load() != kUninit) return false;
+  output_override_ = std::move(path);
+  return true;
+}
+
+bool Runtime::ChooseClock() {
+  std::lock_guard<std::mutex> guard(init_mutex_);
+  if (state_.load() == kUninit && !config_read_) {
+    config_ = ReadConfig();
+    config_read_ = true;
+    g_clock_kind = config_.clock;
+  }
+  return config_.enabled;
 }
 
 void Runtime::Finalize() {

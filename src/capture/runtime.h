@@ -36,6 +36,13 @@ class Runtime {
   bool running() const { return state_.load(std::memory_order_acquire) == kRunning; }
 
   void Finalize();
+  /// Before the runtime starts: write the trace to `path` instead of the
+  /// expanded PLX_OUTPUT (the MPI layer's per-rank part files). Returns false
+  /// when the runtime has already started.
+  bool SetOutputPath(std::string path);
+  /// Before the runtime starts: reads the settings and picks the tick source,
+  /// so ReadTicks() gives ticks of the trace's clock. Returns config().enabled.
+  bool ChooseClock();
   void Flush();
   void Control(bool on);
   /// After defining something in a new category: make g_mask include it if selected.
@@ -78,6 +85,8 @@ class Runtime {
   Registry registry_;
   TraceOutput output_;
   std::atomic<bool> recording_on_{true};  // plx_control
+  std::string output_override_;           // SetOutputPath
+  bool config_read_ = false;
 
   std::unique_ptr<std::atomic<ThreadStream*>[]> streams_;
   std::atomic<uint32_t> stream_count_{0};

@@ -23,6 +23,8 @@ struct GlobalOptions {
 struct Command {
   CLI::App* app = nullptr;
   std::function<Status()> run;
+  /// The exit code after run succeeded; 0 when not set (`record` passes on its command's).
+  std::function<int()> exit_code = nullptr;
 };
 
 /// `parallax info`: what a trace file holds.
@@ -31,5 +33,9 @@ Command AddInfoCommand(CLI::App& parent, const GlobalOptions& global);
 Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax dump`: records as text or JSON Lines.
 Command AddDumpCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax merge`: one trace from per-process parts.
+Command AddMergeCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax record`: runs a program or MPI job with tracing on.
+Command AddRecordCommand(CLI::App& parent, const GlobalOptions& global);
 
 }  // namespace plx::cli

@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli/command.h"
@@ -19,6 +21,8 @@ namespace {
 constexpr char kDescription[] =
     "parallax - look into traces (.plx files) of parallel and distributed programs";
 
+constexpr char kCommandList[] = "(commands: info, stats, dump, merge, record)";
+
 constexpr char kFooter[] =
     "Global options go before or after the command: parallax stats run.plx --progress\n"
     "\n"
@@ -26,6 +30,8 @@ constexpr char kFooter[] =
     "  parallax info run.plx              what the trace holds\n"
     "  parallax stats run.plx --top 10    the ten states with most total time\n"
     "  parallax dump run.plx --to 1ms     every record of the first millisecond\n"
+    "  parallax record -- mpirun ./app    trace a run (MPI or not) into app.plx\n"
+    "  parallax merge run.plx.parts       the trace from the parts of a crashed MPI run\n"
     "\n"
     "Exit status: 0 success, 1 error (unreadable file, ...), 2 bad usage.\n"
     "Damaged or truncated files give warnings on stderr; what is readable is used.\n"
@@ -58,9 +64,9 @@ int main(int argc, char** argv) {
                "Always show load progress on stderr (else only on a terminal, after 0.5 s)");
 
   std::vector<plx::cli::Command> commands = {
-      plx::cli::AddInfoCommand(app, global),
-      plx::cli::AddStatsCommand(app, global),
-      plx::cli::AddDumpCommand(app, global),
+      plx::cli::AddInfoCommand(app, global),   plx::cli::AddStatsCommand(app, global),
+      plx::cli::AddDumpCommand(app, global),   plx::cli::AddMergeCommand(app, global),
+      plx::cli::AddRecordCommand(app, global),
   };
   app.footer(kFooter);  // after the subcommands, which would inherit it
 
@@ -70,8 +76,7 @@ int main(int argc, char** argv) {
     for (const plx::cli::Command& c : commands)
       known |= c.app->get_name() == argv[1];
     if (!known)
-      return UsageError(app,
-                        fmt::format("unknown command '{}' (commands: info, stats, dump)", argv[1]));
+      return UsageError(app, fmt::format("unknown command '{}' {}", argv[1], kCommandList));
   }
 
   try {
@@ -84,8 +89,12 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::RequiredError& e) {
     if (app.get_subcommands().empty())
-      return UsageError(app, "no command given (commands: info, stats, dump)");
+      return UsageError(app, fmt::format("no command given {}", kCommandList));
     return UsageError(app, e.what());
+  } catch (const CLI::ExtrasError& e) {
+    // `parallax record mpirun -np 4 ./app`: the command's options need a -- before it.
+    const bool record = argc > 1 && std::string_view(argv[1]) == "record";
+    return UsageError(app, std::string(e.what()) + (record ? "; put -- before COMMAND" : ""));
   } catch (const CLI::ParseError& e) {
     return UsageError(app, e.what());
   }
@@ -99,7 +108,7 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "parallax: error: {}\n", status.message());
         return 1;
       }
-      return 0;
+      return c.exit_code ? c.exit_code() : 0;
     } catch (const CLI::Error& e) {
       return UsageError(app, e.what());
     } catch (const std::exception& e) {
@@ -107,5 +116,5 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  return UsageError(app, "no command given (commands: info, stats, dump)");
+  return UsageError(app, fmt::format("no command given {}", kCommandList));
 }

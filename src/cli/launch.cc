@@ -1,0 +1,163 @@
+// Launcher and flavour recognition, program naming, library lookup and the
+// tracing environment for `parallax record`.
+#include "cli/launch.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <set>
+
+#include "base/strings.h"
+
+namespace plx::cli {
+
+namespace {
+
+std::string_view BaseName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string DirName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+bool IsExecutableFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool FindsProgram(const std::string& word, std::string_view path_env) {
+  if (word.find('/') != std::string::npos) return IsExecutableFile(word);
+  std::string_view rest = path_env;
+  while (!rest.empty()) {
+    std::string dir(NextToken(&rest, ':'));
+    if (dir.empty()) dir = ".";
+    if (IsExecutableFile(dir + "/" + word)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const char* MpiFlavorName(MpiFlavor flavor) {
+  return flavor == MpiFlavor::kOpenMpi ? "Open MPI" : "MPICH";
+}
+
+const char* MpiLibraryName(MpiFlavor flavor) {
+  return flavor == MpiFlavor::kOpenMpi ? "libparallax-mpi.so" : "libparallax-mpich.so";
+}
+
+bool IsMpiLauncher(std::string_view word) {
+  std::string_view name = BaseName(word);
+  if (const size_t dot = name.find('.'); dot != std::string_view::npos) {
+    if (dot + 1 == name.size()) return false;
+    name = name.substr(0, dot);
+  }
+  return name == "mpirun" || name == "mpiexec" || name == "orterun";
+}
+
+std::optional<MpiFlavor> FlavorFromVersion(std::string_view text) {
+  auto has = [&](std::string_view s) { return text.find(s) != std::string_view::npos; };
+  if (has("Open MPI") || has("OpenRTE")) return MpiFlavor::kOpenMpi;
+  if (has("HYDRA") || has("MPICH") || has("Intel(R) MPI")) return MpiFlavor::kMpich;
+  return std::nullopt;
+}
+
+std::string ProgramName(const std::vector<std::string>& command, std::string_view path_env) {
+  if (command.empty()) return "trace";
+  std::string_view name;
+  if (!IsMpiLauncher(command[0])) {
+    name = BaseName(command[0]);
+  } else {
+    for (size_t i = 1; i < command.size() && name.empty(); ++i) {
+      const std::string& w = command[i];
+      if (!w.empty() && w[0] != '-' && FindsProgram(w, path_env)) name = BaseName(w);
+    }
+  }
+  return name.empty() || name == "." || name == ".." ? "trace" : std::string(name);
+}
+
+StatusOr<std::string> FindMpiLibrary(MpiFlavor flavor, const std::string& libdir,
+                                     const std::string& self_exe) {
+  const std::string lib = MpiLibraryName(flavor);
+  std::vector<std::string> dirs;
+  if (!libdir.empty()) {
+    dirs.push_back(libdir);
+  } else {
+    const std::string bin = DirName(self_exe);
+    dirs.push_back(bin + "/../mpi");
+    dirs.push_back(bin + "/../lib");
+  }
+  for (const std::string& dir : dirs) {
+    const std::string path = dir + "/" + lib;
+    if (!IsRegularFile(path)) continue;
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) == nullptr) return ErrnoError(path, errno);
+    return std::string(resolved);
+  }
+  std::string where = dirs[0];
+  for (size_t i = 1; i < dirs.size(); ++i)
+    where += (i + 1 == dirs.size() ? " or " : ", ") + dirs[i];
+  return NotFound(
+      StrFormat("%s (the %s tracing library) is not in %s; build it, or set "
+                "PLX_MPI_LIBDIR to its directory",
+                lib.c_str(), MpiFlavorName(flavor), where.c_str()));
+}
+
+std::map<std::string, std::string> TracingVariables(const TracingSetup& setup,
+                                                    const std::map<std::string, std::string>& env) {
+  std::map<std::string, std::string> vars;
+  vars["PLX_TRACE"] = "1";
+  std::string output;
+  for (char c : setup.output) {
+    output += c;
+    if (c == '%') output += '%';
+  }
+  vars["PLX_OUTPUT"] = output;
+  if (!setup.level.empty()) vars["PLX_LEVEL"] = setup.level;
+  std::string preload = setup.library;
+  if (auto it = env.find("LD_PRELOAD"); it != env.end() && !it->second.empty())
+    preload += ":" + it->second;
+  vars["LD_PRELOAD"] = preload;
+
+  if (setup.flavor == MpiFlavor::kOpenMpi) {
+    // Open MPI 4.1: a ';'-separated list of names (forward the value mpirun
+    // has) or NAME=value; mpirun sets them for the processes on every node.
+    constexpr const char* kList = "OMPI_MCA_mca_base_env_list";
+    std::string list;
+    std::set<std::string> listed;
+    if (auto it = env.find(kList); it != env.end()) {
+      list = it->second;
+      std::string_view rest = list;
+      while (!rest.empty()) {
+        const std::string_view entry = NextToken(&rest, ';');
+        listed.emplace(entry.substr(0, entry.find('=')));
+      }
+    }
+    std::set<std::string> names = {"LD_PRELOAD"};
+    for (const auto& [name, value] : env)
+      if (name.rfind("PLX_", 0) == 0) names.insert(name);
+    for (const auto& [name, value] : vars)
+      if (name.rfind("PLX_", 0) == 0) names.insert(name);
+    for (const std::string& name : names) {
+      if (listed.count(name)) continue;
+      if (!list.empty() && list.back() != ';') list += ';';
+      list += name;
+    }
+    vars[kList] = list;
+  }
+  return vars;
+}
+
+}  // namespace plx::cli

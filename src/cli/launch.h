@@ -1,0 +1,60 @@
+// How `parallax record` sets up a traced run: recognising an MPI launcher and
+// its flavour, naming the output after the program, finding the MPI tracing
+// library, and the environment that turns tracing on in every process.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+
+namespace plx::cli {
+
+enum class MpiFlavor { kOpenMpi, kMpich };
+
+/// "Open MPI", "MPICH".
+const char* MpiFlavorName(MpiFlavor flavor);
+/// The preload library for the flavour: libparallax-mpi.so, libparallax-mpich.so.
+const char* MpiLibraryName(MpiFlavor flavor);
+
+/// True for mpirun, mpiexec and orterun, with any directory and any ".suffix"
+/// (mpiexec.hydra, mpirun.openmpi).
+bool IsMpiLauncher(std::string_view word);
+
+/// The flavour a launcher's `--version` output names: "Open MPI" or "OpenRTE"
+/// is Open MPI; "HYDRA", "MPICH" or "Intel(R) MPI" is MPICH.
+std::optional<MpiFlavor> FlavorFromVersion(std::string_view text);
+
+/// The name of the traced program, for the default output "<name>.plx". For a
+/// plain command it is the first word's file name; after a launcher it is the
+/// first later word that does not start with '-' and names an executable file
+/// (a path with a '/', or a program on `path_env`), so the values of launcher
+/// options are passed over ("mpirun -np 4 ./app" gives "app"). "trace" when
+/// there is none.
+std::string ProgramName(const std::vector<std::string>& command, std::string_view path_env);
+
+/// The library's absolute path: in `libdir` ($PLX_MPI_LIBDIR) when that is not
+/// empty, else in ../mpi (build tree) or ../lib (installed) beside the
+/// directory of `self_exe`, the running parallax.
+StatusOr<std::string> FindMpiLibrary(MpiFlavor flavor, const std::string& libdir,
+                                     const std::string& self_exe);
+
+struct TracingSetup {
+  std::string output;   // absolute path of the trace
+  std::string level;    // PLX_LEVEL, unset when empty
+  std::string library;  // absolute path of the preload library
+  MpiFlavor flavor = MpiFlavor::kOpenMpi;
+};
+
+/// The variables to set, given the current environment `env`: PLX_TRACE,
+/// PLX_OUTPUT ('%' doubled, as the runtime expands patterns), PLX_LEVEL,
+/// LD_PRELOAD with the library in front, and for Open MPI
+/// OMPI_MCA_mca_base_env_list extended so mpirun forwards LD_PRELOAD and every
+/// PLX_* variable to remote nodes.
+std::map<std::string, std::string> TracingVariables(const TracingSetup& setup,
+                                                    const std::map<std::string, std::string>& env);
+
+}  // namespace plx::cli
