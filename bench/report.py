@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Turns Google Benchmark JSON output into the tables of docs/PERFORMANCE.md.
+"""Turns benchmark JSON output into the tables of docs/PERFORMANCE.md.
 
-  report.py OUT.md capture.json format.json ...
+  report.py OUT.md capture.json format.json ... [mpi_overhead.json]
 
-Rewrites the part of OUT.md between '<!-- BEGIN GENERATED -->' and
-'<!-- END GENERATED -->' and prints the same tables.
+Takes Google Benchmark JSON files and the JSON of bench/mpi_overhead.py (told
+apart by its "kind"). Rewrites the part of OUT.md between
+'<!-- BEGIN GENERATED -->' and '<!-- END GENERATED -->' and prints the same
+tables.
 """
 import json
 import sys
@@ -14,16 +16,19 @@ BEGIN, END = "<!-- BEGIN GENERATED -->", "<!-- END GENERATED -->"
 
 
 def load(paths):
-    rows, context = [], {}
+    rows, context, mpi = [], {}, None
     for p in paths:
         with open(p) as f:
             data = json.load(f)
+        if data.get("kind") == "mpi_overhead":
+            mpi = data
+            continue
         context = data.get("context", context)
         for b in data["benchmarks"]:
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
                 continue
             rows.append(b)
-    return rows, context
+    return rows, context, mpi
 
 
 def per_item_ns(b):
@@ -37,8 +42,11 @@ def name(b):
 
 
 def tables(rows, context):
+    if not rows:
+        return ""
     by = {name(b): b for b in rows}
-    out = [f"Measured {time.strftime('%Y-%m-%d')} on {context.get('num_cpus', '?')} CPUs at "
+    date = context.get("date", "")[:10] or time.strftime("%Y-%m-%d")
+    out = [f"Measured {date} on {context.get('num_cpus', '?')} CPUs at "
            f"{context.get('mhz_per_cpu', '?')} MHz (`make bench`; CPU time, median of repetitions).", ""]
     out += ["| benchmark | ns per item | items/s | notes |", "|---|---:|---:|---|"]
     for b in rows:
@@ -74,12 +82,65 @@ def tables(rows, context):
     return "\n".join(out)
 
 
+MPI_MODES = (("untraced", "untraced"), ("preloaded", "preloaded, `PLX_TRACE=0`"),
+             ("traced", "traced"))
+
+
+def ns(v):
+    return f"{v / 1e3:+.1f} µs" if abs(v) >= 1e4 else f"{v:+.0f} ns"
+
+
+def mpi_tables(data):
+    """The tables of bench/mpi_overhead.py's JSON: medians, and in brackets the
+    fastest run of each mode, which the targets are judged by (on a shared
+    machine other processes only ever add time)."""
+    if not data:
+        return ""
+    c = data["context"]
+    again = sum(m.get("disturbed_runs", 0) for p in data["programs"].values()
+                for m in p["modes"].values())
+    out = [f"MPI tracing overhead, measured {c['date']} with {c['mpi']} on {c['num_cpus']} CPUs, "
+           f"{c['np']} ranks (`bench/mpi_overhead.py`; median of {c['runs']} runs per mode, "
+           f"fastest run in brackets; {again} runs repeated because other processes were busy"
+           + ("; QUICK RUN, not numbers to quote" if c.get("quick") else "") + ").", ""]
+    out += ["| program | mode | loop time | one-way latency | added per MPI call | overhead |",
+            "|---|---|---:|---:|---:|---:|"]
+    for prog, p in data["programs"].items():
+        for mode, label in MPI_MODES:
+            m = p["modes"][mode]
+            lat = f"{m['one_way_us']:.3f} µs" if "one_way_us" in m else ""
+            added = pct = ""
+            if mode != "untraced":
+                added = (f"{ns(p['added_ns_per_call'][mode])} "
+                         f"({ns(p['added_ns_per_call_best'][mode])})")
+                pct = f"{p['overhead_pct'][mode]:+.2f} % ({p['overhead_pct_best'][mode]:+.2f} %)"
+            out.append(f"| {prog} ({p['calls_per_rank']} calls/rank) | {label} | "
+                       f"{m['seconds'] * 1e3:.1f} ms ({m['best_seconds'] * 1e3:.1f} ms) | {lat} | "
+                       f"{added} | {pct} |")
+    out.append("")
+    checks = []
+    pp = data["programs"].get("pingpong")
+    if pp:
+        v, med = pp["added_ns_per_call_best"]["traced"], pp["added_ns_per_call"]["traced"]
+        checks.append(f"| added per MPI call, ping-pong traced | {v:.0f} ns (median {med:.0f} ns) "
+                      f"| < 1000 ns | {'met' if v < 1000 else 'MISSED'} |")
+    ca = data["programs"].get("compute_allreduce")
+    if ca:
+        v, med = ca["overhead_pct_best"]["traced"], ca["overhead_pct"]["traced"]
+        checks.append(f"| overhead, compute+allreduce traced | {v:.2f} % (median {med:.2f} %) "
+                      f"| < 3 % | {'met' if v < 3 else 'MISSED'} |")
+    if checks:
+        out += ["| target (fastest runs) | measured | goal | |", "|---|---:|---:|---|"] + checks
+        out.append("")
+    return "\n".join(out)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     out_md, paths = sys.argv[1], sys.argv[2:]
-    rows, context = load(paths)
-    text = tables(rows, context)
+    rows, context, mpi = load(paths)
+    text = "\n".join(t for t in (tables(rows, context), mpi_tables(mpi)) if t)
     print(text)
     with open(out_md) as f:
         doc = f.read()
