@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "analysis/message_pairs.h"
+#include "time/message_pairs.h"
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/json_fields.h"
@@ -107,7 +107,7 @@ void PrintClockCorrection(const model::Trace& t) {
 }
 
 void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
-               const analysis::MessagePairs* pairs) {
+               const time::MessagePairs* pairs) {
   const format::OpenReport& r = file.report();
   const uint64_t records = file.total_records();
   auto row = [](const char* key, const std::string& value) {
@@ -210,7 +210,7 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
 }
 
 ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool check,
-                  const analysis::MessagePairs* pairs) {
+                  const time::MessagePairs* pairs) {
   const format::OpenReport& r = file.report();
   const uint64_t records = file.total_records();
   ordered_json j;
@@ -236,9 +236,9 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
   auto count = [pairs](auto member) {
     return pairs != nullptr ? ordered_json((pairs->*member).size()) : ordered_json();
   };
-  j["messages"] = count(&analysis::MessagePairs::pairs);
-  j["unmatched_sends"] = count(&analysis::MessagePairs::unmatched_sends);
-  j["unmatched_recvs"] = count(&analysis::MessagePairs::unmatched_recvs);
+  j["messages"] = count(&time::MessagePairs::pairs);
+  j["unmatched_sends"] = count(&time::MessagePairs::unmatched_sends);
+  j["unmatched_recvs"] = count(&time::MessagePairs::unmatched_recvs);
   const std::vector<uint64_t> threads = ThreadsPerProcess(t);
   j["processes"] = ordered_json::array();
   for (size_t i = 0; i < t.processes.size(); ++i) {
@@ -288,9 +288,9 @@ Status RunInfo(const InfoOptions& o, const GlobalOptions& global) {
   const bool events = o.check || !o.quick;
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress, events));
   // Messages are known only when records are decoded.
-  std::optional<analysis::MessagePairs> pairs;
-  if (events) pairs = analysis::MatchMessages(trace);
-  const analysis::MessagePairs* p = pairs ? &*pairs : nullptr;
+  std::optional<time::MessagePairs> pairs;
+  if (events) pairs = time::MatchMessages(trace);
+  const time::MessagePairs* p = pairs ? &*pairs : nullptr;
   if (o.json) {
     fmt::print(
         "{}\n",

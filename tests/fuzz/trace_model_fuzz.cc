@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/message_pairs.h"
+#include "time/message_pairs.h"
 #include "analysis/state_stats.h"
 #include "format/trace_file.h"
 #include "fuzz/repair_checksums.h"
@@ -26,8 +26,8 @@ void LoadAndSummarise(std::vector<uint8_t> bytes) {
   volatile double sink = 0;
   for (const plx::analysis::StateStats& s : report.all.states)
     sink = sink + s.share + s.stddev_ns;
-  const plx::analysis::MessagePairs pairs = plx::analysis::MatchMessages(*trace);
-  for (const plx::analysis::MessagePair& p : pairs.pairs)
+  const plx::time::MessagePairs pairs = plx::time::MatchMessages(*trace);
+  for (const plx::time::MessagePair& p : pairs.pairs)
     sink = sink + static_cast<double>(trace->messages.time[p.recv] - trace->messages.time[p.send]);
   (void)sink;
 }

@@ -22,7 +22,7 @@
 #include <tuple>
 #include <vector>
 
-#include "analysis/message_pairs.h"
+#include "time/message_pairs.h"
 #include "format/trace_file.h"
 #include "model/load_trace.h"
 #include "support/test_support.h"
@@ -250,7 +250,7 @@ class MpiTrace : public ::testing::Test {
   // Every send pairs with exactly one receive, sizes and tags are what the
   // program counted, and no receive ends before its send began.
   void ExpectMessages() {
-    const analysis::MessagePairs pairs = analysis::MatchMessages(trace_model_);
+    const time::MessagePairs pairs = time::MatchMessages(trace_model_);
     EXPECT_TRUE(pairs.unmatched_sends.empty())
         << pairs.unmatched_sends.size() << " unmatched sends";
     EXPECT_TRUE(pairs.unmatched_recvs.empty())
@@ -274,7 +274,7 @@ class MpiTrace : public ::testing::Test {
     }
     EXPECT_EQ(pairs.pairs.size(), expected_messages);
     size_t backwards = 0;
-    for (const analysis::MessagePair& p : pairs.pairs) {
+    for (const time::MessagePair& p : pairs.pairs) {
       EXPECT_EQ(m.tag[p.send], m.tag[p.recv]);
       EXPECT_EQ(m.bytes[p.send], m.bytes[p.recv]);
       EXPECT_EQ(m.peer[p.send], RankOfThread(m.thread[p.recv]));

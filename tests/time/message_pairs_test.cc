@@ -1,7 +1,7 @@
 // MatchMessages on traces built directly in the model: channels, matching
 // order (match sequence over completion time), unmatched records, thread
 // messages.
-#include "analysis/message_pairs.h"
+#include "time/message_pairs.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace plx::analysis {
+namespace plx::time {
 namespace {
 
 using model::Trace;
@@ -253,4 +253,4 @@ TEST_F(MessagePairsTest, ManyChannelsInterleaved) {
 }
 
 }  // namespace
-}  // namespace plx::analysis
+}  // namespace plx::time

@@ -1,7 +1,7 @@
 // MatchMessages: one hash lookup per record gives its channel; a counting sort
 // groups rows by channel and side; each group is sorted in matching order and
 // the two sides are zipped.
-#include "analysis/message_pairs.h"
+#include "time/message_pairs.h"
 
 #include <algorithm>
 #include <array>
@@ -12,7 +12,7 @@
 
 #include "base/status.h"
 
-namespace plx::analysis {
+namespace plx::time {
 
 namespace {
 
@@ -154,4 +154,4 @@ MessagePairs MatchMessages(const model::Trace& trace) {
   return out;
 }
 
-}  // namespace plx::analysis
+}  // namespace plx::time

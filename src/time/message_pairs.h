@@ -8,7 +8,7 @@
 
 #include "model/trace.h"
 
-namespace plx::analysis {
+namespace plx::time {
 
 /// One message: rows in Trace::messages.
 struct MessagePair {
@@ -32,4 +32,4 @@ struct MessagePairs {
 /// or a peer no process has, stay unmatched.
 MessagePairs MatchMessages(const model::Trace& trace);
 
-}  // namespace plx::analysis
+}  // namespace plx::time
