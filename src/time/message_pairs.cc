@@ -6,18 +6,19 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <string>
 #include <unordered_map>
 #include <utility>
 
 #include "base/status.h"
+#include "time/communicator_keys.h"
 
 namespace plx::time {
 
 namespace {
 
 // What pairs: kind of identity, then four words whose meaning depends on it.
-enum KeyClass : uint64_t { kGlobalComm = 1, kNamedComm = 2, kStreams = 3 };
+// Key classes 1 and 2 are CommKeyClass; 3 is a channel between streams.
+constexpr uint64_t kStreams = 3;
 using ChannelKey = std::array<uint64_t, 5>;
 
 struct KeyHash {
@@ -33,34 +34,9 @@ struct KeyHash {
 
 constexpr uint32_t kNoChannel = model::kNone;
 
-// The process of each world rank; a process without a rank answers to its index.
-std::unordered_map<int64_t, uint32_t> ProcessesByRank(const model::Trace& trace) {
-  std::unordered_map<int64_t, uint32_t> by_rank;
-  for (uint32_t i = 0; i < trace.processes.size(); ++i) {
-    const int64_t rank = trace.processes[i].rank >= 0 ? trace.processes[i].rank : int64_t{i};
-    by_rank.try_emplace(rank, i);
-  }
-  return by_rank;
-}
-
-// What identifies each communicator of ranks across processes: its global id
-// (MPI), else its name (plx_comm_define, the built-in "world").
-std::vector<std::pair<KeyClass, uint64_t>> CommIdentities(const model::Trace& trace) {
-  std::vector<std::pair<KeyClass, uint64_t>> out;
-  std::unordered_map<std::string, uint64_t> names;
-  out.reserve(trace.communicators.size());
-  for (const model::Communicator& c : trace.communicators) {
-    if (c.global_id != 0)
-      out.emplace_back(kGlobalComm, c.global_id);
-    else
-      out.emplace_back(kNamedComm, names.try_emplace(c.name, names.size()).first->second);
-  }
-  return out;
-}
-
 // The channel of message row `row`, or false when it cannot be paired.
 bool KeyOf(const model::Trace& trace, const std::unordered_map<int64_t, uint32_t>& by_rank,
-           const std::vector<std::pair<KeyClass, uint64_t>>& identities, size_t row,
+           const std::vector<std::pair<CommKeyClass, uint64_t>>& identities, size_t row,
            ChannelKey* key) {
   const model::MessageTable& m = trace.messages;
   const uint32_t comm = m.comm[row];
@@ -78,8 +54,8 @@ bool KeyOf(const model::Trace& trace, const std::unordered_map<int64_t, uint32_t
   auto it = by_rank.find(peer);
   if (it == by_rank.end()) return false;
   const uint64_t self = thread.process, other = it->second;
-  *key = {identities[comm].first, send ? self : other, send ? other : self, identities[comm].second,
-          tag};
+  *key = {static_cast<uint64_t>(identities[comm].first), send ? self : other, send ? other : self,
+          identities[comm].second, tag};
   return true;
 }
 
@@ -93,7 +69,7 @@ MessagePairs MatchMessages(const model::Trace& trace) {
 
   // Channel of every row; a channel's sends are group 2c, its receives 2c + 1.
   const auto by_rank = ProcessesByRank(trace);
-  const auto identities = CommIdentities(trace);
+  const auto identities = CommunicatorKeys(trace);
   std::unordered_map<ChannelKey, uint32_t, KeyHash> channels;
   std::vector<uint32_t> group(rows, kNoChannel);
   std::vector<uint32_t> group_size;
