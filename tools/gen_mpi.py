@@ -64,10 +64,10 @@ class Function:
 
 
 ACTIONS = {
-    "send": 5, "recv": 2, "irecv": 2, "psend": 6, "precv": 2, "start": 1, "startall": 2,
+    "send": 5, "recv": 4, "irecv": 4, "psend": 6, "precv": 4, "start": 1, "startall": 2,
     "wait": 2, "test": 3, "waitall": 3, "testall": 4, "waitany": 4, "testany": 5,
     "waitsome": 5, "testsome": 5, "reqfree": 1, "coll": 5, "icoll": 6, "newcomm": 1,
-    "freecomm": 1, "newwin": 2, "freewin": 1, "rma": 5, "mprobe": 3, "improbe": 4,
+    "freecomm": 1, "newwin": 2, "freewin": 1, "rma": 5, "probe": 3, "mprobe": 5, "improbe": 6,
     "mrecv": 2, "imrecv": 2,
 }
 
@@ -129,18 +129,18 @@ def action_code(fn):
         if kind == "send":
             before.append(f"  plx::mpi::Send({a[0]}, {a[1]}, {a[2]}, {a[3]}, {a[4]});")
         elif kind == "recv":
-            status(a[0])
+            status(a[2])
             prelude.append("  uint64_t plx_match = 0;")
-            before.append("  plx_match = plx::mpi::NextRecvMatch();")
-            after.append(f"  plx::mpi::Recv({a[0]}, {a[1]}, plx_match);")
+            before.append(f"  plx_match = plx::mpi::PostRecv({a[0]}, {a[1]}, {a[3]});")
+            after.append(f"  plx::mpi::Recv({a[2]}, {a[3]}, plx_match);")
         elif kind == "irecv":
             prelude.append("  uint64_t plx_match = 0;")
-            before.append("  plx_match = plx::mpi::NextRecvMatch();")
-            after.append(f"  plx::mpi::TrackRecv(*{a[1]}, {a[0]}, plx_match);")
+            before.append(f"  plx_match = plx::mpi::PostRecv({a[0]}, {a[1]}, {a[2]});")
+            after.append(f"  plx::mpi::TrackRecv(*{a[3]}, {a[2]}, plx_match);")
         elif kind == "psend":
             after.append(f"  plx::mpi::TrackPersistentSend(*{a[5]}, {a[0]}, {a[1]}, {a[2]}, {a[3]}, {a[4]});")
         elif kind == "precv":
-            after.append(f"  plx::mpi::TrackPersistentRecv(*{a[1]}, {a[0]});")
+            after.append(f"  plx::mpi::TrackPersistentRecv(*{a[3]}, {a[0]}, {a[1]}, {a[2]});")
         elif kind == "start":
             before.append(f"  plx::mpi::Start({a[0]}, 1);")
         elif kind == "startall":
@@ -187,12 +187,17 @@ def action_code(fn):
             before.append(f"  plx::mpi::UnregisterWin(*{a[0]});")
         elif kind == "rma":
             before.append(f"  plx::mpi::Rma({a[0]}, {a[1]}, {a[2]}, {a[3]}, {a[4]});")
+        elif kind == "probe":
+            before.append(f"  plx::mpi::PostProbe({a[0]}, {a[1]}, {a[2]});")
         elif kind == "mprobe":
-            status(a[2])
-            after.append(f"  plx::mpi::TrackMessage(*{a[1]}, {a[0]});")
+            # Matching happens here, not at MPI_Mrecv: the post and its match now.
+            status(a[4])
+            prelude.append("  uint64_t plx_match = 0;")
+            before.append(f"  plx_match = plx::mpi::PostRecv({a[0]}, {a[1]}, {a[2]});")
+            after.append(f"  plx::mpi::TrackMessage(*{a[3]}, {a[2]}, plx_match);")
         elif kind == "improbe":
-            status(a[3])
-            after.append(f"  if (*{a[1]}) plx::mpi::TrackMessage(*{a[2]}, {a[0]});")
+            status(a[5])
+            after.append(f"  if (*{a[3]}) plx::mpi::TrackMessage(*{a[4]}, {a[2]}, plx::mpi::PostRecv({a[0]}, {a[1]}, {a[2]}));")
         elif kind == "mrecv":
             status(a[1])
             prelude.append("  MPI_Message plx_msg = MPI_MESSAGE_NULL;")
@@ -335,7 +340,7 @@ def gen_fortran(funcs):
             out.append("  const MPI_Request* plx_reqs = nullptr;")
         if any(k in ("wait", "test") for k, _ in fn.actions):
             out.append("  MPI_Request plx_req = MPI_REQUEST_NULL;")
-        if any(k in ("recv", "irecv") for k, _ in fn.actions):
+        if any(k in ("recv", "irecv", "mprobe") for k, _ in fn.actions):
             out.append("  uint64_t plx_match = 0;")
         out.extend(conv_before)
         if before:

@@ -41,6 +41,7 @@ uint32_t RecordSlots(const Slot* slot) {
     case kRawCounterInt:
     case kRawCounterDouble:
     case kRawRma:
+    case kRawRecvPost:
       return 2;
     case kRawEventString:
       return StringSlots(static_cast<uint32_t>(Payload32(slot + 1, 0)));
@@ -96,6 +97,10 @@ uint8_t* EncodeSlot(uint8_t* p, uint64_t dt, const Slot* slot) {
       return EncodeEvent(p, dt,
                          RmaRecord{slot->w1, arg, Payload32(slot + 1, 0), Payload32(slot + 1, 1),
                                    Payload64(slot + 1, 1)});
+    case kRawRecvPost:
+      return EncodeEvent(p, dt,
+                         RecvPostRecord{arg, static_cast<int32_t>(slot->w1), Payload32(slot + 1, 0),
+                                        Payload64(slot + 1, 1)});
     case kRawThreadBegin:
       return EncodeEvent(p, dt, ThreadBeginRecord{});
     case kRawThreadEnd:

@@ -14,6 +14,7 @@
 //                    slot 2: received u64, pad
 //   counter_*        arg = counter id; slot 1: value (8 bytes)
 //   rma              arg = communicator, w1 = op; slot 1: origin i32, target i32, bytes u64
+//   recv_post        arg = communicator, w1 = peer; slot 1: tag i32, pad, match u64
 //   control          w1 = on;  lost: w1 = count;  thread_begin / thread_end
 //   pad              w1 = number of slots to skip (to keep records contiguous at the ring end)
 #pragma once
@@ -46,6 +47,7 @@ enum RawKind : uint8_t {
   kRawControl,
   kRawLost,
   kRawCollective,
+  kRawRecvPost,
 };
 
 inline constexpr uint32_t kMaxArg = (1u << 24) - 1;  // largest id that fits the 24-bit arg

@@ -104,6 +104,9 @@ void StreamLoader::ReserveFor(uint64_t total_records) {
   CollectiveTable& o = t.collectives;
   ReserveColumns(Estimate(o.size(), n, total_records), o.thread, o.time, o.op, o.comm, o.root,
                  o.sent, o.received);
+  RecvPostTable& p = t.recv_posts;
+  ReserveColumns(Estimate(p.size(), n, total_records), p.thread, p.time, p.comm, p.peer, p.tag,
+                 p.match);
 }
 
 }  // namespace plx::model

@@ -111,6 +111,15 @@ class StreamLoader : public format::EventVisitorBase {
     c.sent.push_back(r.sent);
     c.received.push_back(r.received);
   }
+  void On(uint64_t tick, const format::RecvPostRecord& r) {
+    RecvPostTable& p = trace_->recv_posts;
+    p.thread.push_back(thread_);
+    p.time.push_back(Time(tick));
+    p.comm.push_back(Comm(r.comm));
+    p.peer.push_back(r.peer);
+    p.tag.push_back(r.tag);
+    p.match.push_back(r.match);
+  }
   void On(uint64_t tick, const format::ThreadBeginRecord&) { Time(tick); }
   void On(uint64_t tick, const format::ThreadEndRecord&) {
     Time(tick);

@@ -150,6 +150,18 @@ struct CollectiveTable {
   size_t size() const { return time.size(); }
 };
 
+/// Receives as posted (MPI: at MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Start of
+/// a persistent receive, MPI_Probe/Mprobe), before they match.
+struct RecvPostTable {
+  std::vector<uint32_t> thread;
+  std::vector<int64_t> time;
+  std::vector<uint32_t> comm;   // index into Trace::communicators, kNone if undefined
+  std::vector<int64_t> peer;    // source: world rank (comm kind 0) or stream id; -1 = any
+  std::vector<int64_t> tag;     // -1 = any tag
+  std::vector<uint64_t> match;  // the `match` its receive record carries; 0 = a probe
+  size_t size() const { return time.size(); }
+};
+
 struct CounterTable {
   std::vector<uint32_t> thread;
   std::vector<int64_t> time;
@@ -209,6 +221,7 @@ struct Trace {
   RmaTable rma;
   ControlTable controls;
   CollectiveTable collectives;
+  RecvPostTable recv_posts;
 
   int64_t begin_ns = 0;  // first record of any thread
   int64_t end_ns = 0;    // last record of any thread

@@ -71,6 +71,22 @@ void EmitSend(int world, uint32_t def, int tag, uint64_t bytes) {
   cap::EmitMessage(cap::kRawSend, def, world, tag, bytes, 0, match);
 }
 
+// Hot path: a receive call records this before it blocks, so a trace that
+// ends inside the call (a hang) still says whom it waited for.
+void EmitPost(int source, int tag, MPI_Comm comm, uint64_t match) {
+  if (source == MPI_PROC_NULL) return;
+  uint32_t def = 0;
+  int world = -1;
+  if (source == MPI_ANY_SOURCE)
+    def = CommDef(comm);
+  else if (!Translate(comm, source, &def, &world))
+    return;
+  const int32_t any_tag = -1;
+  cap::Emit2(cap::kCatComm, cap::MakeW0(cap::kRawRecvPost, def & cap::kMaxArg),
+             static_cast<uint32_t>(world),
+             static_cast<uint32_t>(tag == MPI_ANY_TAG ? any_tag : tag), match);
+}
+
 void EmitCollective(CollOp op, uint32_t def, int world_root, uint64_t sent, uint64_t received) {
   cap::Emit3(cap::kCatComm, cap::MakeW0(cap::kRawCollective, def & cap::kMaxArg), op,
              static_cast<uint32_t>(world_root), sent, received, 0);
@@ -171,6 +187,16 @@ uint64_t NextRecvMatch() {
   return g_recv_match.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
+uint64_t PostRecv(int source, int tag, MPI_Comm comm) {
+  const uint64_t match = NextRecvMatch();
+  EmitPost(source, tag, comm, match);
+  return match;
+}
+
+void PostProbe(int source, int tag, MPI_Comm comm) {
+  EmitPost(source, tag, comm, 0);
+}
+
 void Send(int dest, int tag, int count, MPI_Datatype type, MPI_Comm comm) {
   if (dest == MPI_PROC_NULL) return;
   uint32_t def = 0;
@@ -203,18 +229,21 @@ void TrackPersistentSend(MPI_Request request, int dest, int tag, int count, MPI_
   PutRequest(request, r);
 }
 
-void TrackPersistentRecv(MPI_Request request, MPI_Comm comm) {
+void TrackPersistentRecv(MPI_Request request, int source, int tag, MPI_Comm comm) {
   PendingRequest r;
   r.kind = PendingRequest::kPersistentRecv;
   r.comm = comm;
+  r.dest = source;
+  r.tag = tag;
   PutRequest(request, r);
 }
 
 void Start(const MPI_Request* requests, int count) {
   for (int i = 0; i < count; ++i) {
     PendingRequest r;
-    if (!StartRequest(requests[i], &r) || r.kind != PendingRequest::kPersistentSend) continue;
-    if (r.dest == MPI_PROC_NULL) continue;
+    if (!StartRequest(requests[i], &r)) continue;
+    if (r.kind == PendingRequest::kPersistentRecv) EmitPost(r.dest, r.tag, r.comm, r.match);
+    if (r.kind != PendingRequest::kPersistentSend || r.dest == MPI_PROC_NULL) continue;
     uint32_t def = 0;
     int world = -1;
     if (Translate(r.comm, r.dest, &def, &world)) EmitSend(world, def, r.tag, r.bytes);
@@ -225,8 +254,8 @@ void Untrack(MPI_Request request) {
   DropRequest(request);
 }
 
-void TrackMessage(MPI_Message message, MPI_Comm comm) {
-  PutMessage(message, comm, NextRecvMatch());
+void TrackMessage(MPI_Message message, MPI_Comm comm, uint64_t match) {
+  PutMessage(message, comm, match);
 }
 
 void MessageReceived(MPI_Message message, const MPI_Status* status) {

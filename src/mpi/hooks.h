@@ -66,15 +66,21 @@ int WorldRoot(MPI_Comm comm, int root);
 
 // --- point-to-point
 uint64_t NextRecvMatch();
+/// A receive from `source` (a rank of `comm`) is posted: takes its match number
+/// and records the post (none for MPI_PROC_NULL). Returns the match.
+uint64_t PostRecv(int source, int tag, MPI_Comm comm);
+/// A probe waits for a message: a post with match 0 (it matches no receive).
+void PostProbe(int source, int tag, MPI_Comm comm);
 void Send(int dest, int tag, int count, MPI_Datatype type, MPI_Comm comm);
 void Recv(const MPI_Status* status, MPI_Comm comm, uint64_t match);
 void TrackRecv(MPI_Request request, MPI_Comm comm, uint64_t match);
 void TrackPersistentSend(MPI_Request request, int dest, int tag, int count, MPI_Datatype type,
                          MPI_Comm comm);
-void TrackPersistentRecv(MPI_Request request, MPI_Comm comm);
+void TrackPersistentRecv(MPI_Request request, int source, int tag, MPI_Comm comm);
 void Start(const MPI_Request* requests, int count);
 void Untrack(MPI_Request request);
-void TrackMessage(MPI_Message message, MPI_Comm comm);
+/// A matched probe found `message`; its receive carries `match` (from PostRecv).
+void TrackMessage(MPI_Message message, MPI_Comm comm, uint64_t match);
 void MessageReceived(MPI_Message message, const MPI_Status* status);
 void TrackMessageRequest(MPI_Request request, MPI_Message message);
 

@@ -41,7 +41,7 @@ struct PendingRequest {
   bool active = false;
   MPI_Comm comm = MPI_COMM_NULL;
   uint64_t match = 0;
-  // persistent sends
+  // persistent sends (destination) and receives (source, tag as posted)
   int dest = 0;
   int tag = 0;
   uint64_t bytes = 0;

@@ -22,48 +22,23 @@
 #include <tuple>
 #include <vector>
 
-#include "time/message_pairs.h"
 #include "format/trace_file.h"
 #include "model/load_trace.h"
+#include "mpi_launch.h"
 #include "support/test_support.h"
+#include "time/message_pairs.h"
+#include "time/record_calls.h"
 
 namespace plx {
 namespace {
 
-using testing::BuildPath;
+using testing::Exists;
+using testing::Flavor;
+using testing::FlavorsFor;
 using testing::RunProgram;
 using testing::RunResult;
 using testing::TempDir;
-
-struct Flavor {
-  std::string name;                  // for --mpi
-  std::string mpirun;                // launcher
-  std::string suffix;                // program name suffix
-  std::string library;               // tracing library
-  std::vector<std::string> options;  // launcher options before -np
-};
-
-Flavor OpenMpi() {
-  return {"openmpi",
-          "/usr/bin/mpirun.openmpi",
-          "",
-          "src/mpi/libparallax-mpi.so",
-          {"--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader"}};
-}
-
-Flavor Mpich() {
-  return {"mpich", "/usr/bin/mpirun.mpich", "_mpich", "src/mpi/libparallax-mpich.so", {}};
-}
-
-#ifdef PLX_SANITIZE_BUILD
-constexpr bool kLinked = true;
-#else
-constexpr bool kLinked = false;
-#endif
-
-bool Exists(const std::string& path) {
-  return ::access(path.c_str(), F_OK) == 0;
-}
+using testing::TracedLaunch;
 
 // What one rank says it did.
 struct Counts {
@@ -120,33 +95,15 @@ std::set<std::string> CollectiveFunctions() {
   return names;
 }
 
-std::vector<Flavor> Flavors() {
-  return {OpenMpi(), Mpich()};
-}
-
 class MpiTrace : public ::testing::Test {
  protected:
-  // Runs `program` on `ranks` ranks, traced; false (and a skip) when the
-  // flavour is not installed here.
   // The command line (and its extra environment) that runs `program` on
   // `ranks` ranks, traced into trace_, counts in dir_.
   std::vector<std::string> Launch(const Flavor& flavor, const std::string& program, int ranks,
                                   std::vector<std::string>* env) {
     trace_ = dir_.File(program + ".plx");
     ranks_ = ranks;
-    const std::string exe =
-        BuildPath("tests/mpi/" + program + flavor.suffix + (kLinked ? "_linked" : ""));
-    std::vector<std::string> launch;
-    if (!kLinked)
-      launch = {BuildPath("src/cli/parallax"), "record", "-o", trace_, "--mpi", flavor.name, "--"};
-    launch.push_back(flavor.mpirun);
-    launch.insert(launch.end(), flavor.options.begin(), flavor.options.end());
-    for (const std::string& a : {std::string("-np"), std::to_string(ranks), exe, dir_.path()})
-      launch.push_back(a);
-    env->push_back("ASAN_OPTIONS=detect_leaks=0");
-    env->push_back("PLX_MPI_LIBDIR=" + BuildPath("src/mpi"));
-    if (kLinked) env->push_back("PLX_OUTPUT=" + trace_);
-    return launch;
+    return TracedLaunch(flavor, program, ranks, {dir_.path()}, trace_, env);
   }
 
   RunResult Run(const Flavor& flavor, const std::string& program, int ranks,
@@ -155,30 +112,9 @@ class MpiTrace : public ::testing::Test {
     return RunProgram(launch, env);
   }
 
-  // The flavours this machine can run `program` with; says which it skips.
-  std::vector<Flavor> FlavorsFor(const std::string& program) {
-    std::vector<Flavor> out;
-    for (const Flavor& f : Flavors()) {
-      if (Available(f, program))
-        out.push_back(f);
-      else
-        std::printf("note: %s is not run with %s: not built or not installed here\n",
-                    program.c_str(), f.name.c_str());
-    }
-    return out;
-  }
-
-  bool Available(const Flavor& flavor, const std::string& program) {
-    const std::string exe =
-        BuildPath("tests/mpi/" + program + flavor.suffix + (kLinked ? "_linked" : ""));
-    return Exists(flavor.mpirun) && Exists(exe) && (kLinked || Exists(BuildPath(flavor.library)));
-  }
-
   // Merges what a killed run left, the way `parallax record` does.
   void MergeLeftovers() {
-    if (Exists(trace_) || !Exists(trace_ + ".parts")) return;
-    RunResult m =
-        RunProgram({BuildPath("src/cli/parallax"), "merge", "-o", trace_, trace_ + ".parts"});
+    RunResult m = testing::MergeLeftovers(trace_);
     EXPECT_EQ(m.exit_code, 0) << m.output;
   }
 
@@ -284,6 +220,67 @@ class MpiTrace : public ::testing::Test {
     EXPECT_EQ(backwards, 0u) << "receives that end before their send began";
   }
 
+  // Every receive record has a recv_post with its match on its thread, no
+  // later than it, naming its source (or -1 where `any_source` programs post
+  // with MPI_ANY_SOURCE); every post lies inside a call that posts receives;
+  // probes (match 0) are one per MPI_Probe call.
+  void ExpectPosts(bool any_source) {
+    const model::RecvPostTable& p = trace_model_.recv_posts;
+    const model::MessageTable& m = trace_model_.messages;
+    std::map<std::pair<uint32_t, uint64_t>, size_t> post_of;  // (thread, match) -> row
+    std::vector<long> probes(static_cast<size_t>(ranks_), 0);
+    for (size_t i = 0; i < p.size(); ++i) {
+      if (p.match[i] == 0) {
+        ++probes[static_cast<size_t>(RankOfThread(p.thread[i]))];
+        continue;
+      }
+      EXPECT_TRUE(post_of.insert({{p.thread[i], p.match[i]}, i}).second)
+          << "two posts with match " << p.match[i];
+    }
+    size_t receives = 0, any = 0;
+    for (size_t i = 0; i < m.size(); ++i) {
+      if (m.is_send[i]) continue;
+      ++receives;
+      auto it = post_of.find({m.thread[i], m.match[i]});
+      ASSERT_NE(it, post_of.end()) << "no post for the receive with match " << m.match[i]
+                                   << " on rank " << RankOfThread(m.thread[i]);
+      const size_t post = it->second;
+      EXPECT_LE(p.time[post], m.time[i]);
+      EXPECT_EQ(p.comm[post], m.comm[i]);
+      if (p.peer[post] == -1 && any_source) {
+        ++any;
+      } else {
+        EXPECT_EQ(p.peer[post], m.peer[i]) << "match " << m.match[i];
+      }
+      if (p.tag[post] != -1 || !any_source) {
+        EXPECT_EQ(p.tag[post], m.tag[i]) << "match " << m.match[i];
+      }
+    }
+    EXPECT_GT(receives, 0u);
+    EXPECT_GE(post_of.size(), receives);
+    if (!any_source) {
+      EXPECT_EQ(any, 0u);
+    }
+    static const std::set<std::string> kPosting = {
+        "MPI_Recv",     "MPI_Irecv", "MPI_Sendrecv", "MPI_Sendrecv_replace", "MPI_Start",
+        "MPI_Startall", "MPI_Probe", "MPI_Mprobe",   "MPI_Improbe"};
+    const std::vector<uint32_t> calls = time::EnclosingSlices(trace_model_, p.thread, p.time);
+    for (size_t i = 0; i < p.size(); ++i) {
+      ASSERT_NE(calls[i], model::kNone) << "a post outside any call";
+      const std::string& name = trace_model_.states[trace_model_.slices.state[calls[i]]].name;
+      EXPECT_TRUE(kPosting.count(name)) << "a post inside " << name;
+      if (p.match[i] == 0) {
+        EXPECT_EQ(name, "MPI_Probe");
+      }
+    }
+    const auto recorded = RecordedCalls();
+    for (int r = 0; r < ranks_; ++r) {
+      const auto& c = recorded[static_cast<size_t>(r)];
+      EXPECT_EQ(probes[static_cast<size_t>(r)], c.count("MPI_Probe") ? c.at("MPI_Probe") : 0)
+          << "probe posts of rank " << r;
+    }
+  }
+
   TempDir dir_;
   std::string trace_;
   int ranks_ = 0;
@@ -302,6 +299,7 @@ TEST_F(MpiTrace, PointToPointEveryKind) {
     Load();
     ExpectCalls(false);
     ExpectMessages();
+    ExpectPosts(true);
     EXPECT_TRUE(trace_model_.problems.empty()) << trace_model_.problems.front();
   }
 }
@@ -342,6 +340,7 @@ TEST_F(MpiTrace, FarmWithAnySourceOnEightRanks) {
     Load();
     ExpectCalls(false);
     ExpectMessages();
+    ExpectPosts(true);
   }
 }
 
@@ -446,6 +445,7 @@ TEST_F(MpiTrace, FortranProgramTracedLikeC) {
     Load();
     ExpectCalls(false);
     ExpectMessages();
+    ExpectPosts(false);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/strings.h"
+#include "base/varint.h"
 #include "format/trace_writer.h"
 
 namespace plx::testing {
@@ -123,6 +124,20 @@ class ScriptWriter {
     *id = static_cast<uint64_t>(v);
     return Status::Ok();
   }
+  // members=0,1,2 as the uvarints CommunicatorDef::members holds.
+  Status Members(const Line& l, std::string* out) {
+    const std::string text = Get(l, "members");
+    std::string_view rest = text;
+    uint8_t buf[10];
+    while (!rest.empty()) {
+      int64_t rank;
+      if (!ParseNumber(std::string(NextToken(&rest, ',')), &rank) || rank < 0)
+        return LineError(l, "members= must be ranks separated by commas");
+      const uint8_t* end = PutUvarint(buf, static_cast<uint64_t>(rank));
+      out->append(reinterpret_cast<const char*>(buf), static_cast<size_t>(end - buf));
+    }
+    return Status::Ok();
+  }
   Status Record(const Line& l, uint32_t p, uint32_t s, uint64_t t);
 
   TraceWriter* w_;
@@ -221,8 +236,13 @@ Status ScriptWriter::Apply(const Line& l) {
                                       n.counter_kind[id], Category(pid, Get(l, "category"))});
     } else {
       n.comms[name] = id;
+      int64_t global = 0;
+      PLX_RETURN_IF_ERROR(Key(l, "global", &global, false));
+      std::string members;
+      PLX_RETURN_IF_ERROR(Members(l, &members));
       w_->Def(pid,
-              format::CommunicatorDef{id, Str(pid, name), Get(l, "kind") == "streams" ? 1u : 0u});
+              format::CommunicatorDef{id, Str(pid, name), Get(l, "kind") == "streams" ? 1u : 0u,
+                                      static_cast<uint64_t>(global), members});
     }
     return Status::Ok();
   }
@@ -272,19 +292,44 @@ Status ScriptWriter::Record(const Line& l, uint32_t p, uint32_t s, uint64_t t) {
   if (verb == "send" || verb == "recv") {
     uint64_t comm = 0;
     PLX_RETURN_IF_ERROR(Ref(l, n.comms, Get(l, "comm"), &comm));
-    int64_t peer, tag, bytes, clock = 0;
+    int64_t peer, tag, bytes, clock = 0, match = 0;
     PLX_RETURN_IF_ERROR(num("peer", &peer));
     PLX_RETURN_IF_ERROR(num("tag", &tag));
     PLX_RETURN_IF_ERROR(num("bytes", &bytes));
     PLX_RETURN_IF_ERROR(Key(l, "clock", &clock, false));
+    PLX_RETURN_IF_ERROR(Key(l, "match", &match, false));
     if (verb == "send")
       w_->Event(p, s, t,
                 format::SendRecord{comm, peer, tag, static_cast<uint64_t>(bytes),
-                                   static_cast<uint64_t>(clock)});
+                                   static_cast<uint64_t>(clock), static_cast<uint64_t>(match)});
     else
       w_->Event(p, s, t,
                 format::RecvRecord{comm, peer, tag, static_cast<uint64_t>(bytes),
-                                   static_cast<uint64_t>(clock)});
+                                   static_cast<uint64_t>(clock), static_cast<uint64_t>(match)});
+    return Status::Ok();
+  }
+  if (verb == "collective") {
+    uint64_t comm = 0;
+    PLX_RETURN_IF_ERROR(Ref(l, n.comms, Get(l, "comm"), &comm));
+    int64_t op, root = -1, sent = 0, received = 0;
+    PLX_RETURN_IF_ERROR(num("op", &op));
+    PLX_RETURN_IF_ERROR(Key(l, "root", &root, false));
+    PLX_RETURN_IF_ERROR(Key(l, "sent", &sent, false));
+    PLX_RETURN_IF_ERROR(Key(l, "received", &received, false));
+    w_->Event(
+        p, s, t,
+        format::CollectiveRecord{static_cast<uint64_t>(op), comm, root, static_cast<uint64_t>(sent),
+                                 static_cast<uint64_t>(received)});
+    return Status::Ok();
+  }
+  if (verb == "post") {
+    uint64_t comm = 0;
+    PLX_RETURN_IF_ERROR(Ref(l, n.comms, Get(l, "comm"), &comm));
+    int64_t peer, tag, match;
+    PLX_RETURN_IF_ERROR(num("peer", &peer));
+    PLX_RETURN_IF_ERROR(num("tag", &tag));
+    PLX_RETURN_IF_ERROR(num("match", &match));
+    w_->Event(p, s, t, format::RecvPostRecord{comm, peer, tag, static_cast<uint64_t>(match)});
     return Status::Ok();
   }
   if (verb == "counter") {

@@ -16,10 +16,12 @@
 //   event_type P ID NAME [kind=none|int|double|string] [category=NAME]
 //   callsite P ID FILE LINE [function=NAME]
 //   counter_def P ID NAME [unit=S] [kind=int|double] [category=NAME]
-//   comm P ID NAME [kind=ranks|streams]
+//   comm P ID NAME [kind=ranks|streams] [global=N] [members=R,R,..]   (world ranks)
 //   enter P S t=T STATE [callsite=ID]      leave P S t=T STATE
 //   event P S t=T TYPE value=V             int/double/string as the type's kind says
-//   send|recv P S t=T comm=REF peer=N tag=N bytes=N [clock=N]
+//   send|recv P S t=T comm=REF peer=N tag=N bytes=N [clock=N] [match=N]
+//   collective P S t=T op=N comm=REF [root=N] [sent=N] [received=N]   (root -1 = none)
+//   post P S t=T comm=REF peer=N tag=N match=N   a recv_post (posted receive)
 //   counter P S t=T COUNTER value=V        int or double as the counter's kind says
 //   rma P S t=T op=N comm=REF origin=N target=N bytes=N
 //   thread_begin P S t=T    thread_end P S t=T    control P S t=T on=0|1
