@@ -1,0 +1,249 @@
+// RepairCausality: the events constraints mention are the anchors of each
+// thread's shift. Shifts start at 0 and only grow; a constraint that needs an
+// anchor later raises it and, under a cone of slope max_slope, its neighbours
+// before (backward amortisation) and after (forward amortisation), which may
+// in turn delay sends and so wake other constraints: a worklist run to the
+// least fixpoint. Then every other time follows by interpolation.
+#include "time/causal_repair.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+#include "time/time_map.h"
+
+namespace plx::time {
+
+namespace {
+int64_t Abs(int64_t v) {
+  return v < 0 ? -v : v;
+}
+}  // namespace
+
+namespace {
+
+using Kind = CausalConstraints::Kind;
+
+// Counts targets before their cause; `time_of` gives an event's time.
+template <typename TimeOf>
+Violations Count(const CausalConstraints& c, TimeOf time_of) {
+  Violations v;
+  for (size_t g = 0; g < c.size(); ++g) {
+    const LatestSources latest = FindLatestSources(c, g, time_of);
+    for (uint32_t i = c.target_first[g]; i < c.target_first[g + 1]; ++i) {
+      int64_t cause = 0;
+      if (!latest.For(c.targets[i].thread, &cause) || time_of(c.targets[i]) >= cause) continue;
+      ++(c.kind[g] == Kind::kMessage ? v.messages : v.collectives);
+    }
+  }
+  return v;
+}
+
+// The anchors of every thread, flattened: thread t owns ids
+// [first[t], first[t+1]), ascending by time.
+struct Anchors {
+  std::vector<uint32_t> first;
+  std::vector<int64_t> time;
+  std::vector<int64_t> shift;
+
+  uint32_t Id(const EventRef& e) const {
+    const auto begin = time.begin() + first[e.thread], end = time.begin() + first[e.thread + 1];
+    return static_cast<uint32_t>(std::lower_bound(begin, end, e.time) - time.begin());
+  }
+};
+
+Anchors MakeAnchors(const CausalConstraints& c, size_t threads) {
+  std::vector<std::vector<int64_t>> per(threads);
+  for (const EventRef& e : c.sources)
+    per[e.thread].push_back(e.time);
+  for (const EventRef& e : c.targets)
+    per[e.thread].push_back(e.time);
+  Anchors a;
+  a.first.push_back(0);
+  for (std::vector<int64_t>& v : per) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    a.time.insert(a.time.end(), v.begin(), v.end());
+    a.first.push_back(static_cast<uint32_t>(a.time.size()));
+  }
+  a.shift.assign(a.time.size(), 0);
+  return a;
+}
+
+class Solver {
+ public:
+  Solver(const CausalConstraints& c, Anchors* a, uint32_t threads, const RepairOptions& o)
+      : c_(c), a_(*a), slope_(o.max_slope), thread_of_(a->time.size()) {
+    for (uint32_t t = 0; t < threads; ++t)
+      for (uint32_t i = a_.first[t]; i < a_.first[t + 1]; ++i)
+        thread_of_[i] = t;
+    source_anchor_.reserve(c.sources.size());
+    for (const EventRef& e : c.sources)
+      source_anchor_.push_back(a_.Id(e));
+    target_anchor_.reserve(c.targets.size());
+    for (const EventRef& e : c.targets)
+      target_anchor_.push_back(a_.Id(e));
+    // Which groups read each anchor as a source (CSR).
+    dependents_first_.assign(a_.time.size() + 1, 0);
+    for (uint32_t id : source_anchor_)
+      ++dependents_first_[id + 1];
+    for (size_t i = 1; i < dependents_first_.size(); ++i)
+      dependents_first_[i] += dependents_first_[i - 1];
+    dependents_.resize(c.sources.size());
+    std::vector<uint32_t> fill(dependents_first_.begin(), dependents_first_.end() - 1);
+    for (uint32_t g = 0; g < c.size(); ++g)
+      for (uint32_t i = c.source_first[g]; i < c.source_first[g + 1]; ++i)
+        dependents_[fill[source_anchor_[i]]++] = g;
+    limit_ = o.max_updates ? o.max_updates : 64 * a_.time.size() + 1'000'000;
+  }
+
+  int64_t Now(uint32_t anchor) const { return a_.time[anchor] + a_.shift[anchor]; }
+
+  /// Runs the worklist; false when it stopped at the update limit.
+  bool Run() {
+    queued_.assign(c_.size(), 1);
+    for (uint32_t g = 0; g < c_.size(); ++g)
+      queue_.push_back(g);
+    while (!queue_.empty()) {
+      const uint32_t g = queue_.front();
+      queue_.pop_front();
+      queued_[g] = 0;
+      if (!Enforce(g)) return false;
+    }
+    return true;
+  }
+
+  uint64_t updates() const { return updates_; }
+
+ private:
+  bool Enforce(uint32_t g) {
+    const LatestSources l =
+        FindLatestSources(c_, g, [&](const EventRef& e) { return e.time + a_.shift[a_.Id(e)]; });
+    for (uint32_t i = c_.target_first[g]; i < c_.target_first[g + 1]; ++i) {
+      int64_t cause = 0;
+      if (!l.For(c_.targets[i].thread, &cause)) continue;
+      const uint32_t a = target_anchor_[i];
+      const int64_t need = cause + c_.lag[g] - Now(a);
+      if (need > 0 && !Raise(a, a_.shift[a] + need)) return false;
+    }
+    return true;
+  }
+
+  // Raises anchor `a` to shift v and its thread's other anchors to the cone
+  // v - slope * distance, stopping where they already are that high.
+  bool Raise(uint32_t a, int64_t v) {
+    const uint32_t t = thread_of_[a];
+    Set(a, v);
+    for (uint32_t b = a; b > a_.first[t];) {
+      --b;
+      const int64_t want = v - Floor(a_.time[a] - a_.time[b]);
+      if (a_.shift[b] >= want) break;
+      Set(b, want);
+    }
+    for (uint32_t b = a + 1; b < a_.first[t + 1]; ++b) {
+      const int64_t want = v - Floor(a_.time[b] - a_.time[a]);
+      if (a_.shift[b] >= want) break;
+      Set(b, want);
+    }
+    return updates_ <= limit_;
+  }
+
+  int64_t Floor(int64_t distance) const {
+    return static_cast<int64_t>(std::floor(slope_ * static_cast<double>(distance)));
+  }
+
+  void Set(uint32_t anchor, int64_t shift) {
+    a_.shift[anchor] = shift;
+    ++updates_;
+    for (uint32_t k = dependents_first_[anchor]; k < dependents_first_[anchor + 1]; ++k) {
+      const uint32_t g = dependents_[k];
+      if (!queued_[g]) {
+        queued_[g] = 1;
+        queue_.push_back(g);
+      }
+    }
+  }
+
+  const CausalConstraints& c_;
+  Anchors& a_;
+  double slope_;
+  std::vector<uint32_t> thread_of_;
+  std::vector<uint32_t> source_anchor_, target_anchor_;
+  std::vector<uint32_t> dependents_first_, dependents_;
+  std::deque<uint32_t> queue_;
+  std::vector<uint8_t> queued_;
+  uint64_t updates_ = 0;
+  uint64_t limit_ = 0;
+};
+
+}  // namespace
+
+Violations CountViolations(const model::Trace& trace) {
+  const CausalConstraints c = BuildCausalConstraints(trace, 0);
+  return Count(c, [](const EventRef& e) { return e.time; });
+}
+
+StatusOr<RepairReport> RepairCausality(model::Trace* trace, const RepairOptions& options) {
+  if (trace == nullptr) return InvalidArgument("RepairCausality: no trace");
+  if (options.min_latency_ns < 0)
+    return InvalidArgument("RepairCausality: min_latency_ns must not be negative");
+  if (!(options.max_slope > 0 && options.max_slope < 1))
+    return InvalidArgument("RepairCausality: max_slope must be in (0, 1)");
+
+  RepairReport report;
+  const CausalConstraints c =
+      BuildCausalConstraints(*trace, options.min_latency_ns, options.collectives);
+  report.constraints = c.size();
+  const auto original = [](const EventRef& e) { return e.time; };
+  report.before = CountViolations(*trace);
+  report.violations_before = report.before.total();
+
+  const uint32_t threads = static_cast<uint32_t>(trace->threads.size());
+  Anchors anchors = MakeAnchors(c, threads);
+  Solver solver(c, &anchors, threads, options);
+  report.converged = solver.Run();
+  report.updates = solver.updates();
+
+  // The events constraints moved directly: targets short of their cause
+  // (plus lag) before repair.
+  for (size_t g = 0; g < c.size(); ++g) {
+    const LatestSources latest = FindLatestSources(c, g, original);
+    for (uint32_t i = c.target_first[g]; i < c.target_first[g + 1]; ++i) {
+      const EventRef& e = c.targets[i];
+      int64_t cause = 0;
+      if (!latest.For(e.thread, &cause) || e.time >= cause + c.lag[g]) continue;
+      Repair r;
+      r.kind = c.kind[g];
+      r.thread = e.thread;
+      r.row = c.target_row[i];
+      r.send_row = c.source_row[g];
+      r.time_ns = e.time;
+      r.violation_ns = cause - e.time;
+      r.shift_ns = anchors.shift[anchors.Id(e)];
+      report.repairs.push_back(r);
+    }
+  }
+  std::stable_sort(report.repairs.begin(), report.repairs.end(),
+                   [](const Repair& x, const Repair& y) { return x.shift_ns > y.shift_ns; });
+
+  std::vector<ThreadTimeMap> maps(threads);
+  report.thread_max_shift_ns.assign(threads, 0);
+  for (uint32_t t = 0; t < threads; ++t) {
+    const auto b = anchors.first[t], e = anchors.first[t + 1];
+    maps[t].anchors.assign(anchors.time.begin() + b, anchors.time.begin() + e);
+    maps[t].shifts.assign(anchors.shift.begin() + b, anchors.shift.begin() + e);
+    for (int64_t s : maps[t].shifts)
+      report.thread_max_shift_ns[t] = std::max(report.thread_max_shift_ns[t], Abs(s));
+  }
+  const TimeMapStats stats = ApplyTimeMaps(maps, trace);
+  report.events_moved = stats.events_moved;
+  report.max_shift_ns = stats.max_shift_ns;
+  report.max_duration_change_ns = stats.max_duration_change_ns;
+  report.max_relative_change = stats.max_relative_change;
+
+  report.after = CountViolations(*trace);
+  report.violations_after = report.after.total();
+  return report;
+}
+
+}  // namespace plx::time

@@ -1,0 +1,132 @@
+// ApplyTimeMaps: one pass per table (rows are sorted by thread, then time, so
+// a clamp against the previous row keeps them sorted even where rounding
+// would tie), then the slices' self times from the change of their own and
+// their direct children's durations.
+#include "time/time_map.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace plx::time {
+
+namespace {
+int64_t Abs(int64_t v) {
+  return v < 0 ? -v : v;
+}
+}  // namespace
+
+int64_t ThreadTimeMap::Apply(int64_t t) const {
+  if (anchors.empty()) return t;
+  const auto it = std::upper_bound(anchors.begin(), anchors.end(), t);
+  if (it == anchors.begin()) return t + shifts.front();
+  if (it == anchors.end()) return t + shifts.back();
+  const size_t i = static_cast<size_t>(it - anchors.begin()) - 1;
+  const int64_t s0 = shifts[i], s1 = shifts[i + 1];
+  if (s0 == s1) return t + s0;
+  // The product of shift change and distance may pass 2^63; the quotient is
+  // within the shifts, so double keeps it to well under a nanosecond.
+  const double f =
+      static_cast<double>(t - anchors[i]) / static_cast<double>(anchors[i + 1] - anchors[i]);
+  return t + s0 + std::llround(static_cast<double>(s1 - s0) * f);
+}
+
+bool ThreadTimeMap::is_identity() const {
+  return std::all_of(shifts.begin(), shifts.end(), [](int64_t s) { return s == 0; });
+}
+
+namespace {
+
+class Mover {
+ public:
+  Mover(const std::vector<ThreadTimeMap>& maps, TimeMapStats* stats) : maps_(maps), stats_(stats) {}
+
+  int64_t Move(uint32_t thread, int64_t t) {
+    if (thread >= maps_.size()) return t;
+    const int64_t u = maps_[thread].Apply(t);
+    if (u != t) {
+      ++stats_->events_moved;
+      stats_->max_shift_ns = std::max(stats_->max_shift_ns, Abs(u - t));
+    }
+    return u;
+  }
+
+  // A time column sorted by (thread, time): kept sorted.
+  void Column(const std::vector<uint32_t>& thread, std::vector<int64_t>* time) {
+    for (size_t i = 0; i < time->size(); ++i) {
+      int64_t u = Move(thread[i], (*time)[i]);
+      if (i > 0 && thread[i - 1] == thread[i]) u = std::max(u, (*time)[i - 1]);
+      (*time)[i] = u;
+    }
+  }
+
+ private:
+  const std::vector<ThreadTimeMap>& maps_;
+  TimeMapStats* stats_;
+};
+
+void MoveSlices(Mover* mover, model::SliceTable* s, TimeMapStats* stats) {
+  std::vector<int64_t> change(s->size());
+  for (size_t i = 0; i < s->size(); ++i) {
+    const int64_t old_duration = s->end[i] - s->begin[i];
+    int64_t begin = mover->Move(s->thread[i], s->begin[i]);
+    if (i > 0 && s->thread[i - 1] == s->thread[i]) begin = std::max(begin, s->begin[i - 1]);
+    const int64_t end = std::max(begin, mover->Move(s->thread[i], s->end[i]));
+    s->begin[i] = begin;
+    s->end[i] = end;
+    change[i] = (end - begin) - old_duration;
+    stats->max_duration_change_ns = std::max(stats->max_duration_change_ns, Abs(change[i]));
+    if (old_duration >= 1000)
+      stats->max_relative_change =
+          std::max(stats->max_relative_change,
+                   static_cast<double>(Abs(change[i])) / static_cast<double>(old_duration));
+  }
+  // self = duration minus direct children's durations: it changes by the
+  // slice's own change minus its children's.
+  std::vector<uint32_t> open;  // open[d]: the latest slice at depth d on this thread
+  for (size_t i = 0; i < s->size(); ++i) {
+    if (i == 0 || s->thread[i - 1] != s->thread[i]) open.clear();
+    const uint16_t depth = s->depth[i];
+    s->self_ns[i] += change[i];
+    if (depth > 0 && depth <= open.size()) s->self_ns[open[depth - 1]] -= change[i];
+    open.resize(depth);
+    open.push_back(static_cast<uint32_t>(i));
+  }
+}
+
+}  // namespace
+
+TimeMapStats ApplyTimeMaps(const std::vector<ThreadTimeMap>& maps, model::Trace* trace) {
+  TimeMapStats stats;
+  Mover mover(maps, &stats);
+  MoveSlices(&mover, &trace->slices, &stats);
+  mover.Column(trace->instants.thread, &trace->instants.time);
+  mover.Column(trace->messages.thread, &trace->messages.time);
+  mover.Column(trace->collectives.thread, &trace->collectives.time);
+  mover.Column(trace->counter_samples.thread, &trace->counter_samples.time);
+  mover.Column(trace->rma.thread, &trace->rma.time);
+  mover.Column(trace->controls.thread, &trace->controls.time);
+  mover.Column(trace->recv_posts.thread, &trace->recv_posts.time);
+
+  bool any = false;
+  int64_t begin = 0, end = 0;
+  for (uint32_t i = 0; i < trace->threads.size(); ++i) {
+    model::Thread& th = trace->threads[i];
+    // Spans follow their records but are not events themselves: not counted.
+    if (i < maps.size()) {
+      th.begin_ns = maps[i].Apply(th.begin_ns);
+      th.end_ns = std::max(th.begin_ns, maps[i].Apply(th.end_ns));
+    }
+    if (th.records == 0) continue;
+    begin = any ? std::min(begin, th.begin_ns) : th.begin_ns;
+    end = any ? std::max(end, th.end_ns) : th.end_ns;
+    any = true;
+  }
+  if (any) {
+    trace->begin_ns = begin;
+    trace->end_ns = end;
+  }
+  return stats;
+}
+
+}  // namespace plx::time
