@@ -161,6 +161,39 @@ StateStatsReport ComputeStateStats(const model::Trace& trace) {
   return report;
 }
 
+std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace) {
+  const model::SliceTable& slices = trace.slices;
+  StateCallsiteKeys keys(trace.states.size(), trace.callsites.size());
+  std::vector<Accum> accums;
+  for (size_t row = 0; row < slices.size(); ++row) {
+    const uint32_t state = slices.state[row];
+    if (state >= trace.states.size()) continue;
+    const uint32_t id = keys.Id(state, slices.callsite[row]);
+    if (id >= accums.size()) accums.resize(id + 1);
+    accums[id].Add(slices.end[row] - slices.begin[row], slices.self_ns[row]);
+  }
+  int64_t thread_time = 0;
+  for (const model::Thread& th : trace.threads)
+    if (th.records > 0) thread_time = SaturatingAdd(thread_time, th.end_ns - th.begin_ns);
+
+  std::vector<uint32_t> order(keys.size());
+  for (uint32_t id = 0; id < order.size(); ++id)
+    order[id] = id;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    // kNone (no callsite) sorts after every known callsite of the state.
+    return std::make_pair(keys.state(a), keys.callsite(a)) <
+           std::make_pair(keys.state(b), keys.callsite(b));
+  });
+  Sparse rows;
+  rows.reserve(order.size());
+  for (uint32_t id : order)
+    rows.emplace_back(keys.state(id), accums[id]);
+  StateStatsScope scope = ToScope(rows, thread_time);
+  for (size_t i = 0; i < order.size(); ++i)
+    scope.states[i].callsite = keys.callsite(order[i]);
+  return std::move(scope.states);
+}
+
 void SortStateStats(const model::Trace& trace, StateOrder order, std::vector<StateStats>* rows) {
   auto name = [&](const StateStats& s) -> const std::string& {
     static const std::string kEmpty;
@@ -186,7 +219,8 @@ void SortStateStats(const model::Trace& trace, StateOrder order, std::vector<Sta
   std::stable_sort(rows->begin(), rows->end(), [&](const StateStats& a, const StateStats& b) {
     const double ka = key(a), kb = key(b);
     if (ka != kb) return ka > kb;
-    return std::forward_as_tuple(name(a), a.state) < std::forward_as_tuple(name(b), b.state);
+    return std::forward_as_tuple(name(a), a.state, a.callsite) <
+           std::forward_as_tuple(name(b), b.state, b.callsite);
   });
 }
 

@@ -1,6 +1,7 @@
 // Per-state statistics: count, inclusive and exclusive time, mean, min, max,
-// standard deviation and share of thread time — over all threads, per process
-// and per thread. One engine for the CLI, the server and the tests.
+// standard deviation and share of thread time — over all threads, per process,
+// per thread and per (state, call site). One engine for the CLI, the server
+// and the tests.
 #pragma once
 
 #include <cstdint>
@@ -11,15 +12,16 @@
 namespace plx::analysis {
 
 struct StateStats {
-  uint32_t state = 0;    // index into Trace::states
-  uint64_t count = 0;    // slices of the state
-  int64_t total_ns = 0;  // inclusive: sum of durations
-  int64_t self_ns = 0;   // exclusive: sum of durations minus direct children
-  int64_t min_ns = 0;    // shortest duration
-  int64_t max_ns = 0;    // longest duration
-  double mean_ns = 0;    // total_ns / count
-  double stddev_ns = 0;  // population standard deviation of the durations
-  double share = 0;      // self_ns / thread_time_ns of the scope, 0..1
+  uint32_t state = 0;                // index into Trace::states
+  uint32_t callsite = model::kNone;  // per-callsite rows: index into Trace::callsites
+  uint64_t count = 0;                // slices of the state
+  int64_t total_ns = 0;              // inclusive: sum of durations
+  int64_t self_ns = 0;               // exclusive: sum of durations minus direct children
+  int64_t min_ns = 0;                // shortest duration
+  int64_t max_ns = 0;                // longest duration
+  double mean_ns = 0;                // total_ns / count
+  double stddev_ns = 0;              // population standard deviation of the durations
+  double share = 0;                  // self_ns / thread_time_ns of the scope, 0..1
 };
 
 /// The statistics of one scope (everything, a process or a thread).
@@ -38,9 +40,49 @@ struct StateStatsReport {
 /// included, with the duration the loader gave them).
 StateStatsReport ComputeStateStats(const model::Trace& trace);
 
+/// Statistics per (state, call site) over all slices: one row per pair that
+/// occurs (callsite kNone for slices with no known call site), ordered by
+/// state, then callsite; share is relative to the whole trace's thread time.
+std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace);
+
+/// Dense ids for the (state, callsite) pairs slices use, assigned on first
+/// sight; a lookup is O(1) for any pair (the pairs of one callsite are chained,
+/// and a call site nearly always belongs to one state).
+class StateCallsiteKeys {
+ public:
+  StateCallsiteKeys(size_t states, size_t callsites)
+      : by_state_(states, model::kNone), by_callsite_(callsites, model::kNone) {}
+
+  /// The id of the pair; state must be < the states given.
+  uint32_t Id(uint32_t state, uint32_t callsite) {
+    uint32_t* head = callsite < by_callsite_.size() ? &by_callsite_[callsite] : &by_state_[state];
+    if (callsite < by_callsite_.size()) {
+      for (uint32_t id = *head; id != model::kNone; id = next_[id])
+        if (state_[id] == state) return id;
+    } else if (*head != model::kNone) {
+      return *head;  // no (known) callsite: one id per state
+    }
+    const uint32_t id = static_cast<uint32_t>(state_.size());
+    state_.push_back(state);
+    callsite_.push_back(callsite < by_callsite_.size() ? callsite : model::kNone);
+    next_.push_back(*head);
+    *head = id;
+    return id;
+  }
+  size_t size() const { return state_.size(); }
+  uint32_t state(uint32_t id) const { return state_[id]; }
+  uint32_t callsite(uint32_t id) const { return callsite_[id]; }
+
+ private:
+  std::vector<uint32_t> by_state_;     // id of (state, no callsite)
+  std::vector<uint32_t> by_callsite_;  // latest id with that callsite
+  std::vector<uint32_t> state_, callsite_, next_;
+};
+
 enum class StateOrder : uint8_t { kTotal, kSelf, kCount, kMean, kMax, kName };
 
-/// Sorts rows: numbers descending, names ascending; ties by name, then index.
+/// Sorts rows: numbers descending, names ascending; ties by name, then
+/// state index, then callsite index.
 void SortStateStats(const model::Trace& trace, StateOrder order, std::vector<StateStats>* rows);
 
 }  // namespace plx::analysis

@@ -167,5 +167,60 @@ TEST_F(StateStatsTest, SortOrders) {
   EXPECT_EQ(names(), "xyz");
 }
 
+TEST_F(StateStatsTest, PerCallsite) {
+  const uint32_t a = State("A"), b = State("B");
+  trace_.callsites.push_back({"x.c", 10, "f"});
+  trace_.callsites.push_back({"x.c", 20, "g"});
+  const uint32_t t = Thread(0, 0, 1000);
+  Slice(t, a, 0, 10, 10);    // A at callsite 1
+  Slice(t, a, 20, 50, 30);   // A at callsite 0
+  Slice(t, b, 60, 64, 4);    // B at callsite 1 (a callsite shared by two states)
+  Slice(t, a, 70, 90, 20);   // A at callsite 1
+  Slice(t, a, 100, 101, 1);  // A, callsite unknown
+  Slice(t, a, 110, 112, 2);  // A, callsite id 7 is undefined: counts as unknown
+  trace_.slices.callsite = {1, 0, 1, 1, model::kNone, 7};
+  const std::vector<StateStats> rows = ComputeCallsiteStats(trace_);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].state, a);
+  EXPECT_EQ(rows[0].callsite, 0u);
+  EXPECT_EQ(rows[0].count, 1u);
+  EXPECT_EQ(rows[0].total_ns, 30);
+  EXPECT_EQ(rows[1].state, a);
+  EXPECT_EQ(rows[1].callsite, 1u);
+  EXPECT_EQ(rows[1].count, 2u);
+  EXPECT_EQ(rows[1].total_ns, 30);
+  EXPECT_EQ(rows[1].min_ns, 10);
+  EXPECT_EQ(rows[1].max_ns, 20);
+  EXPECT_DOUBLE_EQ(rows[1].mean_ns, 15.0);
+  EXPECT_DOUBLE_EQ(rows[1].stddev_ns, 5.0);
+  EXPECT_DOUBLE_EQ(rows[1].share, 30.0 / 1000.0);
+  EXPECT_EQ(rows[2].state, a);
+  EXPECT_EQ(rows[2].callsite, model::kNone);
+  EXPECT_EQ(rows[2].count, 2u);
+  EXPECT_EQ(rows[2].total_ns, 3);
+  EXPECT_EQ(rows[3].state, b);
+  EXPECT_EQ(rows[3].callsite, 1u);
+  EXPECT_EQ(rows[3].count, 1u);
+  // The per-state rows are unaffected and carry no callsite.
+  const StateStatsReport r = ComputeStateStats(trace_);
+  ASSERT_EQ(r.all.states.size(), 2u);
+  EXPECT_EQ(r.all.states[0].count, 5u);
+  EXPECT_EQ(r.all.states[0].callsite, model::kNone);
+}
+
+TEST(StateCallsiteKeysTest, IdsAreDenseAndStable) {
+  StateCallsiteKeys keys(3, 2);
+  EXPECT_EQ(keys.Id(0, 1), 0u);
+  EXPECT_EQ(keys.Id(2, 1), 1u);
+  EXPECT_EQ(keys.Id(0, model::kNone), 2u);
+  EXPECT_EQ(keys.Id(0, 99), 2u);  // out-of-range callsite: same as unknown
+  EXPECT_EQ(keys.Id(0, 1), 0u);
+  EXPECT_EQ(keys.Id(2, 1), 1u);
+  ASSERT_EQ(keys.size(), 3u);
+  EXPECT_EQ(keys.state(1), 2u);
+  EXPECT_EQ(keys.callsite(1), 1u);
+  EXPECT_EQ(keys.callsite(2), model::kNone);
+}
+
 }  // namespace
 }  // namespace plx::analysis

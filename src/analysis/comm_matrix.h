@@ -1,0 +1,69 @@
+// Who talks to whom: the point-to-point communication matrix (sender process
+// x receiver process, from matched message pairs) and the one-sided (RMA)
+// matrix (origin x target), for `parallax matrix` and the viewer's heat map.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "model/trace.h"
+#include "time/message_pairs.h"
+
+namespace plx::analysis {
+
+struct CommCell {
+  uint64_t count = 0;          // matched messages
+  uint64_t bytes = 0;          // bytes of their send records
+  double mean_latency_ns = 0;  // mean of receive time - send time (negative under clock skew)
+  int64_t max_latency_ns = 0;  // largest receive time - send time (0 when count is 0)
+};
+
+/// Matched point-to-point messages between processes (indices into
+/// Trace::processes), a dense processes x processes matrix.
+struct CommMatrix {
+  size_t processes = 0;
+  std::vector<CommCell> cells;            // [sender * processes + receiver]
+  std::vector<uint64_t> unmatched_sends;  // per process: send records without a receive
+  std::vector<uint64_t> unmatched_recvs;  // per process: receive records without a send
+  uint64_t messages = 0;                  // matched messages in all
+  uint64_t bytes = 0;
+
+  const CommCell& at(size_t sender, size_t receiver) const {
+    return cells[sender * processes + receiver];
+  }
+};
+
+/// The matrix of the pairs time::MatchMessages(trace) finds.
+CommMatrix ComputeCommMatrix(const model::Trace& trace);
+/// The same from pairs already matched on `trace`.
+CommMatrix ComputeCommMatrix(const model::Trace& trace, const time::MessagePairs& pairs);
+
+enum RmaOp : uint8_t { kRmaPut = 0, kRmaGet = 1, kRmaAccumulate = 2, kRmaOther = 3 };
+
+struct RmaCell {
+  uint64_t count = 0;
+  uint64_t bytes = 0;
+  uint64_t op_count[4] = {0, 0, 0, 0};  // by RmaOp (op values above 3 count as other)
+  uint64_t op_bytes[4] = {0, 0, 0, 0};
+};
+
+/// One-sided operations: origin process x target process.
+struct RmaMatrix {
+  size_t processes = 0;
+  std::vector<RmaCell> cells;  // [origin * processes + target]
+  uint64_t operations = 0;     // in the matrix
+  uint64_t bytes = 0;
+  uint64_t unmapped = 0;  // records whose origin or target is no process
+
+  const RmaCell& at(size_t origin, size_t target) const {
+    return cells[origin * processes + target];
+  }
+};
+
+/// The matrix of Trace::rma. Origins and targets are world ranks, mapped to
+/// processes through Process::rank; in a trace with no MPI ranks (all -1)
+/// they are taken as indices into Trace::processes.
+RmaMatrix ComputeRmaMatrix(const model::Trace& trace);
+
+}  // namespace plx::analysis

@@ -1,0 +1,247 @@
+// ComputeWaitStates: pairs messages (time::MatchMessages) and groups
+// collectives (time::GroupCollectives), finds the call around every record
+// (time::EnclosingSlices), and compares the calls' begins and ends.
+#include "analysis/wait_states.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+#include "analysis/mpi_calls.h"
+#include "time/collective_instances.h"
+#include "time/message_pairs.h"
+#include "time/record_calls.h"
+
+namespace plx::analysis {
+
+void WaitTotals::Add(WaitKind kind, int64_t ns) {
+  ++count;
+  switch (kind) {
+    case WaitKind::kLateSender:
+      late_sender_ns += ns;
+      break;
+    case WaitKind::kLateReceiver:
+      late_receiver_ns += ns;
+      break;
+    case WaitKind::kCollective:
+      collective_ns += ns;
+      break;
+  }
+}
+
+namespace {
+
+using model::kNone;
+
+// Adds a wait, or keeps the longer one when the previous wait is of the same
+// kind in the same call: a call completing several receives (MPI_Waitall)
+// waits for all of them at once, so its waits overlap instead of adding up.
+void AddWait(const WaitInstance& w, std::vector<WaitInstance>* waits) {
+  if (!waits->empty() && waits->back().slice == w.slice && waits->back().kind == w.kind) {
+    if (w.wait_ns > waits->back().wait_ns) waits->back() = w;
+    return;
+  }
+  waits->push_back(w);
+}
+
+// When each receive was posted, looked up by (receiving process, match).
+class PostTimes {
+ public:
+  explicit PostTimes(const model::Trace& trace) {
+    const model::RecvPostTable& p = trace.recv_posts;
+    posts_.reserve(p.size());
+    for (size_t i = 0; i < p.size(); ++i)
+      if (p.match[i] != 0)
+        posts_.push_back({trace.threads[p.thread[i]].process, p.match[i], p.time[i]});
+    std::sort(posts_.begin(), posts_.end(), [](const Post& a, const Post& b) {
+      return std::tie(a.process, a.match, a.time) < std::tie(b.process, b.match, b.time);
+    });
+  }
+  /// The post time, or false when the receive has no post record.
+  bool Find(uint32_t process, uint64_t match, int64_t* time) const {
+    if (match == 0) return false;
+    auto it = std::lower_bound(posts_.begin(), posts_.end(), Post{process, match, INT64_MIN},
+                               [](const Post& a, const Post& b) {
+                                 return std::tie(a.process, a.match) < std::tie(b.process, b.match);
+                               });
+    if (it == posts_.end() || it->process != process || it->match != match) return false;
+    *time = it->time;
+    return true;
+  }
+
+ private:
+  struct Post {
+    uint32_t process;
+    uint64_t match;
+    int64_t time;
+  };
+  std::vector<Post> posts_;
+};
+
+class WaitFinder {
+ public:
+  explicit WaitFinder(const model::Trace& trace)
+      : t_(trace), s_(trace.slices), kinds_(ClassifyStates(trace)) {}
+
+  std::vector<WaitInstance> Find() {
+    if (t_.messages.size() > 0) {
+      const time::MessagePairs pairs = time::MatchMessages(t_);
+      const std::vector<uint32_t> calls =
+          time::EnclosingSlices(t_, t_.messages.thread, t_.messages.time);
+      LateSenders(pairs, calls);
+      LateReceivers(pairs, calls);
+    }
+    if (t_.collectives.size() > 0) Collectives();
+    std::sort(waits_.begin(), waits_.end(), [](const WaitInstance& a, const WaitInstance& b) {
+      return a.slice != b.slice ? a.slice < b.slice : a.kind < b.kind;
+    });
+    return std::move(waits_);
+  }
+
+ private:
+  uint16_t Kind(uint32_t slice) const { return slice == kNone ? 0 : kinds_[s_.state[slice]]; }
+  bool Blocking(uint32_t slice, uint16_t any_of) const {
+    const uint16_t k = Kind(slice);
+    return IsBlockingMpiCall(k) && (k & any_of) != 0;
+  }
+
+  void LateSenders(const time::MessagePairs& pairs, const std::vector<uint32_t>& calls) {
+    const model::MessageTable& m = t_.messages;
+    std::vector<uint32_t> send_of(m.size(), kNone);
+    for (const time::MessagePair& p : pairs.pairs)
+      send_of[p.recv] = p.send;
+    // In table order the receives one call completed are adjacent (AddWait).
+    for (uint32_t r = 0; r < m.size(); ++r) {
+      const uint32_t send = send_of[r];
+      const uint32_t call = calls[r];
+      if (send == kNone || !Blocking(call, kMpiRecv | kMpiComplete)) continue;
+      const uint32_t send_call = calls[send];
+      const int64_t sender_begin = send_call == kNone ? m.time[send] : s_.begin[send_call];
+      const int64_t wait = std::min(sender_begin, s_.end[call]) - s_.begin[call];
+      if (wait > 0)
+        AddWait({call, WaitKind::kLateSender, s_.begin[call], wait, m.thread[send], r}, &waits_);
+    }
+  }
+
+  void LateReceivers(const time::MessagePairs& pairs, const std::vector<uint32_t>& calls) {
+    const model::MessageTable& m = t_.messages;
+    const PostTimes posts(t_);
+    // Pairs come sorted by send row, so the sends of one call are adjacent.
+    for (const time::MessagePair& p : pairs.pairs) {
+      const uint32_t call = calls[p.send];
+      if (call == kNone || (Kind(call) & kMpiSendMayWait) == 0) continue;
+      int64_t post;
+      if (!posts.Find(t_.threads[m.thread[p.recv]].process, m.match[p.recv], &post)) {
+        const uint32_t recv_call = calls[p.recv];
+        post = recv_call == kNone ? m.time[p.recv] : s_.begin[recv_call];
+      }
+      if (post <= s_.begin[call] || s_.end[call] <= post) continue;
+      AddWait({call, WaitKind::kLateReceiver, s_.begin[call], post - s_.begin[call],
+               m.thread[p.recv], p.send},
+              &waits_);
+    }
+  }
+
+  void Collectives();
+
+  const model::Trace& t_;
+  const model::SliceTable& s_;
+  const std::vector<uint16_t> kinds_;
+  std::vector<WaitInstance> waits_;
+};
+
+enum class Shape { kUnknown, kAllToAll, kRootToAll, kAllToRoot };
+
+Shape ShapeOf(uint8_t op) {
+  switch (op) {
+    case 1:   // barrier
+    case 5:   // allgather
+    case 6:   // alltoall
+    case 8:   // allreduce
+    case 9:   // reduce_scatter
+    case 10:  // scan
+    case 11:  // exscan
+      return Shape::kAllToAll;
+    case 2:  // bcast
+    case 4:  // scatter
+      return Shape::kRootToAll;
+    case 3:  // gather
+    case 7:  // reduce
+      return Shape::kAllToRoot;
+    default:  // neighbour exchanges depend on the topology; "other" is unknown
+      return Shape::kUnknown;
+  }
+}
+
+void WaitFinder::Collectives() {
+  const model::CollectiveTable& c = t_.collectives;
+  const time::CollectiveInstances inst = time::GroupCollectives(t_);
+  const std::vector<uint32_t> calls = time::EnclosingSlices(t_, c.thread, c.time);
+  // A member counts when the call it completed in blocks (the collective call
+  // or a wait); after MPI_Test* neither its arrival nor its waiting is known.
+  auto member = [&](uint32_t row) { return Blocking(calls[row], kMpiCollective | kMpiComplete); };
+  auto rank = [&](uint32_t row) { return t_.processes[t_.threads[c.thread[row]].process].rank; };
+  auto add = [&](uint32_t row, int64_t until, uint32_t cause) {
+    const uint32_t call = calls[row];
+    const int64_t wait = std::min(until, s_.end[call]) - s_.begin[call];
+    if (wait > 0)
+      waits_.push_back({call, WaitKind::kCollective, s_.begin[call], wait, c.thread[cause], row});
+  };
+  for (size_t i = 0; i < inst.size(); ++i) {
+    const uint32_t* begin = inst.rows.data() + inst.first[i];
+    const uint32_t* end = inst.rows.data() + inst.first[i + 1];
+    const Shape shape = ShapeOf(c.op[*begin]);
+    if (shape == Shape::kUnknown) continue;
+    // The root (rooted operations) and the last member to arrive but it.
+    uint32_t root = kNone, last = kNone;
+    for (const uint32_t* r = begin; r != end; ++r) {
+      if (!member(*r)) continue;
+      if (shape != Shape::kAllToAll && rank(*r) == c.root[*r]) {
+        root = *r;
+      } else if (last == kNone || s_.begin[calls[*r]] > s_.begin[calls[last]]) {
+        last = *r;
+      }
+    }
+    if (shape == Shape::kAllToAll) {
+      if (last == kNone) continue;
+      for (const uint32_t* r = begin; r != end; ++r)
+        if (member(*r)) add(*r, s_.begin[calls[last]], last);
+    } else if (shape == Shape::kRootToAll) {
+      if (root == kNone) continue;
+      for (const uint32_t* r = begin; r != end; ++r)
+        if (*r != root && member(*r)) add(*r, s_.begin[calls[root]], root);
+    } else if (root != kNone && last != kNone) {
+      add(root, s_.begin[calls[last]], last);
+    }
+  }
+}
+
+}  // namespace
+
+WaitStatesReport ComputeWaitStates(const model::Trace& trace) {
+  WaitStatesReport r;
+  r.instances = WaitFinder(trace).Find();
+  r.processes.resize(trace.processes.size());
+  r.threads.resize(trace.threads.size());
+  std::unordered_map<uint64_t, size_t> callsite_index;
+  const model::SliceTable& s = trace.slices;
+  for (const WaitInstance& w : r.instances) {
+    const uint32_t thread = s.thread[w.slice];
+    r.all.Add(w.kind, w.wait_ns);
+    r.threads[thread].Add(w.kind, w.wait_ns);
+    r.processes[trace.threads[thread].process].Add(w.kind, w.wait_ns);
+    const uint64_t key = (static_cast<uint64_t>(s.state[w.slice]) << 32) | s.callsite[w.slice];
+    auto [it, inserted] = callsite_index.try_emplace(key, r.callsites.size());
+    if (inserted) r.callsites.push_back({s.state[w.slice], s.callsite[w.slice], {}});
+    r.callsites[it->second].totals.Add(w.kind, w.wait_ns);
+  }
+  std::sort(r.callsites.begin(), r.callsites.end(),
+            [](const CallsiteWaits& a, const CallsiteWaits& b) {
+              if (a.totals.total_ns() != b.totals.total_ns())
+                return a.totals.total_ns() > b.totals.total_ns();
+              return std::tie(a.state, a.callsite) < std::tie(b.state, b.callsite);
+            });
+  return r;
+}
+
+}  // namespace plx::analysis

@@ -1,0 +1,128 @@
+// ComputeCriticalPath on a chain of late messages across three ranks and on a
+// single thread, against segments and state times worked out by hand.
+#include "analysis/critical_path.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "format/trace_file.h"
+#include "model/load_trace.h"
+#include "support/test_support.h"
+#include "support/trace_script.h"
+
+namespace plx::analysis {
+namespace {
+
+// `ranks` MPI processes, one thread each, with the MPI states and a world
+// communicator of all of them.
+std::string Preamble(int ranks) {
+  std::string members;
+  for (int r = 0; r < ranks; ++r)
+    members += (r ? "," : "") + std::to_string(r);
+  std::string s;
+  for (int r = 0; r < ranks; ++r) {
+    const std::string p = std::to_string(r);
+    s += "process " + p + " rank=" + p + "\nthread " + p + " 0\n";
+    s += "state " + p + " 1 MPI_Send category=comm\nstate " + p + " 2 MPI_Recv category=comm\n";
+    s += "state " + p + " 3 MPI_Ssend category=comm\nstate " + p + " 4 MPI_Barrier category=comm\n";
+    s += "state " + p + " 5 MPI_Bcast category=comm\nstate " + p + " 6 MPI_Reduce category=comm\n";
+    s += "state " + p + " 9 compute\n";
+    s += "comm " + p + " 1 world global=1 members=" + members + "\n";
+  }
+  return s;
+}
+
+model::Trace Load(const std::string& script) {
+  testing::TempDir dir;
+  const std::string path = dir.File("t.plx");
+  const Status written = testing::WriteTraceScript(script, path);
+  EXPECT_TRUE(written.ok()) << written.message();
+  auto file = format::TraceFile::Open(path);
+  EXPECT_TRUE(file.ok());
+  if (!file.ok()) return {};
+  auto trace = model::LoadTrace(**file);
+  EXPECT_TRUE(trace.ok()) << trace.status().message();
+  return trace.ok() ? std::move(trace).value() : model::Trace();
+}
+
+// Rank 0 computes until 1000 and sends to rank 1, which waited in MPI_Recv
+// from 100; rank 1 computes until 3000 and sends to rank 2, which waited from
+// 200; rank 2 computes until 4000, the end of the trace. The path is rank 0's
+// compute, rank 1's from the end of its wait, then rank 2's.
+constexpr char kChain[] = R"(
+enter 0 0 t=0 compute
+leave 0 0 t=1000 compute
+enter 0 0 t=1000 MPI_Send
+send 0 0 t=1010 comm=world peer=1 tag=0 bytes=8 match=1
+leave 0 0 t=1100 MPI_Send
+enter 1 0 t=100 MPI_Recv
+post 1 0 t=110 comm=world peer=0 tag=0 match=1
+recv 1 0 t=1040 comm=world peer=0 tag=0 bytes=8 match=1
+leave 1 0 t=1050 MPI_Recv
+enter 1 0 t=1050 compute
+leave 1 0 t=3000 compute
+enter 1 0 t=3000 MPI_Send
+send 1 0 t=3010 comm=world peer=2 tag=0 bytes=8 match=1
+leave 1 0 t=3100 MPI_Send
+enter 2 0 t=200 MPI_Recv
+post 2 0 t=210 comm=world peer=1 tag=0 match=1
+recv 2 0 t=3190 comm=world peer=1 tag=0 bytes=8 match=1
+leave 2 0 t=3200 MPI_Recv
+enter 2 0 t=3200 compute
+leave 2 0 t=4000 compute
+)";
+
+int64_t StateNs(const model::Trace& t, const CriticalPath& path, const std::string& name) {
+  for (const PathStateTime& s : path.states)
+    if (s.state != model::kNone && t.states[s.state].name == name) return s.ns;
+  return -1;
+}
+
+TEST(CriticalPathTest, FollowsAChainOfLateMessages) {
+  const model::Trace t = Load(Preamble(3) + kChain);
+  const WaitStatesReport waits = ComputeWaitStates(t);
+  ASSERT_EQ(waits.all.late_sender_ns, 900 + 2800);
+  const CriticalPath path = ComputeCriticalPath(t, waits);
+  EXPECT_EQ(path.length_ns, 4000);
+  ASSERT_EQ(path.segments.size(), 3u);
+  const int64_t expected[3][3] = {{0, 0, 1000}, {1, 1000, 3000}, {2, 3000, 4000}};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(t.threads[path.segments[i].thread].process, expected[i][0]) << i;
+    EXPECT_EQ(path.segments[i].begin_ns, expected[i][1]) << i;
+    EXPECT_EQ(path.segments[i].end_ns, expected[i][2]) << i;
+  }
+  ASSERT_EQ(path.processes.size(), 3u);
+  EXPECT_EQ(path.processes[0], 1000);
+  EXPECT_EQ(path.processes[1], 2000);
+  EXPECT_EQ(path.processes[2], 1000);
+  // compute: 1000 (rank 0) + 1950 (rank 1 from 1050) + 800 (rank 2 from 3200);
+  // MPI_Recv: rank 1's 50 ns after its wait, rank 2's 200 ns.
+  ASSERT_EQ(path.states.size(), 2u);
+  EXPECT_EQ(StateNs(t, path, "compute"), 3750);
+  EXPECT_EQ(StateNs(t, path, "MPI_Recv"), 250);
+  EXPECT_EQ(path.states[0].ns, 3750);
+}
+
+TEST(CriticalPathTest, OneThreadIsItsOwnPathWithGapsOutsideStates) {
+  const model::Trace t = Load(Preamble(1) + R"(
+enter 0 0 t=0 compute
+enter 0 0 t=10 MPI_Send
+leave 0 0 t=30 MPI_Send
+leave 0 0 t=50 compute
+thread_end 0 0 t=80
+)");
+  const CriticalPath path = ComputeCriticalPath(t, ComputeWaitStates(t));
+  EXPECT_EQ(path.length_ns, 80);
+  ASSERT_EQ(path.segments.size(), 1u);
+  EXPECT_EQ(path.segments[0].begin_ns, 0);
+  EXPECT_EQ(path.segments[0].end_ns, 80);
+  EXPECT_EQ(StateNs(t, path, "compute"), 30);
+  EXPECT_EQ(StateNs(t, path, "MPI_Send"), 20);
+  ASSERT_EQ(path.states.size(), 3u);
+  EXPECT_EQ(path.states[1].state, model::kNone);
+  EXPECT_EQ(path.states[1].ns, 30);
+}
+
+}  // namespace
+}  // namespace plx::analysis
