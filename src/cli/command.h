@@ -37,5 +37,17 @@ Command AddDumpCommand(CLI::App& parent, const GlobalOptions& global);
 Command AddMergeCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax record`: runs a program or MPI job with tracing on.
 Command AddRecordCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax anomalies`: slices far longer than usual for their state.
+Command AddAnomaliesCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax matrix`: the communication (or RMA) matrix between processes.
+Command AddMatrixCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax waits`: MPI wait states and deadlocks.
+Command AddWaitsCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax critical-path`: the critical path through messages and collectives.
+Command AddCriticalPathCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax check`: causality violations after clock correction, and their repair.
+Command AddCheckCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax report`: every analysis on one page, findings first.
+Command AddReportCommand(CLI::App& parent, const GlobalOptions& global);
 
 }  // namespace plx::cli

@@ -10,13 +10,13 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "time/message_pairs.h"
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/json_fields.h"
 #include "cli/output.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "time/message_pairs.h"
 
 namespace plx::cli {
 
@@ -71,7 +71,8 @@ std::vector<std::pair<const char*, uint64_t>> TableSizes(const model::Trace& t) 
           {"counter_samples", t.counter_samples.size()},
           {"rma", t.rma.size()},
           {"controls", t.controls.size()},
-          {"collectives", t.collectives.size()}};
+          {"collectives", t.collectives.size()},
+          {"recv_posts", t.recv_posts.size()}};
 }
 
 // Whether the loader moved any process's times onto the reference clock.

@@ -21,7 +21,9 @@ namespace {
 constexpr char kDescription[] =
     "parallax - look into traces (.plx files) of parallel and distributed programs";
 
-constexpr char kCommandList[] = "(commands: info, stats, dump, merge, record)";
+constexpr char kCommandList[] =
+    "(commands: info, stats, dump, merge, record, report, anomalies, matrix, waits, "
+    "critical-path, check)";
 
 constexpr char kFooter[] =
     "Global options go before or after the command: parallax stats run.plx --progress\n"
@@ -32,6 +34,12 @@ constexpr char kFooter[] =
     "  parallax dump run.plx --to 1ms     every record of the first millisecond\n"
     "  parallax record -- mpirun ./app    trace a run (MPI or not) into app.plx\n"
     "  parallax merge run.plx.parts       the trace from the parts of a crashed MPI run\n"
+    "  parallax report run.plx            what stands out: imbalance, waits, anomalies, deadlocks\n"
+    "  parallax anomalies run.plx         slices much longer than usual, worst first\n"
+    "  parallax matrix run.plx            messages between processes (--rma: one-sided)\n"
+    "  parallax waits run.plx             MPI wait states per rank, and deadlocks\n"
+    "  parallax critical-path run.plx     what the run's end waited for, per state\n"
+    "  parallax check run.plx             receives before their sends, and their repair\n"
     "\n"
     "Exit status: 0 success, 1 error (unreadable file, ...), 2 bad usage.\n"
     "Damaged or truncated files give warnings on stderr; what is readable is used.\n"
@@ -64,9 +72,12 @@ int main(int argc, char** argv) {
                "Always show load progress on stderr (else only on a terminal, after 0.5 s)");
 
   std::vector<plx::cli::Command> commands = {
-      plx::cli::AddInfoCommand(app, global),   plx::cli::AddStatsCommand(app, global),
-      plx::cli::AddDumpCommand(app, global),   plx::cli::AddMergeCommand(app, global),
-      plx::cli::AddRecordCommand(app, global),
+      plx::cli::AddInfoCommand(app, global),      plx::cli::AddStatsCommand(app, global),
+      plx::cli::AddDumpCommand(app, global),      plx::cli::AddMergeCommand(app, global),
+      plx::cli::AddRecordCommand(app, global),    plx::cli::AddReportCommand(app, global),
+      plx::cli::AddAnomaliesCommand(app, global), plx::cli::AddMatrixCommand(app, global),
+      plx::cli::AddWaitsCommand(app, global),     plx::cli::AddCriticalPathCommand(app, global),
+      plx::cli::AddCheckCommand(app, global),
   };
   app.footer(kFooter);  // after the subcommands, which would inherit it
 

@@ -1,5 +1,5 @@
 // `parallax stats FILE`: per-state statistics (analysis/state_stats) as
-// tables — over all processes, then per process or per thread — or as JSON.
+// tables — over all processes, then per process, thread or call site — or as JSON.
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
@@ -9,8 +9,10 @@
 
 #include "analysis/state_stats.h"
 #include "base/strings.h"
+#include "cli/analysis_json.h"
 #include "cli/command.h"
 #include "cli/json_fields.h"
+#include "cli/model_text.h"
 #include "cli/output.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
@@ -45,25 +47,25 @@ std::vector<StateStats> Rows(const model::Trace& t, const StatsOptions& o,
   return rows;
 }
 
-std::string RenderTable(const model::Trace& t, const StatsOptions& o,
-                        const StateStatsScope& scope) {
+// With `callsites` the rows are per (state, call site), shown in a second column.
+std::string RenderTable(const model::Trace& t, const StatsOptions& o, const StateStatsScope& scope,
+                        bool callsites = false) {
   const std::vector<StateStats> rows = Rows(t, o, scope);
   if (rows.empty()) return "  (no states)\n";
   const auto right = Table::Align::kRight;
-  Table table({{"state"},
-               {"count", right},
-               {"total", right},
-               {"self", right},
-               {"mean", right},
-               {"min", right},
-               {"max", right},
-               {"stddev", right},
-               {"share", right}});
+  std::vector<Table::Column> columns = {{"state"}};
+  if (callsites) columns.push_back({"callsite"});
+  for (const char* title : {"count", "total", "self", "mean", "min", "max", "stddev", "share"})
+    columns.push_back({title, right});
+  Table table(std::move(columns));
   for (const StateStats& s : rows) {
-    table.AddRow({t.states[s.state].name, FormatCount(s.count), FormatDuration(s.total_ns),
-                  FormatDuration(s.self_ns), FormatDuration(std::llround(s.mean_ns)),
-                  FormatDuration(s.min_ns), FormatDuration(s.max_ns),
-                  FormatDuration(std::llround(s.stddev_ns)), FormatShare(s.share)});
+    std::vector<std::string> cells = {t.states[s.state].name};
+    if (callsites) cells.push_back(CallsiteText(t, s.callsite));
+    cells.insert(cells.end(), {FormatCount(s.count), FormatDuration(s.total_ns),
+                               FormatDuration(s.self_ns), FormatDuration(std::llround(s.mean_ns)),
+                               FormatDuration(s.min_ns), FormatDuration(s.max_ns),
+                               FormatDuration(std::llround(s.stddev_ns)), FormatShare(s.share)});
+    table.AddRow(std::move(cells));
   }
   std::string out = table.Render();
   if (rows.size() < scope.states.size())
@@ -86,13 +88,16 @@ std::string ThreadTitle(const model::Trace& t, const model::Thread& th) {
   return s + ")";
 }
 
-void PrintText(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r) {
+void PrintText(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r,
+               const StateStatsScope& callsites) {
   fmt::print(
       "all processes ({}, {}; thread time {})\n{}",
       t.processes.size() == 1 ? "1 process" : fmt::format("{} processes", t.processes.size()),
       t.threads.size() == 1 ? "1 thread" : fmt::format("{} threads", t.threads.size()),
       FormatDuration(r.all.thread_time_ns), RenderTable(t, o, r.all));
-  if (o.by == "thread") {
+  if (o.by == "callsite") {
+    fmt::print("\nper call site\n{}", RenderTable(t, o, callsites, true));
+  } else if (o.by == "thread") {
     for (size_t i = 0; i < t.threads.size(); ++i)
       fmt::print("\n{}; thread time {}\n{}", ThreadTitle(t, t.threads[i]),
                  FormatDuration(r.threads[i].thread_time_ns), RenderTable(t, o, r.threads[i]));
@@ -103,27 +108,17 @@ void PrintText(const model::Trace& t, const StatsOptions& o, const analysis::Sta
   }
 }
 
-ordered_json JsonRows(const model::Trace& t, const StatsOptions& o, const StateStatsScope& scope) {
+// With `callsites` each row also has a "callsite" field.
+ordered_json JsonRows(const model::Trace& t, const StatsOptions& o, const StateStatsScope& scope,
+                      bool callsites = false) {
   ordered_json rows = ordered_json::array();
-  for (const StateStats& s : Rows(t, o, scope)) {
-    const model::State& state = t.states[s.state];
-    rows.push_back({{"name", state.name},
-                    {"category",
-                     state.category < t.categories.size() ? t.categories[state.category].name : ""},
-                    {"count", s.count},
-                    {"total_ns", s.total_ns},
-                    {"self_ns", s.self_ns},
-                    {"mean_ns", s.mean_ns},
-                    {"min_ns", s.min_ns},
-                    {"max_ns", s.max_ns},
-                    {"stddev_ns", s.stddev_ns},
-                    {"share", s.share}});
-  }
+  for (const StateStats& s : Rows(t, o, scope))
+    rows.push_back(StateRowJson(t, s, callsites));
   return rows;
 }
 
-ordered_json Json(const model::Trace& t, const StatsOptions& o,
-                  const analysis::StateStatsReport& r) {
+ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r,
+                  const StateStatsScope& callsites) {
   ordered_json j;
   j["thread_time_ns"] = r.all.thread_time_ns;
   j["states"] = JsonRows(t, o, r.all);
@@ -141,6 +136,7 @@ ordered_json Json(const model::Trace& t, const StatsOptions& o,
     e["states"] = JsonRows(t, o, r.threads[i]);
     j["threads"].push_back(std::move(e));
   }
+  j["callsites"] = JsonRows(t, o, callsites, true);
   return j;
 }
 
@@ -148,11 +144,16 @@ Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
   const analysis::StateStatsReport report = analysis::ComputeStateStats(trace);
+  StateStatsScope callsites;
+  if (o.json || o.by == "callsite") {
+    callsites.thread_time_ns = report.all.thread_time_ns;
+    callsites.states = analysis::ComputeCallsiteStats(trace);
+  }
   if (o.json) {
-    fmt::print("{}\n",
-               Json(trace, o, report).dump(2, ' ', false, ordered_json::error_handler_t::replace));
+    fmt::print("{}\n", Json(trace, o, report, callsites)
+                           .dump(2, ' ', false, ordered_json::error_handler_t::replace));
   } else {
-    PrintText(trace, o, report);
+    PrintText(trace, o, report, callsites);
   }
   return Status::Ok();
 }
@@ -167,7 +168,8 @@ Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global) {
       "For every state: count (instances), total (inclusive time), self (exclusive time:\n"
       "minus directly nested states), mean, min, max and stddev of the inclusive durations,\n"
       "and share = self / thread time (the sum over threads of last minus first record).\n"
-      "The first table covers all processes; then one per process (or thread, with --by).\n"
+      "The first table covers all processes; then one per process (or per thread, or one\n"
+      "table per (state, call site) with --by callsite).\n"
       "States still open at a thread's end count up to its last record.\n"
       "\n"
       "Examples:\n"
@@ -176,8 +178,8 @@ Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global) {
       "  parallax stats run.plx --json");
   app->add_option("FILE", o->path, "The .plx trace file")->required();
   app->add_flag("--json", o->json, "Print one JSON object instead of tables (see docs/cli.md)");
-  app->add_option("--by", o->by, "Break the statistics down per process or per thread")
-      ->check(CLI::IsMember({"process", "thread"}))
+  app->add_option("--by", o->by, "Break the statistics down per process, thread or call site")
+      ->check(CLI::IsMember({"process", "thread", "callsite"}))
       ->default_str("process");
   app->add_option("--sort", o->sort_name, "Order of the rows (numbers descending, names ascending)")
       ->check(CLI::IsMember({"total", "self", "count", "mean", "max", "name"}))

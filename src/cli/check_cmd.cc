@@ -1,0 +1,241 @@
+// `parallax check FILE`: causality after the loader's clock correction —
+// receives before their sends, collective calls ending before another
+// participant began — counted, repaired (time/causal_repair.h), recounted,
+// with the biggest repairs and each process's clock correction.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "base/strings.h"
+#include "cli/analysis_json.h"
+#include "cli/command.h"
+#include "cli/json_fields.h"
+#include "cli/table.h"
+#include "cli/time_arg.h"
+#include "cli/trace_input.h"
+#include "time/causal_repair.h"
+
+namespace plx::cli {
+
+namespace {
+
+using nlohmann::ordered_json;
+using time::CausalConstraints;
+using time::RepairReport;
+
+struct CheckOptions {
+  std::string path;
+  bool json = false;
+  std::string min_latency = "100ns";
+  double max_slope = 0.005;
+  size_t repairs = 10;  // 0 = all
+};
+
+constexpr const char* kOps[] = {"",          "barrier",  "bcast",    "gather",    "scatter",
+                                "allgather", "alltoall", "reduce",   "allreduce", "reduce_scatter",
+                                "scan",      "exscan",   "neighbor", "other"};
+
+std::string OpName(uint8_t op) {
+  return op < std::size(kOps) ? kOps[op] : "other";
+}
+
+std::string RankText(int64_t rank) {
+  return rank >= 0 ? fmt::format("{}", rank) : "-";
+}
+
+std::string Percent(double fraction) {
+  return fmt::format("{:.3g} %", fraction * 100);
+}
+
+// The repairs shown: the largest shifts first, cut to --repairs.
+size_t Shown(const CheckOptions& o, const RepairReport& r) {
+  return o.repairs == 0 ? r.repairs.size() : std::min(o.repairs, r.repairs.size());
+}
+
+std::string Cause(const model::Trace& t, const time::Repair& r) {
+  if (r.kind == CausalConstraints::Kind::kCollective)
+    return OpName(t.collectives.op[r.row]) + " (the last other participant began later)";
+  const model::MessageTable& m = t.messages;
+  std::string s = "message";
+  if (r.send_row != model::kNone) {
+    const model::Process& from = t.processes[t.threads[m.thread[r.send_row]].process];
+    s += fmt::format(" from process {}", from.file_id);
+    if (from.rank >= 0) s += fmt::format(" (rank {})", from.rank);
+  }
+  s += fmt::format(", tag {}, {} bytes", m.tag[r.row], m.bytes[r.row]);
+  if (m.comm[r.row] < t.communicators.size()) s += ", " + t.communicators[m.comm[r.row]].name;
+  return s;
+}
+
+void PrintText(const model::Trace& t, const CheckOptions& o, const RepairReport& r,
+               int64_t begin_ns) {
+  // Messages: receives before their send; collectives: calls that ended
+  // before another participant's call began.
+  fmt::print("violations before repair  {} (messages {}, collective calls {})\n",
+             r.violations_before, r.before.messages, r.before.collectives);
+  fmt::print("violations after repair   {}\n", r.violations_after);
+  fmt::print(
+      "repair                    {} events moved, largest shift {}, slice durations "
+      "changed by at most {} ({} over slices of 1 us or more)\n",
+      FormatCount(r.events_moved), FormatDuration(r.max_shift_ns),
+      FormatDuration(r.max_duration_change_ns), Percent(r.max_relative_change));
+  if (!r.converged)
+    fmt::print(
+        "                          stopped early: constraints contradict each other "
+        "(inconsistent message matching?)\n");
+
+  if (!r.repairs.empty()) {
+    const size_t shown = Shown(o, r);
+    fmt::print("\nlargest repairs ({} of {}; time from the trace begin, before repair)\n", shown,
+               r.repairs.size());
+    const auto right = Table::Align::kRight;
+    Table table({{"process", right},
+                 {"rank", right},
+                 {"stream", right},
+                 {"time", right},
+                 {"early by", right},
+                 {"shift", right},
+                 {"what"}});
+    for (size_t i = 0; i < shown; ++i) {
+      const time::Repair& x = r.repairs[i];
+      const model::Thread& th = t.threads[x.thread];
+      const model::Process& p = t.processes[th.process];
+      table.AddRow({fmt::format("{}", p.file_id), RankText(p.rank),
+                    fmt::format("{}", th.file_stream), FormatDuration(x.time_ns - begin_ns),
+                    FormatDuration(x.violation_ns), FormatDuration(x.shift_ns), Cause(t, x)});
+    }
+    fmt::print("{}", table.Render());
+  }
+
+  fmt::print(
+      "\nclock correction per process (loader: offset + drift from clock_offset "
+      "measurements; repair: largest shift)\n");
+  const auto right = Table::Align::kRight;
+  Table table({{"process", right},
+               {"rank", right},
+               {"measurements", right},
+               {"offset", right},
+               {"drift", right},
+               {"repair", right}});
+  std::vector<int64_t> shift(t.processes.size(), 0);
+  for (size_t i = 0; i < t.threads.size() && i < r.thread_max_shift_ns.size(); ++i)
+    shift[t.threads[i].process] = std::max(shift[t.threads[i].process], r.thread_max_shift_ns[i]);
+  for (size_t i = 0; i < t.processes.size(); ++i) {
+    const model::Process& p = t.processes[i];
+    table.AddRow({fmt::format("{}", p.file_id), RankText(p.rank),
+                  fmt::format("{}", p.clock_offsets.size()), FormatDuration(p.clock_offset_ns),
+                  fmt::format("{:.3f} ppm", p.clock_drift_ppm), FormatDuration(shift[i])});
+  }
+  fmt::print("{}", table.Render());
+}
+
+ordered_json Json(const model::Trace& t, const CheckOptions& o, const RepairReport& r,
+                  int64_t min_latency_ns, int64_t begin_ns) {
+  ordered_json j;
+  j["file"] = o.path;
+  j["min_latency_ns"] = min_latency_ns;
+  j["max_slope"] = o.max_slope;
+  j.update(RepairSummaryJson(r));
+  ordered_json repairs = ordered_json::array();
+  for (size_t i = 0; i < Shown(o, r); ++i) {
+    const time::Repair& x = r.repairs[i];
+    const model::Thread& th = t.threads[x.thread];
+    ordered_json e = ThreadIdentity(t, th);
+    e["rank"] = t.processes[th.process].rank;
+    const bool message = x.kind == CausalConstraints::Kind::kMessage;
+    e["kind"] = message ? "message" : "collective";
+    e["time_ns"] = x.time_ns - begin_ns;
+    e["violation_ns"] = x.violation_ns;
+    e["shift_ns"] = x.shift_ns;
+    if (message) {
+      const model::MessageTable& m = t.messages;
+      const model::Process* from = x.send_row == model::kNone
+                                       ? nullptr
+                                       : &t.processes[t.threads[m.thread[x.send_row]].process];
+      e["from_process"] = from ? ordered_json(from->file_id) : ordered_json(nullptr);
+      e["from_rank"] = from ? ordered_json(from->rank) : ordered_json(nullptr);
+      e["comm"] = m.comm[x.row] < t.communicators.size() ? t.communicators[m.comm[x.row]].name : "";
+      e["tag"] = m.tag[x.row];
+      e["bytes"] = m.bytes[x.row];
+    } else {
+      e["op"] = OpName(t.collectives.op[x.row]);
+      const uint32_t comm = t.collectives.comm[x.row];
+      e["comm"] = comm < t.communicators.size() ? t.communicators[comm].name : "";
+    }
+    repairs.push_back(std::move(e));
+  }
+  j["repairs"] = std::move(repairs);
+  std::vector<int64_t> shift(t.processes.size(), 0);
+  for (size_t i = 0; i < t.threads.size() && i < r.thread_max_shift_ns.size(); ++i)
+    shift[t.threads[i].process] = std::max(shift[t.threads[i].process], r.thread_max_shift_ns[i]);
+  j["processes"] = ordered_json::array();
+  for (size_t i = 0; i < t.processes.size(); ++i) {
+    ordered_json e = ProcessIdentity(t.processes[i]);
+    e.update(ProcessClock(t.processes[i]));
+    e["repair_max_shift_ns"] = shift[i];
+    j["processes"].push_back(std::move(e));
+  }
+  return j;
+}
+
+Status RunCheck(const CheckOptions& o, const GlobalOptions& global) {
+  time::RepairOptions ro;
+  if (!ParseDuration(o.min_latency, &ro.min_latency_ns))
+    return InvalidArgument("--min-latency: '" + o.min_latency + "' is not a time");
+  ro.max_slope = o.max_slope;
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  const int64_t begin_ns = trace.begin_ns;
+  PLX_ASSIGN_OR_RETURN(RepairReport report, time::RepairCausality(&trace, ro));
+  if (o.json) {
+    fmt::print("{}\n", Json(trace, o, report, ro.min_latency_ns, begin_ns)
+                           .dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  } else {
+    PrintText(trace, o, report, begin_ns);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Command AddCheckCommand(CLI::App& parent, const GlobalOptions& global) {
+  auto o = std::make_shared<CheckOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "check", "Causality violations left after clock correction, and their repair");
+  app->footer(
+      "Counts receives recorded before their send and collective calls (barrier, allreduce,\n"
+      "bcast, ...) that ended before another participant's call began, after the loader's\n"
+      "clock correction (offset and drift from the clock_offset measurements). Then repairs\n"
+      "them as every other command that repairs does: each thread's times move by a smooth\n"
+      "shift (at most --max-slope per ns), so a receive comes at least --min-latency after its\n"
+      "send and the thread's order is kept; then counts again. Shows the largest repairs and\n"
+      "each process's clock correction. Exit status 0 whenever the check ran, violations or not.\n"
+      "\n"
+      "Examples:\n"
+      "  parallax check run.plx\n"
+      "  parallax check run.plx --min-latency 1us --repairs 30\n"
+      "  parallax check run.plx --json");
+  app->add_option("FILE", o->path, "The .plx trace file")->required();
+  app->add_flag("--json", o->json, "Print one JSON object instead of text (see docs/cli.md)");
+  app->add_option("--min-latency", o->min_latency,
+                  "Least time from a send to its receive between processes (ns, us, ms, s)")
+      ->check([](const std::string& t) {
+        int64_t ns;
+        return ParseDuration(t, &ns) ? std::string()
+                                     : "'" + t + "' is not a time (a number with ns, us, ms or s)";
+      })
+      ->default_str("100ns");
+  app->add_option("--max-slope", o->max_slope,
+                  "Largest change of any interval by the repair, as a fraction (0.005 = 0.5 %)")
+      ->check(CLI::Range(1e-6, 0.5))
+      ->default_str("0.005");
+  app->add_option("--repairs", o->repairs, "Show the N largest repairs (0 = all)")
+      ->check(CLI::NonNegativeNumber)
+      ->default_str("10");
+  return {app, [o, &global] { return RunCheck(*o, global); }};
+}
+
+}  // namespace plx::cli

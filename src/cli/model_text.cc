@@ -1,0 +1,20 @@
+// CallsiteText / ProcessText for the commands' tables.
+#include "cli/model_text.h"
+
+#include <fmt/core.h>
+
+namespace plx::cli {
+
+std::string CallsiteText(const model::Trace& t, uint32_t callsite, std::string_view unknown) {
+  if (callsite >= t.callsites.size()) return std::string(unknown);
+  const model::Callsite& c = t.callsites[callsite];
+  std::string s = fmt::format("{}:{}", c.file, c.line);
+  if (!c.function.empty()) s += " (" + c.function + ")";
+  return s;
+}
+
+std::string ProcessText(const model::Process& p) {
+  return p.rank >= 0 ? fmt::format("rank {}", p.rank) : fmt::format("process {}", p.file_id);
+}
+
+}  // namespace plx::cli

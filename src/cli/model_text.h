@@ -1,0 +1,20 @@
+// How text output names things of the model (call sites, processes), so every
+// command's tables say them the same way.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "model/trace.h"
+
+namespace plx::cli {
+
+/// "file:line (function)", or `unknown` for a call site the trace lacks.
+std::string CallsiteText(const model::Trace& t, uint32_t callsite,
+                         std::string_view unknown = "(unknown)");
+
+/// "rank N" for an MPI process, else "process N" (its number in the file).
+std::string ProcessText(const model::Process& p);
+
+}  // namespace plx::cli

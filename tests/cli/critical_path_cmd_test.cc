@@ -1,0 +1,122 @@
+// `parallax critical-path` run on a chain of late messages across three ranks
+// the test writes: length, segments, time per state and per process in JSON.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/test_support.h"
+#include "support/trace_script.h"
+
+namespace plx::cli {
+namespace {
+
+using nlohmann::json;
+
+// `ranks` MPI processes, one thread each, with the MPI states and a world
+// communicator of all of them.
+std::string Preamble(int ranks) {
+  std::string members;
+  for (int r = 0; r < ranks; ++r)
+    members += (r ? "," : "") + std::to_string(r);
+  std::string s;
+  for (int r = 0; r < ranks; ++r) {
+    const std::string p = std::to_string(r);
+    s += "process " + p + " rank=" + p + "\nthread " + p + " 0\n";
+    s += "state " + p + " 1 MPI_Send category=comm\nstate " + p + " 2 MPI_Recv category=comm\n";
+    s += "state " + p + " 4 MPI_Barrier category=comm\nstate " + p + " 9 compute\n";
+    s += "comm " + p + " 1 world global=1 members=" + members + "\n";
+  }
+  return s;
+}
+
+// Rank 0 computes until 1000 and sends to rank 1 (waiting since 100), which
+// computes until 3000 and sends to rank 2 (waiting since 200), which computes
+// until 4000.
+constexpr char kChain[] = R"(
+enter 0 0 t=0 compute
+leave 0 0 t=1000 compute
+enter 0 0 t=1000 MPI_Send
+send 0 0 t=1010 comm=world peer=1 tag=0 bytes=8 match=1
+leave 0 0 t=1100 MPI_Send
+enter 1 0 t=100 MPI_Recv
+recv 1 0 t=1040 comm=world peer=0 tag=0 bytes=8 match=1
+leave 1 0 t=1050 MPI_Recv
+enter 1 0 t=1050 compute
+leave 1 0 t=3000 compute
+enter 1 0 t=3000 MPI_Send
+send 1 0 t=3010 comm=world peer=2 tag=0 bytes=8 match=1
+leave 1 0 t=3100 MPI_Send
+enter 2 0 t=200 MPI_Recv
+recv 2 0 t=3190 comm=world peer=1 tag=0 bytes=8 match=1
+leave 2 0 t=3200 MPI_Recv
+enter 2 0 t=3200 compute
+leave 2 0 t=4000 compute
+)";
+
+class CriticalPathCmdTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = dir_.File("t.plx");
+    const Status s = testing::WriteTraceScript(Preamble(3) + kChain, path_);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+  testing::RunResult Run(std::vector<std::string> args) {
+    args.insert(args.begin(), {testing::BuildPath("src/cli/parallax"), "critical-path", path_});
+    return testing::RunProgram(args);
+  }
+  json RunJson(std::vector<std::string> args = {}) {
+    args.push_back("--json");
+    const testing::RunResult r = Run(args);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return json::parse(r.output, nullptr, false);
+  }
+
+  testing::TempDir dir_;
+  std::string path_;
+};
+
+TEST_F(CriticalPathCmdTest, JsonPathThroughTheChain) {
+  const json j = RunJson({"--top", "0"});
+  ASSERT_TRUE(j.is_object());
+  EXPECT_EQ(j["length_ns"], 4000);
+  EXPECT_EQ(j["segment_count"], 3);
+  ASSERT_EQ(j["segments"].size(), 3u);
+  const int64_t expected[3][3] = {{0, 0, 1000}, {1, 1000, 3000}, {2, 3000, 4000}};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(j["segments"][i]["process"], expected[i][0]);
+    EXPECT_EQ(j["segments"][i]["begin_ns"], expected[i][1]);
+    EXPECT_EQ(j["segments"][i]["end_ns"], expected[i][2]);
+  }
+  ASSERT_EQ(j["states"].size(), 2u);
+  EXPECT_EQ(j["states"][0]["name"], "compute");
+  EXPECT_EQ(j["states"][0]["ns"], 3750);
+  EXPECT_DOUBLE_EQ(j["states"][0]["share"].get<double>(), 3750.0 / 4000.0);
+  EXPECT_EQ(j["states"][1]["name"], "MPI_Recv");
+  EXPECT_EQ(j["states"][1]["category"], "comm");
+  EXPECT_EQ(j["states"][1]["ns"], 250);
+  ASSERT_EQ(j["processes"].size(), 3u);
+  EXPECT_EQ(j["processes"][0]["ns"], 1000);
+  EXPECT_EQ(j["processes"][1]["ns"], 2000);
+  EXPECT_EQ(j["processes"][1]["rank"], 1);
+  EXPECT_EQ(j["processes"][2]["ns"], 1000);
+}
+
+TEST_F(CriticalPathCmdTest, TopShowsTheLongestSegmentsFirst) {
+  const json j = RunJson({"--top", "1"});
+  ASSERT_EQ(j["segments"].size(), 1u);
+  EXPECT_EQ(j["segments"][0]["process"], 1);
+  EXPECT_EQ(j["segments"][0]["length_ns"], 2000);
+}
+
+TEST_F(CriticalPathCmdTest, TextShowsLengthAndStates) {
+  const testing::RunResult r = Run({});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("critical path: 4.000 us in 3 segment(s)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("compute"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace plx::cli
