@@ -150,27 +150,13 @@ class WaitFinder {
   std::vector<WaitInstance> waits_;
 };
 
-enum class Shape { kUnknown, kAllToAll, kRootToAll, kAllToRoot };
+using Shape = time::CollectiveShape;
 
-Shape ShapeOf(uint8_t op) {
-  switch (op) {
-    case 1:   // barrier
-    case 5:   // allgather
-    case 6:   // alltoall
-    case 8:   // allreduce
-    case 9:   // reduce_scatter
-    case 10:  // scan
-    case 11:  // exscan
-      return Shape::kAllToAll;
-    case 2:  // bcast
-    case 4:  // scatter
-      return Shape::kRootToAll;
-    case 3:  // gather
-    case 7:  // reduce
-      return Shape::kAllToRoot;
-    default:  // neighbour exchanges depend on the topology; "other" is unknown
-      return Shape::kUnknown;
-  }
+// Scan and exscan count like all-to-all operations: each member waits for
+// the last to arrive (an upper bound: rank i needs only the ranks below it).
+Shape WaitShape(uint8_t op) {
+  const Shape shape = time::CollectiveShapeOf(op);
+  return shape == Shape::kPrefix ? Shape::kAllToAll : shape;
 }
 
 void WaitFinder::Collectives() {
@@ -190,7 +176,7 @@ void WaitFinder::Collectives() {
   for (size_t i = 0; i < inst.size(); ++i) {
     const uint32_t* begin = inst.rows.data() + inst.first[i];
     const uint32_t* end = inst.rows.data() + inst.first[i + 1];
-    const Shape shape = ShapeOf(c.op[*begin]);
+    const Shape shape = WaitShape(c.op[*begin]);
     if (shape == Shape::kUnknown) continue;
     // The root (rooted operations) and the last member to arrive but it.
     uint32_t root = kNone, last = kNone;

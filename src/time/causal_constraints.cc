@@ -14,25 +14,14 @@ namespace plx::time {
 
 namespace {
 
-enum class Shape { kNone, kAllToAll, kRootToAll, kAllToRoot };
+using Shape = CollectiveShape;
 
-Shape ShapeOf(uint8_t op) {
-  switch (op) {
-    case 1:  // barrier
-    case 5:  // allgather
-    case 6:  // alltoall
-    case 8:  // allreduce
-    case 9:  // reduce_scatter
-      return Shape::kAllToAll;
-    case 2:  // bcast
-    case 4:  // scatter
-      return Shape::kRootToAll;
-    case 3:  // gather
-    case 7:  // reduce
-      return Shape::kAllToRoot;
-    default:  // scan and exscan (prefix order), neighbour, other
-      return Shape::kNone;
-  }
+// Scan and exscan impose prefix order only (rank i on the ranks below it),
+// which these constraints do not express: they are left out, like ops of
+// unknown shape.
+Shape ConstrainedShape(uint8_t op) {
+  const Shape shape = CollectiveShapeOf(op);
+  return shape == Shape::kPrefix ? Shape::kUnknown : shape;
 }
 
 // A collective recorded inside a wait or test call completed a nonblocking
@@ -79,8 +68,8 @@ CausalConstraints BuildCausalConstraints(const model::Trace& trace, int64_t min_
     const uint32_t first = instances.first[i], last = instances.first[i + 1];
     if (last - first < 2) continue;
     const uint32_t row0 = instances.rows[first];
-    const Shape shape = ShapeOf(col.op[row0]);
-    if (shape == Shape::kNone) continue;
+    const Shape shape = ConstrainedShape(col.op[row0]);
+    if (shape == Shape::kUnknown) continue;
     bool usable = true;
     for (uint32_t k = first; k < last && usable; ++k) {
       const uint32_t call = calls[instances.rows[k]];

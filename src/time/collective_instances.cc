@@ -27,6 +27,28 @@ struct InstanceKeyHash {
 
 }  // namespace
 
+CollectiveShape CollectiveShapeOf(uint8_t op) {
+  switch (op) {
+    case 1:  // barrier
+    case 5:  // allgather
+    case 6:  // alltoall
+    case 8:  // allreduce
+    case 9:  // reduce_scatter
+      return CollectiveShape::kAllToAll;
+    case 10:  // scan
+    case 11:  // exscan
+      return CollectiveShape::kPrefix;
+    case 2:  // bcast
+    case 4:  // scatter
+      return CollectiveShape::kRootToAll;
+    case 3:  // gather
+    case 7:  // reduce
+      return CollectiveShape::kAllToRoot;
+    default:
+      return CollectiveShape::kUnknown;
+  }
+}
+
 CollectiveInstances GroupCollectives(const model::Trace& trace) {
   const model::CollectiveTable& c = trace.collectives;
   PLX_CHECK(c.size() < model::kNone);

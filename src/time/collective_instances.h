@@ -12,6 +12,19 @@
 
 namespace plx::time {
 
+/// Who waits for whom in a collective operation, from its `op` code
+/// (spec/records.toml: 1 barrier ... 13 other).
+enum class CollectiveShape : uint8_t {
+  kUnknown,    // neighbourhood exchanges (depend on the topology), other
+  kAllToAll,   // barrier, allgather, alltoall, allreduce, reduce_scatter
+  kPrefix,     // scan, exscan: rank i needs the data of ranks below it
+  kRootToAll,  // bcast, scatter: the members need the root
+  kAllToRoot,  // gather, reduce: the root needs the members
+};
+
+/// The shape of collective `op`.
+CollectiveShape CollectiveShapeOf(uint8_t op);
+
 /// The records of each collective operation, grouped across processes.
 struct CollectiveInstances {
   std::vector<uint32_t> first;        // instance i: rows[first[i] .. first[i+1])
