@@ -6,45 +6,13 @@
 
 #include <string>
 
-#include "format/trace_file.h"
-#include "model/load_trace.h"
-#include "support/test_support.h"
-#include "support/trace_script.h"
+#include "script_trace.h"
 
 namespace plx::analysis {
 namespace {
 
-// `ranks` MPI processes, one thread each, with the MPI states and a world
-// communicator of all of them.
-std::string Preamble(int ranks) {
-  std::string members;
-  for (int r = 0; r < ranks; ++r)
-    members += (r ? "," : "") + std::to_string(r);
-  std::string s;
-  for (int r = 0; r < ranks; ++r) {
-    const std::string p = std::to_string(r);
-    s += "process " + p + " rank=" + p + "\nthread " + p + " 0\n";
-    s += "state " + p + " 1 MPI_Send category=comm\nstate " + p + " 2 MPI_Recv category=comm\n";
-    s += "state " + p + " 3 MPI_Ssend category=comm\nstate " + p + " 4 MPI_Barrier category=comm\n";
-    s += "state " + p + " 5 MPI_Bcast category=comm\nstate " + p + " 6 MPI_Reduce category=comm\n";
-    s += "state " + p + " 9 compute\n";
-    s += "comm " + p + " 1 world global=1 members=" + members + "\n";
-  }
-  return s;
-}
-
-model::Trace Load(const std::string& script) {
-  testing::TempDir dir;
-  const std::string path = dir.File("t.plx");
-  const Status written = testing::WriteTraceScript(script, path);
-  EXPECT_TRUE(written.ok()) << written.message();
-  auto file = format::TraceFile::Open(path);
-  EXPECT_TRUE(file.ok());
-  if (!file.ok()) return {};
-  auto trace = model::LoadTrace(**file);
-  EXPECT_TRUE(trace.ok()) << trace.status().message();
-  return trace.ok() ? std::move(trace).value() : model::Trace();
-}
+using testing::LoadScript;
+using testing::MpiScriptPreamble;
 
 // Rank 0 computes until 1000 and sends to rank 1, which waited in MPI_Recv
 // from 100; rank 1 computes until 3000 and sends to rank 2, which waited from
@@ -80,7 +48,7 @@ int64_t StateNs(const model::Trace& t, const CriticalPath& path, const std::stri
 }
 
 TEST(CriticalPathTest, FollowsAChainOfLateMessages) {
-  const model::Trace t = Load(Preamble(3) + kChain);
+  const model::Trace t = LoadScript(MpiScriptPreamble(3) + kChain);
   const WaitStatesReport waits = ComputeWaitStates(t);
   ASSERT_EQ(waits.all.late_sender_ns, 900 + 2800);
   const CriticalPath path = ComputeCriticalPath(t, waits);
@@ -105,7 +73,7 @@ TEST(CriticalPathTest, FollowsAChainOfLateMessages) {
 }
 
 TEST(CriticalPathTest, OneThreadIsItsOwnPathWithGapsOutsideStates) {
-  const model::Trace t = Load(Preamble(1) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(1) + R"(
 enter 0 0 t=0 compute
 enter 0 0 t=10 MPI_Send
 leave 0 0 t=30 MPI_Send

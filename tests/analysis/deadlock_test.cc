@@ -7,52 +7,20 @@
 
 #include <string>
 
-#include "format/trace_file.h"
-#include "model/load_trace.h"
-#include "support/test_support.h"
-#include "support/trace_script.h"
+#include "script_trace.h"
 
 namespace plx::analysis {
 namespace {
 
-// `ranks` MPI processes, one thread each, with the MPI states and a world
-// communicator of all of them.
-std::string Preamble(int ranks) {
-  std::string members;
-  for (int r = 0; r < ranks; ++r)
-    members += (r ? "," : "") + std::to_string(r);
-  std::string s;
-  for (int r = 0; r < ranks; ++r) {
-    const std::string p = std::to_string(r);
-    s += "process " + p + " rank=" + p + "\nthread " + p + " 0\n";
-    s += "state " + p + " 1 MPI_Send category=comm\nstate " + p + " 2 MPI_Recv category=comm\n";
-    s += "state " + p + " 3 MPI_Ssend category=comm\nstate " + p + " 4 MPI_Barrier category=comm\n";
-    s += "state " + p + " 5 MPI_Bcast category=comm\nstate " + p + " 6 MPI_Reduce category=comm\n";
-    s += "state " + p + " 9 compute\n";
-    s += "comm " + p + " 1 world global=1 members=" + members + "\n";
-  }
-  return s;
-}
-
-model::Trace Load(const std::string& script) {
-  testing::TempDir dir;
-  const std::string path = dir.File("t.plx");
-  const Status written = testing::WriteTraceScript(script, path);
-  EXPECT_TRUE(written.ok()) << written.message();
-  auto file = format::TraceFile::Open(path);
-  EXPECT_TRUE(file.ok());
-  if (!file.ok()) return {};
-  auto trace = model::LoadTrace(**file);
-  EXPECT_TRUE(trace.ok()) << trace.status().message();
-  return trace.ok() ? std::move(trace).value() : model::Trace();
-}
+using testing::LoadScript;
+using testing::MpiScriptPreamble;
 
 std::string CallName(const model::Trace& t, const BlockedCall& b) {
   return t.states[t.slices.state[b.slice]].name;
 }
 
 TEST(DeadlockTest, TwoRanksThatBothReceiveFirst) {
-  const model::Trace t = Load(Preamble(2) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(2) + R"(
 enter 0 0 t=100 MPI_Recv
 post 0 0 t=110 comm=world peer=1 tag=7 match=1
 enter 1 0 t=200 MPI_Recv
@@ -77,7 +45,7 @@ post 1 0 t=210 comm=world peer=0 tag=7 match=1
 }
 
 TEST(DeadlockTest, ThreeRankCycleThroughASynchronousSend) {
-  const model::Trace t = Load(Preamble(3) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(3) + R"(
 enter 0 0 t=100 MPI_Recv
 post 0 0 t=110 comm=world peer=1 tag=0 match=1
 enter 1 0 t=100 MPI_Ssend
@@ -99,7 +67,7 @@ post 2 0 t=110 comm=world peer=0 tag=0 match=1
 TEST(DeadlockTest, BlockedCallsWithoutACycle) {
   // Rank 0 waits for a message rank 1 never sends, and rank 1 finished; rank
   // 2 sits in a barrier the others never entered. Nobody waits for rank 2.
-  const model::Trace t = Load(Preamble(3) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(3) + R"(
 enter 0 0 t=100 MPI_Recv
 post 0 0 t=110 comm=world peer=1 tag=0 match=1
 enter 1 0 t=0 compute
@@ -119,7 +87,7 @@ enter 2 0 t=300 MPI_Barrier
 }
 
 TEST(DeadlockTest, AnySourceReceiveWaitsForEveryOtherMember) {
-  const model::Trace t = Load(Preamble(3) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(3) + R"(
 enter 0 0 t=100 MPI_Recv
 post 0 0 t=110 comm=world peer=-1 tag=-1 match=1
 enter 1 0 t=100 MPI_Recv
@@ -135,7 +103,7 @@ enter 2 0 t=0 compute
 }
 
 TEST(DeadlockTest, CompletedReceivesAndClosedCallsAreNotBlocked) {
-  const model::Trace t = Load(Preamble(2) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(2) + R"(
 enter 0 0 t=0 MPI_Send
 send 0 0 t=10 comm=world peer=1 tag=0 bytes=8 match=1
 leave 0 0 t=20 MPI_Send

@@ -7,48 +7,16 @@
 
 #include <string>
 
-#include "format/trace_file.h"
-#include "model/load_trace.h"
-#include "support/test_support.h"
-#include "support/trace_script.h"
+#include "script_trace.h"
 
 namespace plx::analysis {
 namespace {
 
-// `ranks` MPI processes, one thread each, with the MPI states and a world
-// communicator of all of them.
-std::string Preamble(int ranks) {
-  std::string members;
-  for (int r = 0; r < ranks; ++r)
-    members += (r ? "," : "") + std::to_string(r);
-  std::string s;
-  for (int r = 0; r < ranks; ++r) {
-    const std::string p = std::to_string(r);
-    s += "process " + p + " rank=" + p + "\nthread " + p + " 0\n";
-    s += "state " + p + " 1 MPI_Send category=comm\nstate " + p + " 2 MPI_Recv category=comm\n";
-    s += "state " + p + " 3 MPI_Ssend category=comm\nstate " + p + " 4 MPI_Barrier category=comm\n";
-    s += "state " + p + " 5 MPI_Bcast category=comm\nstate " + p + " 6 MPI_Reduce category=comm\n";
-    s += "state " + p + " 9 compute\n";
-    s += "comm " + p + " 1 world global=1 members=" + members + "\n";
-  }
-  return s;
-}
-
-model::Trace Load(const std::string& script) {
-  testing::TempDir dir;
-  const std::string path = dir.File("t.plx");
-  const Status written = testing::WriteTraceScript(script, path);
-  EXPECT_TRUE(written.ok()) << written.message();
-  auto file = format::TraceFile::Open(path);
-  EXPECT_TRUE(file.ok());
-  if (!file.ok()) return {};
-  auto trace = model::LoadTrace(**file);
-  EXPECT_TRUE(trace.ok()) << trace.status().message();
-  return trace.ok() ? std::move(trace).value() : model::Trace();
-}
+using testing::LoadScript;
+using testing::MpiScriptPreamble;
 
 TEST(WaitStatesTest, LateSenderWaitsFiftyMicroseconds) {
-  const model::Trace t = Load(Preamble(2) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(2) + R"(
 enter 0 0 t=0 compute
 leave 0 0 t=100000 compute
 enter 0 0 t=100000 MPI_Send
@@ -91,7 +59,7 @@ enter 1 0 t=20000 MPI_Recv
 )";
 
 TEST(WaitStatesTest, LateReceiverHoldsSsendUntilThePost) {
-  const model::Trace t = Load(Preamble(2) + kSsend + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(2) + kSsend + R"(
 post 1 0 t=20005 comm=world peer=0 tag=0 match=1
 recv 1 0 t=29000 comm=world peer=0 tag=0 bytes=8 match=1
 leave 1 0 t=29500 MPI_Recv
@@ -107,7 +75,7 @@ leave 1 0 t=29500 MPI_Recv
 }
 
 TEST(WaitStatesTest, LateReceiverWithoutPostsUsesTheReceiveCallsBegin) {
-  const model::Trace t = Load(Preamble(2) + kSsend + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(2) + kSsend + R"(
 recv 1 0 t=29000 comm=world peer=0 tag=0 bytes=8 match=1
 leave 1 0 t=29500 MPI_Recv
 )");
@@ -117,7 +85,7 @@ leave 1 0 t=29500 MPI_Recv
 }
 
 TEST(WaitStatesTest, BarrierMembersWaitForTheLastToArrive) {
-  const model::Trace t = Load(Preamble(3) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(3) + R"(
 enter 0 0 t=100 MPI_Barrier
 collective 0 0 t=699 op=1 comm=world
 leave 0 0 t=700 MPI_Barrier
@@ -140,7 +108,7 @@ leave 2 0 t=720 MPI_Barrier
 }
 
 TEST(WaitStatesTest, BcastWaitsForTheRootAndReduceRootForTheLast) {
-  const model::Trace t = Load(Preamble(3) + R"(
+  const model::Trace t = LoadScript(MpiScriptPreamble(3) + R"(
 enter 0 0 t=1000 MPI_Bcast
 collective 0 0 t=1599 op=2 comm=world root=0 sent=16
 leave 0 0 t=1600 MPI_Bcast
@@ -174,7 +142,8 @@ leave 2 0 t=2900 MPI_Reduce
 }
 
 TEST(WaitStatesTest, TraceWithoutMpiHasNoWaits) {
-  const model::Trace t = Load(Preamble(1) + "enter 0 0 t=0 compute\nleave 0 0 t=10 compute\n");
+  const model::Trace t =
+      LoadScript(MpiScriptPreamble(1) + "enter 0 0 t=0 compute\nleave 0 0 t=10 compute\n");
   const WaitStatesReport r = ComputeWaitStates(t);
   EXPECT_EQ(r.all.total_ns(), 0);
   EXPECT_TRUE(r.instances.empty());

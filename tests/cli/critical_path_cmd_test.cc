@@ -14,22 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-// `ranks` MPI processes, one thread each, with the MPI states and a world
-// communicator of all of them.
-std::string Preamble(int ranks) {
-  std::string members;
-  for (int r = 0; r < ranks; ++r)
-    members += (r ? "," : "") + std::to_string(r);
-  std::string s;
-  for (int r = 0; r < ranks; ++r) {
-    const std::string p = std::to_string(r);
-    s += "process " + p + " rank=" + p + "\nthread " + p + " 0\n";
-    s += "state " + p + " 1 MPI_Send category=comm\nstate " + p + " 2 MPI_Recv category=comm\n";
-    s += "state " + p + " 4 MPI_Barrier category=comm\nstate " + p + " 9 compute\n";
-    s += "comm " + p + " 1 world global=1 members=" + members + "\n";
-  }
-  return s;
-}
+using testing::MpiScriptPreamble;
 
 // Rank 0 computes until 1000 and sends to rank 1 (waiting since 100), which
 // computes until 3000 and sends to rank 2 (waiting since 200), which computes
@@ -59,7 +44,7 @@ class CriticalPathCmdTest : public ::testing::Test {
  protected:
   void SetUp() override {
     path_ = dir_.File("t.plx");
-    const Status s = testing::WriteTraceScript(Preamble(3) + kChain, path_);
+    const Status s = testing::WriteTraceScript(MpiScriptPreamble(3) + kChain, path_);
     ASSERT_TRUE(s.ok()) << s.message();
   }
   testing::RunResult Run(std::vector<std::string> args) {

@@ -20,18 +20,7 @@ constexpr int64_t kMs = 1000000;
 constexpr int64_t kBase = 50 * kMs;  // where the MPI part begins
 
 std::string Script() {
-  std::string s = R"(
-process 0 rank=0
-thread 0 0
-process 1 rank=1
-thread 1 0
-)";
-  for (int p = 0; p < 2; ++p) {
-    const std::string n = std::to_string(p);
-    s += "state " + n + " 1 MPI_Send category=comm\nstate " + n + " 2 MPI_Recv category=comm\n";
-    s += "state " + n + " 8 step\nstate " + n + " 9 compute\n";
-    s += "comm " + n + " 1 world global=1 members=0,1\n";
-  }
+  std::string s = testing::MpiScriptPreamble(2) + "state 0 8 step\nstate 1 8 step\n";
   // Rank 0: 30 steps of 1 ms, step 20 takes 10 ms.
   int64_t t = 0;
   for (int i = 0; i < 30; ++i) {

@@ -16,22 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-// `ranks` MPI processes, one thread each, with the MPI states and a world
-// communicator of all of them.
-std::string Preamble(int ranks) {
-  std::string members;
-  for (int r = 0; r < ranks; ++r)
-    members += (r ? "," : "") + std::to_string(r);
-  std::string s;
-  for (int r = 0; r < ranks; ++r) {
-    const std::string p = std::to_string(r);
-    s += "process " + p + " rank=" + p + "\nthread " + p + " 0\n";
-    s += "state " + p + " 1 MPI_Send category=comm\nstate " + p + " 2 MPI_Recv category=comm\n";
-    s += "state " + p + " 4 MPI_Barrier category=comm\nstate " + p + " 9 compute\n";
-    s += "comm " + p + " 1 world global=1 members=" + members + "\n";
-  }
-  return s;
-}
+using testing::MpiScriptPreamble;
 
 // Rank 1 waits 50 us in MPI_Recv for rank 0's send; in the barrier rank 0
 // waits 89 us and rank 1 40 us for rank 2; then ranks 0 and 1 each wait in
@@ -66,7 +51,7 @@ class WaitsCmdTest : public ::testing::Test {
  protected:
   void SetUp() override {
     path_ = dir_.File("t.plx");
-    const Status s = testing::WriteTraceScript(Preamble(3) + kScript, path_);
+    const Status s = testing::WriteTraceScript(MpiScriptPreamble(3) + kScript, path_);
     ASSERT_TRUE(s.ok()) << s.message();
   }
   testing::RunResult Run(std::vector<std::string> args) {

@@ -149,9 +149,12 @@ TEST_F(MpiAnalysis, DeadlockOfTwoReceivesIsFound) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
     while (std::chrono::steady_clock::now() < deadline)
       if (!child.ReadLine(&line, 100)) ::usleep(100 * 1000);  // timed out, or no more output
+    // The launcher's own exit status after SIGTERM varies (one exited 0 when
+    // the test ran beside others); what matters is that the run was stuck,
+    // not finished, when it was killed.
+    EXPECT_TRUE(child.Running()) << "the deadlocked run ended by itself";
     child.Signal(SIGTERM);
     RunResult run = child.Wait();
-    EXPECT_NE(run.exit_code, 0) << run.output;
     EXPECT_EQ(run.output.find("received a message nobody sent"), std::string::npos) << run.output;
     RunResult merged = testing::MergeLeftovers(trace_);
     ASSERT_EQ(merged.exit_code, 0) << merged.output;

@@ -141,6 +141,14 @@ void ChildProcess::Signal(int sig) {
   if (pid_ > 0) ::kill(pid_, sig);
 }
 
+bool ChildProcess::Running() const {
+  if (pid_ <= 0) return false;
+  siginfo_t info{};
+  if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0)
+    return false;
+  return info.si_pid == 0;  // WNOHANG: no state change yet
+}
+
 RunResult ChildProcess::Wait() {
   RunResult result;
   if (pid_ <= 0) return result;

@@ -51,6 +51,8 @@ class ChildProcess {
   /// Reads one line (without the newline); false at end of output or after timeout_ms.
   bool ReadLine(std::string* line, int timeout_ms);
   void Signal(int sig);
+  /// Whether the child has not exited yet (it stays waitable either way).
+  bool Running() const;
   /// Waits for the child to end; the output not yet read is in the result.
   RunResult Wait();
 

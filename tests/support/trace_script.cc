@@ -426,4 +426,21 @@ Status WriteTraceScript(const std::string& script, const std::string& path) {
   return writer->Finish();
 }
 
+std::string MpiScriptPreamble(int ranks) {
+  std::string members;
+  for (int r = 0; r < ranks; ++r)
+    members += (r ? "," : "") + std::to_string(r);
+  std::string s;
+  for (int r = 0; r < ranks; ++r) {
+    const std::string p = std::to_string(r);
+    s += "process " + p + " rank=" + p + "\nthread " + p + " 0\n";
+    s += "state " + p + " 1 MPI_Send category=comm\nstate " + p + " 2 MPI_Recv category=comm\n";
+    s += "state " + p + " 3 MPI_Ssend category=comm\nstate " + p + " 4 MPI_Barrier category=comm\n";
+    s += "state " + p + " 5 MPI_Bcast category=comm\nstate " + p + " 6 MPI_Reduce category=comm\n";
+    s += "state " + p + " 9 compute\n";
+    s += "comm " + p + " 1 world global=1 members=" + members + "\n";
+  }
+  return s;
+}
+
 }  // namespace plx::testing

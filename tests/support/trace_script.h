@@ -37,4 +37,11 @@ namespace plx::testing {
 /// Writes the trace `script` describes to `path`. Errors name the script line.
 Status WriteTraceScript(const std::string& script, const std::string& path);
 
+/// The definitions of an MPI run for a script: `ranks` processes (process P
+/// is rank P) with one thread (stream 0) each, the states MPI_Send (id 1),
+/// MPI_Recv (2), MPI_Ssend (3), MPI_Barrier (4), MPI_Bcast (5), MPI_Reduce (6)
+/// of category comm and compute (9), and communicator 1 "world" (global id
+/// 1) of all ranks.
+std::string MpiScriptPreamble(int ranks);
+
 }  // namespace plx::testing
