@@ -40,7 +40,6 @@ constexpr std::string_view kStrings[] = {
 constexpr uint64_t kStream = 1;
 constexpr int64_t kStart = 1'000'000'000'000;  // true time of the first record (1000 s)
 constexpr int64_t kLatency = 1500;             // ns from a send to the earliest arrival
-constexpr int kEventsPerIteration = 20;        // per rank, on average (allreduce included)
 
 uint64_t SplitMix(uint64_t* state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -226,9 +225,9 @@ StatusOr<uint64_t> WriteMpiTrace(const std::string& path, const MpiTraceOptions&
   Simulation sim(writer.get(), options);
   sim.Define();
   sim.MeasureOffsets();
-  const uint64_t iterations =
-      std::max<uint64_t>(1, options.events / (uint64_t{options.ranks} * kEventsPerIteration));
-  for (uint64_t i = 0; i < iterations; ++i)
+  // Whole iterations until the records reach the target (the last record
+  // counts are only known once written: slow iterations and allreduces vary).
+  for (uint64_t i = 0; i == 0 || sim.events() < options.events; ++i)
     sim.Iteration(i);
   sim.MeasureOffsets();
   PLX_RETURN_IF_ERROR(writer->Finish());

@@ -16,7 +16,7 @@ namespace plx::bench {
 
 struct MpiTraceOptions {
   uint32_t ranks = 16;
-  uint64_t events = 1'000'000;  // about this many records in all
+  uint64_t events = 1'000'000;  // at least this many records (whole iterations)
   uint64_t seed = 1;
 };
 

@@ -52,7 +52,7 @@ def tables(rows, context):
     for b in rows:
         ns = per_item_ns(b)
         ips = b.get("items_per_second")
-        notes = ", ".join(f"{k}={b[k]:.4g}" for k in ("records", "slices", "bytes", "bytes_per_record")
+        notes = ", ".join(f"{k}={b[k]:.4g}" for k in ("records", "events", "slices", "bytes", "bytes_per_record", "violations")
                           if k in b)
         if not ns and b.get("cpu_time") and name(b) != "DemoTraceSize":
             notes = f"{b['cpu_time']:.1f} {b.get('time_unit', 'ns')} per run" + (", " + notes if notes else "")
