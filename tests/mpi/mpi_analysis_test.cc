@@ -254,7 +254,12 @@ TEST_F(MpiAnalysis, InjectedSlowIterationsAreTheAnomalies) {
       words >> iteration >> ns;
       injected[iteration] = ns;
     }
-    ASSERT_EQ(injected, (std::map<int, int64_t>{{30, 40000000}, {70, 40000000}}));
+    // The program's own measurement: 8 x 5 ms of paced work, more on a busy
+    // machine; the trace must agree with it, not with the plan.
+    ASSERT_EQ(injected.size(), 2u);
+    ASSERT_TRUE(injected.count(30) && injected.count(70));
+    for (const auto& [iteration, ns] : injected)
+      ASSERT_GE(ns, 40000000) << "iteration " << iteration;
 
     // Rank 2's iteration slices in order, to name each anomaly's iteration.
     const model::Trace t = Load();
