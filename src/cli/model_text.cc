@@ -17,4 +17,12 @@ std::string ProcessText(const model::Process& p) {
   return p.rank >= 0 ? fmt::format("rank {}", p.rank) : fmt::format("process {}", p.file_id);
 }
 
+std::string ThreadText(const model::Trace& t, uint32_t thread) {
+  const model::Thread& th = t.threads[thread];
+  std::string s = fmt::format("thread {}", th.file_stream);
+  if (!th.name.empty()) s += " (" + th.name + ")";
+  if (t.processes.size() > 1) s = ProcessText(t.processes[th.process]) + " " + s;
+  return s;
+}
+
 }  // namespace plx::cli

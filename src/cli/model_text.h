@@ -17,4 +17,8 @@ std::string CallsiteText(const model::Trace& t, uint32_t callsite,
 /// "rank N" for an MPI process, else "process N" (its number in the file).
 std::string ProcessText(const model::Process& p);
 
+/// "thread S (name)" (S its stream), after ProcessText when the trace has
+/// more than one process: "rank 2 thread 0".
+std::string ThreadText(const model::Trace& t, uint32_t thread);
+
 }  // namespace plx::cli

@@ -64,10 +64,7 @@ double Fraction(double part, double whole) {
 }
 
 std::string UnitName(const model::Trace& t, bool by_thread, uint32_t unit) {
-  if (!by_thread) return ProcessText(t.processes[unit]);
-  const model::Thread& th = t.threads[unit];
-  return th.name.empty() ? fmt::format("thread {}", th.file_stream)
-                         : fmt::format("thread {} ({})", th.file_stream, th.name);
+  return by_thread ? ThreadText(t, unit) : ProcessText(t.processes[unit]);
 }
 
 std::string RankList(const std::vector<int64_t>& ranks) {
@@ -125,7 +122,7 @@ std::vector<std::string> Headlines(const model::Trace& t, const Findings& f) {
     const analysis::Anomaly& a = f.anomalies.front();
     lines.push_back(fmt::format(
         "{} slice(s) took far longer than usual; the worst: '{}' on {} took {} (median {})",
-        f.anomalies.size(), t.states[a.state].name, ProcessText(t.processes[a.process]),
+        f.anomalies.size(), t.states[a.state].name, ThreadText(t, a.thread),
         FormatDuration(a.duration_ns), FormatDuration(std::llround(a.median_ns))));
   }
   if (f.repair.violations_before > 0)
@@ -243,9 +240,7 @@ void PrintAnomalies(const model::Trace& t, const ReportOptions& o, const Finding
   Table table({{"state"}, {"where"}, {"at", right}, {"duration", right}, {"median", right}});
   for (size_t i = 0; i < Cut(f.anomalies.size(), top); ++i) {
     const analysis::Anomaly& a = f.anomalies[i];
-    table.AddRow({t.states[a.state].name,
-                  fmt::format("{} stream {}", ProcessText(t.processes[a.process]),
-                              t.threads[a.thread].file_stream),
+    table.AddRow({t.states[a.state].name, ThreadText(t, a.thread),
                   FormatDuration(a.begin_ns - t.begin_ns), FormatDuration(a.duration_ns),
                   FormatDuration(std::llround(a.median_ns))});
   }
