@@ -16,12 +16,36 @@ int64_t Abs(int64_t v) {
 }
 }  // namespace
 
+namespace {
+
+// The index of the last anchor <= t, or kBeforeFirst; starts at `hint` when
+// that anchor is not after t (a few steps forward, then a binary search).
+size_t Segment(const std::vector<int64_t>& anchors, int64_t t, size_t hint) {
+  const size_t n = anchors.size();
+  auto begin = anchors.begin();
+  if (hint < n && anchors[hint] <= t) {
+    for (int step = 0; step < 4; ++step, ++hint)
+      if (hint + 1 == n || anchors[hint + 1] > t) return hint;
+    begin += static_cast<std::ptrdiff_t>(hint);
+  }
+  const auto it = std::upper_bound(begin, anchors.end(), t);
+  return it == anchors.begin() ? ThreadTimeMap::kBeforeFirst
+                               : static_cast<size_t>(it - anchors.begin()) - 1;
+}
+
+}  // namespace
+
 int64_t ThreadTimeMap::Apply(int64_t t) const {
+  size_t hint = kBeforeFirst;
+  return Apply(t, &hint);
+}
+
+int64_t ThreadTimeMap::Apply(int64_t t, size_t* hint) const {
   if (anchors.empty()) return t;
-  const auto it = std::upper_bound(anchors.begin(), anchors.end(), t);
-  if (it == anchors.begin()) return t + shifts.front();
-  if (it == anchors.end()) return t + shifts.back();
-  const size_t i = static_cast<size_t>(it - anchors.begin()) - 1;
+  const size_t i = Segment(anchors, t, *hint);
+  *hint = i;
+  if (i == kBeforeFirst) return t + shifts.front();
+  if (i + 1 == anchors.size()) return t + shifts.back();
   const int64_t s0 = shifts[i], s1 = shifts[i + 1];
   if (s0 == s1) return t + s0;
   // The product of shift change and distance may pass 2^63; the quotient is
@@ -37,13 +61,19 @@ bool ThreadTimeMap::is_identity() const {
 
 namespace {
 
+// Moves times by their thread's map. Each pass over a column keeps its own
+// search hints (one per thread): a column is ascending per thread, so each
+// lookup starts where the last one ended.
 class Mover {
  public:
   Mover(const std::vector<ThreadTimeMap>& maps, TimeMapStats* stats) : maps_(maps), stats_(stats) {}
 
-  int64_t Move(uint32_t thread, int64_t t) {
+  using Hints = std::vector<size_t>;
+  Hints NewHints() const { return Hints(maps_.size(), ThreadTimeMap::kBeforeFirst); }
+
+  int64_t Move(uint32_t thread, int64_t t, Hints* hints) {
     if (thread >= maps_.size()) return t;
-    const int64_t u = maps_[thread].Apply(t);
+    const int64_t u = maps_[thread].Apply(t, &(*hints)[thread]);
     if (u != t) {
       ++stats_->events_moved;
       stats_->max_shift_ns = std::max(stats_->max_shift_ns, Abs(u - t));
@@ -53,8 +83,9 @@ class Mover {
 
   // A time column sorted by (thread, time): kept sorted.
   void Column(const std::vector<uint32_t>& thread, std::vector<int64_t>* time) {
+    Hints hints = NewHints();
     for (size_t i = 0; i < time->size(); ++i) {
-      int64_t u = Move(thread[i], (*time)[i]);
+      int64_t u = Move(thread[i], (*time)[i], &hints);
       if (i > 0 && thread[i - 1] == thread[i]) u = std::max(u, (*time)[i - 1]);
       (*time)[i] = u;
     }
@@ -67,11 +98,13 @@ class Mover {
 
 void MoveSlices(Mover* mover, model::SliceTable* s, TimeMapStats* stats) {
   std::vector<int64_t> change(s->size());
+  // Begins ascend per thread; ends nearly do (nesting steps them back).
+  Mover::Hints begin_hints = mover->NewHints(), end_hints = mover->NewHints();
   for (size_t i = 0; i < s->size(); ++i) {
     const int64_t old_duration = s->end[i] - s->begin[i];
-    int64_t begin = mover->Move(s->thread[i], s->begin[i]);
+    int64_t begin = mover->Move(s->thread[i], s->begin[i], &begin_hints);
     if (i > 0 && s->thread[i - 1] == s->thread[i]) begin = std::max(begin, s->begin[i - 1]);
-    const int64_t end = std::max(begin, mover->Move(s->thread[i], s->end[i]));
+    const int64_t end = std::max(begin, mover->Move(s->thread[i], s->end[i], &end_hints));
     s->begin[i] = begin;
     s->end[i] = end;
     change[i] = (end - begin) - old_duration;

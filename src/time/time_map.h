@@ -4,6 +4,7 @@
 // changes. Causal repair computes the maps; this applies them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,9 +20,16 @@ struct ThreadTimeMap {
   std::vector<int64_t> anchors;
   std::vector<int64_t> shifts;
 
+  /// No anchor at or before t (t is before the first).
+  static constexpr size_t kBeforeFirst = SIZE_MAX;
+
   /// t + shift(t): the shift at the anchor before t plus the interpolated
   /// change, rounded half away from zero.
   int64_t Apply(int64_t t) const;
+  /// The same, starting the anchor search at `*hint` (a previous call's
+  /// segment, or kBeforeFirst) and leaving t's segment there: a run of
+  /// ascending times costs O(1) each instead of a binary search.
+  int64_t Apply(int64_t t, size_t* hint) const;
   /// The shift at t (unrounded interpolation rounded to ns).
   int64_t ShiftAt(int64_t t) const { return Apply(t) - t; }
   bool is_identity() const;

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <random>
+#include <vector>
+
 #include "model_builder.h"
 
 namespace plx::time {
@@ -22,6 +26,25 @@ TEST(ThreadTimeMapTest, InterpolatesBetweenAnchorsAndHoldsBeyond) {
   EXPECT_FALSE(m.is_identity());
   EXPECT_TRUE((ThreadTimeMap{{5}, {0}}).is_identity());
   EXPECT_EQ(ThreadTimeMap{}.Apply(42), 42);
+}
+
+// The hinted lookup (ApplyTimeMaps' cursor) answers as the plain one for
+// times in any order: ascending runs, steps back, before the first anchor.
+TEST(ThreadTimeMapTest, HintedLookupAgreesInAnyOrder) {
+  std::mt19937_64 rng(7);
+  ThreadTimeMap m;
+  for (int64_t i = 0, t = 100; i < 200; ++i, t += 1 + static_cast<int64_t>(rng() % 50)) {
+    m.anchors.push_back(t);
+    m.shifts.push_back(static_cast<int64_t>(rng() % 40));
+  }
+  std::vector<int64_t> times;
+  for (int64_t t = 0; t < m.anchors.back() + 100; t += 3)
+    times.push_back(t);  // ascending: the cursor's fast path
+  for (int i = 0; i < 2000; ++i)
+    times.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(m.anchors.back() + 200)));
+  size_t hint = ThreadTimeMap::kBeforeFirst;
+  for (int64_t t : times)
+    ASSERT_EQ(m.Apply(t, &hint), m.Apply(t)) << "t = " << t;
 }
 
 TEST(ApplyTimeMapsTest, MovesEveryTable) {
