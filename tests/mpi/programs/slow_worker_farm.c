@@ -9,9 +9,10 @@
  * (default 5; the slow worker 3 x WORK_MS). Rank 0 sends every job first
  * (MPI_Send, 1 int [tag 1]), then takes the results worker by worker
  * (MPI_Recv, 1 double [tag 2]). Each rank's counts file ends with
- *   compute_ns <its total time in "compute">   (0 on rank 0)
+ *   compute_ns <its total time in "compute", as it measured it>   (0 on rank 0;
+ *               at least JOBS x its WORK_MS, more on a busy machine)
  *   slow_worker <rank>
- * Every count and line is the same in every run. */
+ * Every other count and line is the same in every run. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <stdio.h>
@@ -59,10 +60,11 @@ int main(int argc, char** argv) {
       count_call("MPI_Recv");
       count_rcv(0, kTagJob, sizeof job);
       COUNT_CHECK(job == j);
+      const int64_t begin = user_now_ns();
       user_state_enter(&compute);
       double result = user_paced_work((int64_t)ms * 1000);
       user_state_leave(&compute);
-      compute_ns += (long long)ms * 1000000;
+      compute_ns += (long long)(user_now_ns() - begin);
       MPI_Send(&result, 1, MPI_DOUBLE, 0, kTagResult, MPI_COMM_WORLD);
       count_call("MPI_Send");
       count_msg(0, kTagResult, sizeof result);
