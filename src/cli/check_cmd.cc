@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "base/strings.h"
 #include "cli/analysis_json.h"
 #include "cli/command.h"
 #include "cli/json_fields.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/time_arg.h"
 #include "cli/trace_input.h"
@@ -189,7 +191,12 @@ Status RunCheck(const CheckOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
   const int64_t begin_ns = trace.begin_ns;
-  PLX_ASSIGN_OR_RETURN(RepairReport report, time::RepairCausality(&trace, ro));
+  StatusOr<RepairReport> repaired = [&] {
+    StepProgress progress(global.progress, "checking", 1);
+    progress.Step("causal repair");
+    return time::RepairCausality(&trace, ro);
+  }();
+  PLX_ASSIGN_OR_RETURN(RepairReport report, std::move(repaired));
   if (o.json) {
     fmt::print("{}\n", Json(trace, o, report, ro.min_latency_ns, begin_ns)
                            .dump(2, ' ', false, ordered_json::error_handler_t::replace));

@@ -4,7 +4,9 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "base/strings.h"
 
@@ -34,6 +36,31 @@ void LoadProgress::Update(uint64_t done, uint64_t total) {
   fmt::print(stderr, "\rparallax: loading {:3.0f}% ({} of {} records)", percent, FormatCount(done),
              FormatCount(total));
   std::fflush(stderr);
+  shown_ = true;
+}
+
+StepProgress::StepProgress(bool always, std::string_view what, int steps)
+    : always_(always),
+      terminal_(::isatty(STDERR_FILENO) == 1),
+      what_(what),
+      steps_(steps),
+      start_(std::chrono::steady_clock::now()) {}
+
+StepProgress::~StepProgress() {
+  if (shown_) fmt::print(stderr, "\n");
+}
+
+void StepProgress::Step(std::string_view name) {
+  ++step_;
+  if (!always_) {
+    if (!terminal_) return;
+    if (!shown_ && std::chrono::steady_clock::now() - start_ < std::chrono::milliseconds(500))
+      return;
+  }
+  const std::string line = fmt::format("parallax: {}: {} ({}/{})", what_, name, step_, steps_);
+  fmt::print(stderr, "\r{:<{}}", line, std::max(width_, line.size()));
+  std::fflush(stderr);
+  width_ = line.size();
   shown_ = true;
 }
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <string_view>
 
 namespace plx::cli {
 
@@ -25,6 +26,31 @@ class LoadProgress {
   bool always_;
   bool terminal_;
   bool shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// Names the steps of a long computation on stderr, one updating line
+/// ("parallax: analysing: wait states (4/7)"), under the rules of
+/// LoadProgress: always with --progress, else on a terminal once the
+/// computation has run half a second.
+class StepProgress {
+ public:
+  StepProgress(bool always, std::string_view what, int steps);
+  ~StepProgress();
+  StepProgress(const StepProgress&) = delete;
+  StepProgress& operator=(const StepProgress&) = delete;
+
+  /// The next step begins.
+  void Step(std::string_view name);
+
+ private:
+  bool always_;
+  bool terminal_;
+  bool shown_ = false;
+  std::string_view what_;
+  int steps_;
+  int step_ = 0;
+  size_t width_ = 0;  // of the line drawn last, to blank what a shorter one leaves
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -26,6 +26,7 @@
 #include "cli/command.h"
 #include "cli/model_text.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
 #include "time/causal_repair.h"
@@ -333,15 +334,25 @@ Status RunReport(const ReportOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
   Findings f;
   f.records = file->total_records();
-  PLX_ASSIGN_OR_RETURN(f.repair, time::RepairCausality(&trace));
-  f.stats = analysis::ComputeStateStats(trace);
-  f.states = f.stats.all.states;
-  analysis::SortStateStats(trace, analysis::StateOrder::kSelf, &f.states);
-  f.imbalance = analysis::ComputeImbalance(trace, f.stats);
-  f.waits = analysis::ComputeWaitStates(trace);
-  f.deadlocks = analysis::DetectDeadlocks(trace);
-  f.path = analysis::ComputeCriticalPath(trace, f.waits);
-  f.anomalies = analysis::FindAnomalies(trace);
+  {
+    StepProgress progress(global.progress, "analysing", 7);
+    progress.Step("causal repair");
+    PLX_ASSIGN_OR_RETURN(f.repair, time::RepairCausality(&trace));
+    progress.Step("state statistics");
+    f.stats = analysis::ComputeStateStats(trace);
+    f.states = f.stats.all.states;
+    analysis::SortStateStats(trace, analysis::StateOrder::kSelf, &f.states);
+    progress.Step("imbalance");
+    f.imbalance = analysis::ComputeImbalance(trace, f.stats);
+    progress.Step("wait states");
+    f.waits = analysis::ComputeWaitStates(trace);
+    progress.Step("deadlocks");
+    f.deadlocks = analysis::DetectDeadlocks(trace);
+    progress.Step("critical path");
+    f.path = analysis::ComputeCriticalPath(trace, f.waits);
+    progress.Step("anomalies");
+    f.anomalies = analysis::FindAnomalies(trace);
+  }
   if (o.json) {
     fmt::print("{}\n",
                Json(trace, o, f).dump(2, ' ', false, ordered_json::error_handler_t::replace));

@@ -149,6 +149,15 @@ TEST_F(ReportCmdTest, TextNamesEachProblem) {
     EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
 }
 
+TEST_F(ReportCmdTest, ProgressNamesEachStep) {
+  const testing::RunResult r = Run({"--progress"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("parallax: loading 100%"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("parallax: analysing: causal repair (1/7)"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("parallax: analysing: anomalies (7/7)"), std::string::npos) << r.output;
+}
+
 TEST_F(ReportCmdTest, MissingFileIsAOneLineError) {
   const testing::RunResult r =
       testing::RunProgram({testing::BuildPath("src/cli/parallax"), "report", dir_.File("no.plx")});
