@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "support/test_support.h"
+#include "command_test.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -15,8 +15,9 @@ namespace {
 
 using nlohmann::json;
 
-class AnomaliesCmdTest : public ::testing::Test {
+class AnomaliesCmdTest : public CommandTest {
  protected:
+  AnomaliesCmdTest() : CommandTest("anomalies") {}
   void SetUp() override {
     // 31 iterations of `compute` (5 ms + i us) at main.c:42; iteration 20 takes 40 ms.
     std::string script =
@@ -34,19 +35,7 @@ class AnomaliesCmdTest : public ::testing::Test {
     path_ = dir_.File("loop.plx");
     ASSERT_TRUE(testing::WriteTraceScript(script, path_).ok());
   }
-  testing::RunResult Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {testing::BuildPath("src/cli/parallax"), "anomalies", path_});
-    return testing::RunProgram(args);
-  }
-  json RunJson(std::vector<std::string> args) {
-    args.push_back("--json");
-    const testing::RunResult r = Run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return json::parse(r.output, nullptr, /*allow_exceptions=*/false);
-  }
 
-  testing::TempDir dir_;
-  std::string path_;
   int64_t slow_begin_ = 0;
 };
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "support/test_support.h"
+#include "command_test.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -14,8 +14,9 @@ namespace {
 
 using nlohmann::json;
 
-class CheckCmdTest : public ::testing::Test {
+class CheckCmdTest : public CommandTest {
  protected:
+  CheckCmdTest() : CommandTest("check") {}
   void SetUp() override {
     const std::string script =
         "process 0 pid=10 rank=0 host=a\n"
@@ -32,20 +33,6 @@ class CheckCmdTest : public ::testing::Test {
     path_ = dir_.File("late.plx");
     ASSERT_TRUE(testing::WriteTraceScript(script, path_).ok());
   }
-  testing::RunResult Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {testing::BuildPath("src/cli/parallax"), "check"});
-    return testing::RunProgram(args);
-  }
-  json RunJson(std::vector<std::string> args) {
-    args.insert(args.begin(), path_);
-    args.push_back("--json");
-    const testing::RunResult r = Run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return json::parse(r.output, nullptr, /*allow_exceptions=*/false);
-  }
-
-  testing::TempDir dir_;
-  std::string path_;
 };
 
 TEST_F(CheckCmdTest, Json) {
@@ -98,7 +85,7 @@ TEST_F(CheckCmdTest, MinLatencyAndRepairsLimit) {
 }
 
 TEST_F(CheckCmdTest, Text) {
-  const testing::RunResult r = Run({path_});
+  const testing::RunResult r = Run();
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("violations before repair  1 (messages 1, collective calls 0)\n"),
             std::string::npos)
@@ -111,7 +98,7 @@ TEST_F(CheckCmdTest, Text) {
 }
 
 TEST_F(CheckCmdTest, Errors) {
-  testing::RunResult r = Run({dir_.File("missing.plx")});
+  testing::RunResult r = RunOn(dir_.File("missing.plx"), {});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.output.rfind("parallax: error: ", 0), 0u) << r.output;
   r = Run({path_, "--min-latency", "soon"});

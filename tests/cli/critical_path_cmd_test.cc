@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "support/test_support.h"
+#include "command_test.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -40,26 +40,14 @@ enter 2 0 t=3200 compute
 leave 2 0 t=4000 compute
 )";
 
-class CriticalPathCmdTest : public ::testing::Test {
+class CriticalPathCmdTest : public CommandTest {
  protected:
+  CriticalPathCmdTest() : CommandTest("critical-path") {}
   void SetUp() override {
     path_ = dir_.File("t.plx");
     const Status s = testing::WriteTraceScript(MpiScriptPreamble(3) + kChain, path_);
     ASSERT_TRUE(s.ok()) << s.message();
   }
-  testing::RunResult Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {testing::BuildPath("src/cli/parallax"), "critical-path", path_});
-    return testing::RunProgram(args);
-  }
-  json RunJson(std::vector<std::string> args = {}) {
-    args.push_back("--json");
-    const testing::RunResult r = Run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return json::parse(r.output, nullptr, false);
-  }
-
-  testing::TempDir dir_;
-  std::string path_;
 };
 
 TEST_F(CriticalPathCmdTest, JsonPathThroughTheChain) {

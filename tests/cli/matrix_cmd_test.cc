@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "support/test_support.h"
+#include "command_test.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -35,25 +35,13 @@ send 1 1 t=500 comm=world peer=0 tag=0 bytes=8
 rma 1 1 t=700 op=2 comm=world origin=1 target=0 bytes=24
 )";
 
-class MatrixCmdTest : public ::testing::Test {
+class MatrixCmdTest : public CommandTest {
  protected:
+  MatrixCmdTest() : CommandTest("matrix") {}
   void SetUp() override {
     path_ = dir_.File("two.plx");
     ASSERT_TRUE(testing::WriteTraceScript(kScript, path_).ok());
   }
-  testing::RunResult Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {testing::BuildPath("src/cli/parallax"), "matrix", path_});
-    return testing::RunProgram(args);
-  }
-  json RunJson(std::vector<std::string> args) {
-    args.push_back("--json");
-    const testing::RunResult r = Run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return json::parse(r.output, nullptr, /*allow_exceptions=*/false);
-  }
-
-  testing::TempDir dir_;
-  std::string path_;
 };
 
 TEST_F(MatrixCmdTest, MessagesJson) {

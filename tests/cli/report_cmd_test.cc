@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "support/test_support.h"
+#include "command_test.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -48,26 +48,14 @@ std::string Script() {
   return s;
 }
 
-class ReportCmdTest : public ::testing::Test {
+class ReportCmdTest : public CommandTest {
  protected:
+  ReportCmdTest() : CommandTest("report") {}
   void SetUp() override {
     path_ = dir_.File("t.plx");
     const Status s = testing::WriteTraceScript(Script(), path_);
     ASSERT_TRUE(s.ok()) << s.message();
   }
-  testing::RunResult Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {testing::BuildPath("src/cli/parallax"), "report", path_});
-    return testing::RunProgram(args);
-  }
-  json RunJson(std::vector<std::string> args = {}) {
-    args.push_back("--json");
-    const testing::RunResult r = Run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return json::parse(r.output, nullptr, false);
-  }
-
-  testing::TempDir dir_;
-  std::string path_;
 };
 
 TEST_F(ReportCmdTest, JsonHasEverySection) {
@@ -159,8 +147,7 @@ TEST_F(ReportCmdTest, ProgressNamesEachStep) {
 }
 
 TEST_F(ReportCmdTest, MissingFileIsAOneLineError) {
-  const testing::RunResult r =
-      testing::RunProgram({testing::BuildPath("src/cli/parallax"), "report", dir_.File("no.plx")});
+  const testing::RunResult r = RunOn(dir_.File("no.plx"), {});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("no.plx"), std::string::npos) << r.output;
 }

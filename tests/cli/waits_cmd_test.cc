@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "support/test_support.h"
+#include "command_test.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -47,26 +47,14 @@ leave 2 0 t=200200 MPI_Barrier
 thread_end 2 0 t=200300
 )";
 
-class WaitsCmdTest : public ::testing::Test {
+class WaitsCmdTest : public CommandTest {
  protected:
+  WaitsCmdTest() : CommandTest("waits") {}
   void SetUp() override {
     path_ = dir_.File("t.plx");
     const Status s = testing::WriteTraceScript(MpiScriptPreamble(3) + kScript, path_);
     ASSERT_TRUE(s.ok()) << s.message();
   }
-  testing::RunResult Run(std::vector<std::string> args) {
-    args.insert(args.begin(), {testing::BuildPath("src/cli/parallax"), "waits", path_});
-    return testing::RunProgram(args);
-  }
-  json RunJson(std::vector<std::string> args = {}) {
-    args.push_back("--json");
-    const testing::RunResult r = Run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return json::parse(r.output, nullptr, false);
-  }
-
-  testing::TempDir dir_;
-  std::string path_;
 };
 
 TEST_F(WaitsCmdTest, JsonTotalsPerProcessAndDeadlock) {
@@ -122,8 +110,7 @@ TEST_F(WaitsCmdTest, TextNamesTotalsAndTheDeadlock) {
 }
 
 TEST_F(WaitsCmdTest, MissingFileIsAOneLineError) {
-  const testing::RunResult r =
-      testing::RunProgram({testing::BuildPath("src/cli/parallax"), "waits", dir_.File("none.plx")});
+  const testing::RunResult r = RunOn(dir_.File("none.plx"), {});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 }
