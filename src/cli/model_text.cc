@@ -17,6 +17,15 @@ std::string ProcessText(const model::Process& p) {
   return p.rank >= 0 ? fmt::format("rank {}", p.rank) : fmt::format("process {}", p.file_id);
 }
 
+std::string RankList(const std::vector<int64_t>& ranks, std::string_view separator) {
+  std::string s;
+  for (int64_t r : ranks) {
+    if (!s.empty()) s += separator;
+    s += std::to_string(r);
+  }
+  return s;
+}
+
 std::string ThreadText(const model::Trace& t, uint32_t thread) {
   const model::Thread& th = t.threads[thread];
   std::string s = fmt::format("thread {}", th.file_stream);

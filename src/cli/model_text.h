@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/trace.h"
 
@@ -16,6 +17,9 @@ std::string CallsiteText(const model::Trace& t, uint32_t callsite,
 
 /// "rank N" for an MPI process, else "process N" (its number in the file).
 std::string ProcessText(const model::Process& p);
+
+/// The ranks joined by `separator`: "0, 1".
+std::string RankList(const std::vector<int64_t>& ranks, std::string_view separator = ", ");
 
 /// "thread S (name)" (S its stream), after ProcessText when the trace has
 /// more than one process: "rank 2 thread 0".

@@ -68,13 +68,6 @@ std::string UnitName(const model::Trace& t, bool by_thread, uint32_t unit) {
   return by_thread ? ThreadText(t, unit) : ProcessText(t.processes[unit]);
 }
 
-std::string RankList(const std::vector<int64_t>& ranks) {
-  std::string s;
-  for (int64_t r : ranks)
-    s += (s.empty() ? "" : ", ") + std::to_string(r);
-  return s;
-}
-
 // Imbalance worth a line among the findings: in the program's own work (an
 // MPI call's imbalance is its waiting, which the wait finding reports), over
 // 2+ units, the slowest at least 20 % above the mean, losing at least 1 % of

@@ -13,6 +13,7 @@
 #include "base/strings.h"
 #include "cli/analysis_json.h"
 #include "cli/command.h"
+#include "cli/model_text.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
 
@@ -38,11 +39,9 @@ std::string CallsiteName(const model::Trace& t, uint32_t callsite) {
   return fmt::format("{}:{}", c.file, c.line);
 }
 
+// "?" when nobody is known.
 std::string Ranks(const std::vector<int64_t>& ranks) {
-  std::string s;
-  for (int64_t r : ranks)
-    s += (s.empty() ? "" : ",") + std::to_string(r);
-  return s.empty() ? "?" : s;
+  return ranks.empty() ? "?" : RankList(ranks, ",");
 }
 
 std::string DescribeCall(const model::Trace& t, const BlockedCall& b) {

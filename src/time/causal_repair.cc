@@ -8,17 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
 
 #include "time/time_map.h"
 
 namespace plx::time {
-
-namespace {
-int64_t Abs(int64_t v) {
-  return v < 0 ? -v : v;
-}
-}  // namespace
 
 namespace {
 
@@ -237,7 +232,7 @@ StatusOr<RepairReport> RepairCausality(model::Trace* trace, const RepairOptions&
     maps[t].anchors.assign(anchors.time.begin() + b, anchors.time.begin() + e);
     maps[t].shifts.assign(anchors.shift.begin() + b, anchors.shift.begin() + e);
     for (int64_t s : maps[t].shifts)
-      report.thread_max_shift_ns[t] = std::max(report.thread_max_shift_ns[t], Abs(s));
+      report.thread_max_shift_ns[t] = std::max(report.thread_max_shift_ns[t], std::abs(s));
   }
   const TimeMapStats stats = ApplyTimeMaps(maps, trace);
   report.events_moved = stats.events_moved;

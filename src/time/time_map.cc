@@ -11,12 +11,6 @@
 namespace plx::time {
 
 namespace {
-int64_t Abs(int64_t v) {
-  return v < 0 ? -v : v;
-}
-}  // namespace
-
-namespace {
 
 // The index of the last anchor <= t, or kBeforeFirst; starts at `hint` when
 // that anchor is not after t (a few steps forward, then a binary search).
@@ -76,7 +70,7 @@ class Mover {
     const int64_t u = maps_[thread].Apply(t, &(*hints)[thread]);
     if (u != t) {
       ++stats_->events_moved;
-      stats_->max_shift_ns = std::max(stats_->max_shift_ns, Abs(u - t));
+      stats_->max_shift_ns = std::max(stats_->max_shift_ns, std::abs(u - t));
     }
     return u;
   }
@@ -108,11 +102,11 @@ void MoveSlices(Mover* mover, model::SliceTable* s, TimeMapStats* stats) {
     s->begin[i] = begin;
     s->end[i] = end;
     change[i] = (end - begin) - old_duration;
-    stats->max_duration_change_ns = std::max(stats->max_duration_change_ns, Abs(change[i]));
+    stats->max_duration_change_ns = std::max(stats->max_duration_change_ns, std::abs(change[i]));
     if (old_duration >= 1000)
       stats->max_relative_change =
           std::max(stats->max_relative_change,
-                   static_cast<double>(Abs(change[i])) / static_cast<double>(old_duration));
+                   static_cast<double>(std::abs(change[i])) / static_cast<double>(old_duration));
   }
   // self = duration minus direct children's durations: it changes by the
   // slice's own change minus its children's.
