@@ -1,0 +1,188 @@
+// The server's timeline engine on the large synthetic MPI trace
+// (mpi_trace_gen.h): building the TimelineIndex (time, memory), then tile
+// latency at 10 zoom levels from the whole trace down to a millionth of it,
+// 1600 px wide, all rows with arrows and 16 rows; median and worst per level.
+// PLX_BENCH_EVENTS sets the trace size (default 100 million events);
+// PLX_BENCH_DIR where the generated trace is kept between runs.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "bench/mpi_trace_gen.h"
+#include "format/trace_file.h"
+#include "model/load_trace.h"
+#include "server/tile_builder.h"
+#include "server/timeline_index.h"
+#include "time/causal_repair.h"
+#include "time/message_pairs.h"
+
+namespace {
+
+constexpr int kZoomLevels = 10;
+constexpr int kQueriesPerLevel = 25;
+constexpr uint32_t kWidth = 1600;
+
+uint64_t BenchEvents() {
+  const char* v = std::getenv("PLX_BENCH_EVENTS");
+  return v && *v ? std::strtoull(v, nullptr, 10) : 100'000'000;
+}
+
+[[noreturn]] void Fail(const plx::Status& s) {
+  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  std::exit(1);
+}
+
+// The loaded, repaired trace and its message pairs (made once, untimed).
+struct Loaded {
+  std::unique_ptr<plx::format::TraceFile> file;
+  plx::model::Trace trace;
+  plx::time::MessagePairs pairs;
+};
+
+const Loaded& Trace() {
+  static Loaded loaded = [] {
+    Loaded l;
+    auto f = plx::format::TraceFile::Open(plx::bench::CachedMpiTrace(BenchEvents()));
+    if (!f.ok()) Fail(f.status());
+    l.file = std::move(*f);
+    auto t = plx::model::LoadTrace(*l.file);
+    if (!t.ok()) Fail(t.status());
+    l.trace = std::move(*t);
+    auto r = plx::time::RepairCausality(&l.trace);
+    if (!r.ok()) Fail(r.status());
+    l.pairs = plx::time::MatchMessages(l.trace);
+    return l;
+  }();
+  return loaded;
+}
+
+struct BuildResult {
+  double seconds = 0;
+  size_t bytes = 0;
+};
+BuildResult g_build;
+
+const plx::server::TimelineIndex& Index() {
+  static plx::server::TimelineIndex index = [] {
+    const Loaded& l = Trace();
+    const auto t0 = std::chrono::steady_clock::now();
+    plx::server::TimelineIndex i = plx::server::TimelineIndex::Build(l.trace, l.pairs);
+    g_build.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    g_build.bytes = i.memory_bytes();
+    return i;
+  }();
+  return index;
+}
+
+void BuildIndex(benchmark::State& state) {
+  const Loaded& l = Trace();
+  for (auto _ : state) {
+    plx::server::TimelineIndex index = plx::server::TimelineIndex::Build(l.trace, l.pairs);
+    benchmark::DoNotOptimize(index.memory_bytes());
+  }
+  const plx::server::TimelineIndex& index = Index();  // the shared one, for the table
+  state.counters["events"] = static_cast<double>(l.file->total_records());
+  state.counters["slices"] = static_cast<double>(l.trace.slices.size());
+  state.counters["messages"] = static_cast<double>(l.pairs.pairs.size());
+  state.counters["index_MB"] = static_cast<double>(index.memory_bytes()) / 1e6;
+  state.counters["bytes_per_slice"] =
+      static_cast<double>(index.memory_bytes()) / std::max<double>(1, l.trace.slices.size());
+}
+BENCHMARK(BuildIndex)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+struct LevelResult {
+  double span_ns = 0;
+  double median_ms[2] = {0, 0}, worst_ms[2] = {0, 0};
+  double mean_kb[2] = {0, 0};
+};
+LevelResult g_levels[kZoomLevels];
+
+// Tiles at zoom level `state.range(0)` (span = duration / 10^(level * 6 / 9))
+// at windows spread over the trace; range(1) = 0: all rows, 1: 16 rows.
+void Tile(benchmark::State& state) {
+  const plx::server::TimelineIndex& index = Index();
+  const plx::model::Trace& trace = Trace().trace;
+  const int level = static_cast<int>(state.range(0));
+  const int few = static_cast<int>(state.range(1));
+  const double duration = static_cast<double>(trace.end_ns - trace.begin_ns);
+  const double span = duration / std::pow(10.0, level * 6.0 / (kZoomLevels - 1));
+  plx::server::TileRequest request;
+  request.width = kWidth;
+  const uint32_t rows = index.rows();
+  for (uint32_t r = 0; r < (few ? std::min(16u, rows) : rows); ++r)
+    request.rows.push_back(r);
+  std::vector<double> ms;
+  double bytes = 0;
+  for (auto _ : state) {
+    ms.clear();
+    bytes = 0;
+    for (int q = 0; q < kQueriesPerLevel; ++q) {
+      // Windows evenly spread, with a fixed odd offset so they do not align
+      // with iterations.
+      const double start = (duration - span) * (q + 0.37) / kQueriesPerLevel;
+      request.from = std::max(0.0, start);
+      request.to = request.from + span;
+      std::string out;
+      const auto t0 = std::chrono::steady_clock::now();
+      const plx::Status s = plx::server::BuildTile(index, request, &out);
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      if (!s.ok()) state.SkipWithError(s.message().c_str());
+      bytes += static_cast<double>(out.size());
+    }
+  }
+  std::sort(ms.begin(), ms.end());
+  LevelResult& r = g_levels[level];
+  r.span_ns = span;
+  r.median_ms[few] = ms[ms.size() / 2];
+  r.worst_ms[few] = ms.back();
+  r.mean_kb[few] = bytes / static_cast<double>(ms.size()) / 1e3;
+  state.counters["span_ns"] = span;
+  state.counters["median_ms"] = r.median_ms[few];
+  state.counters["worst_ms"] = r.worst_ms[few];
+  state.counters["tile_kB"] = r.mean_kb[few];
+}
+BENCHMARK(Tile)
+    ->ArgsProduct({benchmark::CreateDenseRange(0, kZoomLevels - 1, 1), {0, 1}})
+    ->ArgNames({"zoom", "rows16"})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+void PrintSummary() {
+  if (g_build.bytes == 0) return;
+  const Loaded& l = Trace();
+  std::printf("\nTimeline index: %llu events, %zu slices, %zu messages, %u rows\n",
+              static_cast<unsigned long long>(l.file->total_records()), l.trace.slices.size(),
+              l.pairs.pairs.size(), Index().rows());
+  std::printf("  build %.2f s, %.1f MB (%.1f bytes per slice)\n", g_build.seconds,
+              static_cast<double>(g_build.bytes) / 1e6,
+              static_cast<double>(g_build.bytes) / std::max<double>(1, l.trace.slices.size()));
+  std::printf("\n%4s %14s | %-26s | %-26s\n", "zoom", "span (ns)", "all rows: median/worst ms, kB",
+              "16 rows: median/worst ms, kB");
+  for (int z = 0; z < kZoomLevels; ++z) {
+    const LevelResult& r = g_levels[z];
+    if (r.span_ns == 0) continue;
+    std::printf("%4d %14.0f | %7.2f %7.2f %9.1f  | %7.2f %7.2f %9.1f\n", z, r.span_ns,
+                r.median_ms[0], r.worst_ms[0], r.mean_kb[0], r.median_ms[1], r.worst_ms[1],
+                r.mean_kb[1]);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  PrintSummary();
+  return 0;
+}

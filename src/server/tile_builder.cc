@@ -1,0 +1,485 @@
+// BuildTile: per requested row and depth, walk the lane pixel by pixel: a slice
+// of a pixel or more is sent as itself; the slices beginning in one pixel are
+// found by galloping over the lane's sampled begins and merged into one bar
+// whose state comes from the summary pyramid. Instants, arrows and counter
+// points are grouped by pixel the same way, so a tile is O(width) per row.
+#include "server/tile_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "base/strings.h"
+#include "server/api.gen.h"
+
+namespace plx::server {
+
+namespace {
+
+using wire::TileArrow;
+using wire::TileCounterPoint;
+using wire::TileInstant;
+using wire::TileSlice;
+
+constexpr uint32_t kRawVoteLimit = 64;  // merged runs up to this many slices are voted exactly
+
+// Maps trace times to pixel columns of the request.
+struct Frame {
+  int64_t base = 0;  // Trace::begin_ns
+  double from = 0, to = 0, scale = 0;
+
+  double T(int64_t ns) const { return static_cast<double>(ns - base); }
+  int64_t Px(double t) const {
+    const double p = std::floor((t - from) * scale);
+    return static_cast<int64_t>(std::clamp(p, -4.0e18, 4.0e18));
+  }
+};
+
+// First k in [lo, hi) with pred(k) true, pred monotone (false... true); hi if none.
+// Gallops from lo, so it costs O(log distance).
+template <typename Pred>
+uint64_t Gallop(uint64_t lo, uint64_t hi, Pred pred) {
+  uint64_t step = 1, prev = lo;
+  uint64_t probe = lo;
+  while (probe < hi && !pred(probe)) {
+    prev = probe + 1;
+    probe = lo + step;
+    step *= 2;
+  }
+  uint64_t end = std::min(probe, hi);
+  // pred false before prev; true at end (or end == hi).
+  while (prev < end) {
+    const uint64_t mid = prev + (end - prev) / 2;
+    if (pred(mid))
+      end = mid;
+    else
+      prev = mid + 1;
+  }
+  return prev;
+}
+
+class StateVote {
+ public:
+  void Add(uint32_t state, double ns) {
+    for (size_t i = 0; i < n_; ++i) {
+      if (states_[i] == state) {
+        ns_[i] += ns;
+        return;
+      }
+    }
+    if (n_ < kMax) {
+      states_[n_] = state;
+      ns_[n_++] = ns;
+    }
+  }
+  uint32_t Best() const {
+    uint32_t best = 0;
+    double best_ns = -1;
+    for (size_t i = 0; i < n_; ++i) {
+      if (ns_[i] > best_ns) {
+        best_ns = ns_[i];
+        best = states_[i];
+      }
+    }
+    return best;
+  }
+
+ private:
+  static constexpr size_t kMax = 64;
+  uint32_t states_[kMax] = {};
+  double ns_[kMax] = {};
+  size_t n_ = 0;
+};
+
+class TileWriter {
+ public:
+  TileWriter(const TimelineIndex& index, const TileRequest& request)
+      : index_(index), trace_(index.trace()), request_(request) {
+    frame_.base = trace_.begin_ns;
+    frame_.from = request.from;
+    frame_.to = request.to;
+    frame_.scale = static_cast<double>(request.width) / (request.to - request.from);
+  }
+
+  void Slices(uint32_t row);
+  void Instants(uint32_t row);
+  void Arrows(const std::vector<uint8_t>& requested);
+  void Counter(uint32_t track);
+  void Append(std::string* out) const;
+
+ private:
+  // Lane accessors.
+  int64_t Begin(const TimelineIndex::Lane& lane, uint64_t k) const {
+    return trace_.slices.begin[index_.slice_id(lane, static_cast<uint32_t>(k))];
+  }
+  int64_t End(const TimelineIndex::Lane& lane, uint64_t k) const {
+    return trace_.slices.end[index_.slice_id(lane, static_cast<uint32_t>(k))];
+  }
+  // First lane position whose begin is at or after (strict: after) trace time t.
+  uint64_t LaneSearch(const TimelineIndex::Lane& lane, double t, bool strict) const;
+  // First position after i whose begin is in a later pixel than px (capped at hi).
+  uint64_t NextPixel(const TimelineIndex::Lane& lane, uint64_t i, uint64_t hi, int64_t px,
+                     bool dense) const;
+  uint32_t Dominant(const TimelineIndex::Lane& lane, uint64_t i, uint64_t j) const;
+  void AddSlice(uint32_t row, uint16_t depth, uint32_t id);
+
+  const TimelineIndex& index_;
+  const model::Trace& trace_;
+  const TileRequest& request_;
+  Frame frame_;
+  std::vector<TileSlice> slices_;
+  std::vector<TileInstant> instants_;
+  std::vector<TileArrow> arrows_;
+  std::vector<TileCounterPoint> points_;
+};
+
+uint64_t TileWriter::LaneSearch(const TimelineIndex::Lane& lane, double t, bool strict) const {
+  auto after = [&](int64_t ns) { return strict ? frame_.T(ns) > t : frame_.T(ns) >= t; };
+  const std::vector<int64_t>& s = lane.sampled_begin;
+  const uint64_t b = static_cast<uint64_t>(
+      std::partition_point(s.begin(), s.end(), [&](int64_t ns) { return !after(ns); }) - s.begin());
+  if (b == 0) return 0;
+  const uint64_t lo = (b - 1) * TimelineIndex::kBlock + 1;
+  const uint64_t hi = std::min<uint64_t>(b * TimelineIndex::kBlock, lane.count);
+  uint64_t k = lo;
+  while (k < hi && !after(Begin(lane, k)))
+    ++k;
+  return k;
+}
+
+uint64_t TileWriter::NextPixel(const TimelineIndex::Lane& lane, uint64_t i, uint64_t hi, int64_t px,
+                               bool dense) const {
+  auto later = [&](uint64_t k) { return frame_.Px(frame_.T(Begin(lane, k))) > px; };
+  // Few slices per pixel: a short scan (skipped where the last pixel was
+  // crowded: each raw begin may be a cache miss).
+  uint64_t k = i + 1;
+  for (int n = 0; n < 8 && k < hi && !dense; ++n, ++k)
+    if (later(k)) return k;
+  if (k >= hi) return hi;
+  // Many: gallop over the sampled begins, then scan one block.
+  constexpr uint64_t kB = TimelineIndex::kBlock;
+  const std::vector<int64_t>& s = lane.sampled_begin;
+  const uint64_t s_hi = (hi + kB - 1) / kB;
+  const uint64_t sb =
+      Gallop(k / kB + 1, s_hi, [&](uint64_t q) { return frame_.Px(frame_.T(s[q])) > px; });
+  uint64_t lo = std::max(k, (sb - 1) * kB);
+  const uint64_t end = std::min(hi, sb * kB);
+  while (lo < end && !later(lo))
+    ++lo;
+  return lo;
+}
+
+uint32_t TileWriter::Dominant(const TimelineIndex::Lane& lane, uint64_t i, uint64_t j) const {
+  StateVote vote;
+  auto raw = [&](uint64_t k) {
+    const uint32_t id = index_.slice_id(lane, static_cast<uint32_t>(k));
+    vote.Add(trace_.slices.state[id],
+             static_cast<double>(trace_.slices.end[id] - trace_.slices.begin[id]));
+  };
+  if (j - i <= kRawVoteLimit || lane.levels.empty()) {
+    for (uint64_t k = i; k < j; ++k)
+      raw(k);
+    return vote.Best();
+  }
+  // Long runs vote with whole blocks only: the few raw slices at their ends
+  // would cost cache misses for little change in the answer.
+  constexpr uint64_t kB = TimelineIndex::kBlock;
+  uint64_t p = (i + kB - 1) / kB * kB;
+  while (p + kB <= j) {
+    size_t level = 0;
+    uint64_t span = kB;
+    while (level + 1 < lane.levels.size() && p % (span * TimelineIndex::kFanout) == 0 &&
+           p + span * TimelineIndex::kFanout <= j) {
+      ++level;
+      span *= TimelineIndex::kFanout;
+    }
+    const TimelineIndex::SliceSummary& s = lane.levels[level][p / span];
+    vote.Add(s.state, s.ns);
+    p += span;
+  }
+  return vote.Best();
+}
+
+void TileWriter::AddSlice(uint32_t row, uint16_t depth, uint32_t id) {
+  TileSlice s;
+  s.begin = frame_.T(trace_.slices.begin[id]);
+  s.end = frame_.T(trace_.slices.end[id]);
+  s.row = row;
+  s.state = trace_.slices.state[id];
+  s.ref = id;
+  s.depth = depth;
+  s.flags = (trace_.slices.flags[id] & model::SliceTable::kUnclosed) ? 2 : 0;
+  slices_.push_back(s);
+}
+
+void TileWriter::Slices(uint32_t row) {
+  for (uint16_t depth = 0; depth <= index_.max_depth(row); ++depth) {
+    const TimelineIndex::Lane* lane = index_.lane(row, depth);
+    if (!lane || lane->count == 0) continue;
+    uint64_t i = LaneSearch(*lane, frame_.from, false);
+    // The slice before may reach into the window (same-depth slices do not
+    // overlap, so only a few can).
+    while (i > 0 && frame_.T(End(*lane, i - 1)) >= frame_.from)
+      --i;
+    const uint64_t hi = LaneSearch(*lane, frame_.to, true);
+    size_t merged = SIZE_MAX;  // index in slices_ of this lane's last merged bar
+    int64_t merged_px = 0;
+    bool dense = false;  // the last pixel held many slices
+    while (i < hi) {
+      const double b = frame_.T(Begin(*lane, i));
+      const double e = frame_.T(End(*lane, i));
+      if ((e - b) * frame_.scale >= 1.0) {
+        AddSlice(row, depth, index_.slice_id(*lane, static_cast<uint32_t>(i)));
+        ++i;
+        continue;
+      }
+      const int64_t px = frame_.Px(b);
+      uint64_t j = NextPixel(*lane, i, hi, px, dense);
+      dense = j - i > 2 * TimelineIndex::kBlock;
+      // Only the last slice beginning in a pixel can be a pixel long.
+      if (j - i > 1 &&
+          (frame_.T(End(*lane, j - 1)) - frame_.T(Begin(*lane, j - 1))) * frame_.scale >= 1.0)
+        --j;
+      if (j - i == 1) {
+        AddSlice(row, depth, index_.slice_id(*lane, static_cast<uint32_t>(i)));
+        i = j;
+        continue;
+      }
+      const uint32_t state = Dominant(*lane, i, j);
+      const double end = frame_.T(End(*lane, j - 1));
+      const uint32_t count = static_cast<uint32_t>(j - i);
+      if (merged != SIZE_MAX && merged == slices_.size() - 1 && merged_px + 1 == px &&
+          slices_[merged].state == state) {
+        slices_[merged].end = std::max(slices_[merged].end, end);
+        slices_[merged].ref += count;
+      } else {
+        TileSlice s;
+        s.begin = b;
+        s.end = end;
+        s.row = row;
+        s.state = state;
+        s.ref = count;
+        s.depth = depth;
+        s.flags = 1;
+        merged = slices_.size();
+        slices_.push_back(s);
+      }
+      merged_px = px;
+      i = j;
+    }
+  }
+}
+
+void TileWriter::Instants(uint32_t row) {
+  const model::InstantTable& in = trace_.instants;
+  const uint64_t a = index_.instants_begin(row), e = index_.instants_end(row);
+  auto t = [&](uint64_t k) { return frame_.T(in.time[k]); };
+  uint64_t i = Gallop(a, e, [&](uint64_t k) { return t(k) >= frame_.from; });
+  const uint64_t hi = Gallop(i, e, [&](uint64_t k) { return t(k) > frame_.to; });
+  while (i < hi) {
+    const int64_t px = frame_.Px(t(i));
+    const uint64_t j = Gallop(i + 1, hi, [&](uint64_t k) { return frame_.Px(t(k)) > px; });
+    TileInstant rec;
+    rec.time = t(i);
+    rec.row = row;
+    rec.type = in.type[i];
+    rec.ref = j - i == 1 ? static_cast<uint32_t>(i) : static_cast<uint32_t>(j - i);
+    rec.flags = j - i == 1 ? 0 : 1;
+    instants_.push_back(rec);
+    i = j;
+  }
+}
+
+void TileWriter::Arrows(const std::vector<uint8_t>& requested) {
+  const std::vector<int64_t>& mtime = trace_.messages.time;
+  auto send = [&](uint64_t k) { return frame_.T(index_.arrow_send(k)); };
+  auto recv = [&](uint64_t k) { return frame_.T(mtime[index_.arrow_recv_row(k)]); };
+  auto add = [&](const TimelineIndex::Channel& ch, uint64_t k, uint64_t count) {
+    TileArrow a;
+    a.send = send(k);
+    a.recv = recv(k);
+    a.from_row = ch.from_row;
+    a.to_row = ch.to_row;
+    a.ref = count == 1 ? index_.arrow_send_row(k) : static_cast<uint32_t>(count);
+    a.flags = count == 1 ? 0 : 1;
+    arrows_.push_back(a);
+  };
+  auto channel = [&](const TimelineIndex::Channel& ch) {
+    const uint64_t lo = ch.first, end = ch.first + ch.count;
+    const uint64_t i0 = Gallop(lo, end, [&](uint64_t k) { return send(k) >= frame_.from; });
+    // Sent before the window, received in or after it: scan back over the
+    // time the channel's short messages take (long ones are listed apart).
+    std::vector<uint64_t> before;
+    const double reach = frame_.from - static_cast<double>(ch.max_short_latency);
+    for (uint64_t k = i0; k > lo && send(k - 1) >= reach; --k)
+      if (!index_.is_long(k - 1) && recv(k - 1) >= frame_.from) before.push_back(k - 1);
+    std::reverse(before.begin(), before.end());
+    for (size_t q = 0; q < before.size();) {
+      const int64_t px = frame_.Px(send(before[q]));
+      size_t r = q + 1;
+      while (r < before.size() && frame_.Px(send(before[r])) == px)
+        ++r;
+      add(ch, before[q], r - q);
+      q = r;
+    }
+    // Sent in the window, merged per pixel.
+    const uint64_t i1 = Gallop(i0, end, [&](uint64_t k) { return send(k) > frame_.to; });
+    for (uint64_t i = i0; i < i1;) {
+      const int64_t px = frame_.Px(send(i));
+      const uint64_t j = Gallop(i + 1, i1, [&](uint64_t k) { return frame_.Px(send(k)) > px; });
+      add(ch, i, j - i);
+      i = j;
+    }
+  };
+  const std::vector<TimelineIndex::Channel>& channels = index_.channels();
+  for (uint32_t row = 0; row < requested.size(); ++row) {
+    if (!requested[row]) continue;
+    for (uint32_t c = index_.channels_from_begin(row); c < index_.channels_from_end(row); ++c)
+      channel(channels[c]);
+    for (uint32_t c : index_.channels_to(row))
+      if (!requested[channels[c].from_row]) channel(channels[c]);
+  }
+  // Long (and negative-latency) messages sent outside the window that still
+  // cross it.
+  const model::MessageTable& m = trace_.messages;
+  for (uint64_t k : index_.long_arrows()) {
+    const double s = send(k), r = recv(k);
+    const bool crosses = (s < frame_.from && r >= frame_.from) || (s > frame_.to && r <= frame_.to);
+    if (!crosses) continue;
+    const uint32_t from_row = m.thread[index_.arrow_send_row(k)];
+    const uint32_t to_row = m.thread[index_.arrow_recv_row(k)];
+    if (!requested[from_row] && !requested[to_row]) continue;
+    TimelineIndex::Channel ch;
+    ch.from_row = from_row;
+    ch.to_row = to_row;
+    add(ch, k, 1);
+  }
+}
+
+void TileWriter::Counter(uint32_t track_index) {
+  const TimelineIndex::Track& track = index_.track(track_index);
+  const model::CounterTable& c = trace_.counter_samples;
+  const uint64_t n = track.samples.size();
+  auto t = [&](uint64_t k) { return frame_.T(c.time[track.samples[k]]); };
+  auto value = [&](uint64_t k) { return c.value[track.samples[k]]; };
+  uint64_t i = Gallop(0, n, [&](uint64_t k) { return t(k) >= frame_.from; });
+  const uint64_t hi = Gallop(i, n, [&](uint64_t k) { return t(k) > frame_.to; });
+  if (i > 0) {
+    TileCounterPoint p;
+    p.time = t(i - 1);
+    p.min = p.max = p.last = value(i - 1);
+    p.track = track_index;
+    p.count = 1;
+    points_.push_back(p);
+  }
+  constexpr uint64_t kB = TimelineIndex::kBlock;
+  while (i < hi) {
+    const int64_t px = frame_.Px(t(i));
+    const uint64_t j = Gallop(i + 1, hi, [&](uint64_t k) { return frame_.Px(t(k)) > px; });
+    TileCounterPoint p;
+    p.time = t(i);
+    p.min = p.max = value(i);
+    p.last = value(j - 1);
+    p.track = track_index;
+    p.count = static_cast<uint32_t>(j - i);
+    auto raw = [&](uint64_t k) {
+      p.min = std::min(p.min, value(k));
+      p.max = std::max(p.max, value(k));
+    };
+    uint64_t q = i;
+    if (j - i > 2 * kB && !track.levels.empty()) {
+      for (; q % kB != 0; ++q)
+        raw(q);
+      while (q + kB <= j) {
+        size_t level = 0;
+        uint64_t span = kB;
+        while (level + 1 < track.levels.size() && q % (span * TimelineIndex::kFanout) == 0 &&
+               q + span * TimelineIndex::kFanout <= j) {
+          ++level;
+          span *= TimelineIndex::kFanout;
+        }
+        const TimelineIndex::ValueSummary& s = track.levels[level][q / span];
+        p.min = std::min(p.min, s.min);
+        p.max = std::max(p.max, s.max);
+        q += span;
+      }
+    }
+    for (; q < j; ++q)
+      raw(q);
+    points_.push_back(p);
+    i = j;
+  }
+}
+
+template <typename T>
+void AppendRecords(const std::vector<T>& records, std::string* out) {
+  if (records.empty()) return;
+  const size_t at = out->size();
+  out->resize(at + records.size() * sizeof(T));
+  std::memcpy(out->data() + at, records.data(), records.size() * sizeof(T));
+}
+
+void TileWriter::Append(std::string* out) const {
+  wire::TileHeader h;
+  h.magic = 0x544c5850;
+  h.version = wire::kApiVersion;
+  h.from = request_.from;
+  h.to = request_.to;
+  h.width = request_.width;
+  h.slices = static_cast<uint32_t>(slices_.size());
+  h.instants = static_cast<uint32_t>(instants_.size());
+  h.arrows = static_cast<uint32_t>(arrows_.size());
+  h.points = static_cast<uint32_t>(points_.size());
+  out->reserve(out->size() + sizeof(h) + slices_.size() * sizeof(TileSlice) +
+               instants_.size() * sizeof(TileInstant) + arrows_.size() * sizeof(TileArrow) +
+               points_.size() * sizeof(TileCounterPoint));
+  const size_t at = out->size();
+  out->resize(at + sizeof(h));
+  std::memcpy(out->data() + at, &h, sizeof(h));
+  AppendRecords(slices_, out);
+  AppendRecords(instants_, out);
+  AppendRecords(arrows_, out);
+  AppendRecords(points_, out);
+}
+
+}  // namespace
+
+Status BuildTile(const TimelineIndex& index, const TileRequest& request, std::string* out) {
+  if (request.width == 0 || request.width > kMaxTileWidth)
+    return InvalidArgument(StrFormat("width: must be 1..%u, got %u", kMaxTileWidth, request.width));
+  if (!std::isfinite(request.from)) return InvalidArgument("from: must be a finite number");
+  if (!std::isfinite(request.to)) return InvalidArgument("to: must be a finite number");
+  if (!(request.from < request.to))
+    return InvalidArgument(StrFormat("to: must be greater than from (from %.17g, to %.17g)",
+                                     request.from, request.to));
+  const uint32_t rows = index.rows();
+  for (uint32_t row : request.rows)
+    if (row >= rows)
+      return InvalidArgument(StrFormat("rows: unknown row %u (the trace has %u)", row, rows));
+  const size_t tracks = index.counter_tracks().size();
+  for (uint32_t track : request.counters)
+    if (track >= tracks)
+      return InvalidArgument(
+          StrFormat("counters: unknown counter track %u (the trace has %zu)", track, tracks));
+
+  TileWriter writer(index, request);
+  std::vector<uint8_t> requested(rows, 0);
+  for (uint32_t row : request.rows) {
+    if (requested[row]) continue;  // asked twice: drawn once
+    requested[row] = 1;
+    writer.Slices(row);
+  }
+  std::fill(requested.begin(), requested.end(), 0);
+  for (uint32_t row : request.rows) {
+    if (requested[row]) continue;
+    requested[row] = 1;
+    writer.Instants(row);
+  }
+  if (request.arrows) writer.Arrows(requested);
+  for (uint32_t track : request.counters)
+    writer.Counter(track);
+  writer.Append(out);
+  return Status::Ok();
+}
+
+}  // namespace plx::server
