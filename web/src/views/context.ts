@@ -1,0 +1,71 @@
+// What a view gets from the application: the server client, the loaded trace's
+// summary, the timeline it can steer, and the shared state colours. Views only
+// draw and handle events; data always comes through `api`.
+import type { EndpointTypes, SliceRef, TraceSummary } from '../protocol/api.gen';
+import type { Painter } from '../render/painter';
+
+/** Typed access to the server API for one trace ({trace} is filled in). */
+export interface ApiClient {
+  get<K extends keyof EndpointTypes>(
+    endpoint: K,
+    params: EndpointTypes[K]['params'],
+  ): Promise<EndpointTypes[K]['response']>;
+}
+
+/** A place in the timeline: rows and times in trace time (ns). */
+export interface TimelineTarget {
+  row: number;
+  begin: number;
+  end: number;
+  /** slice to select and show details for; -1 or absent = none */
+  slice?: number;
+}
+
+/** What other views may do to the timeline. */
+export interface TimelineControl {
+  /** Zoom to show [begin, end] with some margin, scroll `row` into view, select the slice. */
+  jumpTo(target: TimelineTarget): void;
+  /** Blink these slices in the timeline until replaced; [] clears. */
+  highlight(slices: readonly SliceRef[]): void;
+  /** The visible time window. */
+  window(): { from: number; to: number };
+  /** Called after every zoom or pan; returns an unsubscribe function. */
+  onWindowChange(listener: (from: number, to: number) => void): () => void;
+  /** Show or hide an overlay. */
+  setOverlay(overlay: 'critical-path' | 'anomalies', on: boolean): void;
+}
+
+/** State colours and visibility, shared by the legend, timeline and charts. */
+export interface StateStyle {
+  color(state: number): string;
+  visible(state: number): boolean;
+  /** Called when a colour or visibility changes; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
+}
+
+export interface ViewContext {
+  api: ApiClient;
+  summary: TraceSummary;
+  timeline: TimelineControl;
+  states: StateStyle;
+}
+
+/** A view in a panel tab (histogram, statistics, matrix, ...). */
+export interface View {
+  /** Builds its DOM into `host` and starts loading its data. */
+  mount(host: HTMLElement): void;
+  /** Removes listeners; the host element is emptied by the caller. */
+  unmount(): void;
+  /** Paints what it shows for PNG/SVG export; null when it is not a drawing (a table). */
+  paint?(p: Painter): void;
+  /** Size of the exported picture in CSS pixels. */
+  exportSize?(): { width: number; height: number };
+}
+
+/** An entry of the panel's tab bar. */
+export interface ViewFactory {
+  /** stable id, used in test selectors: the tab has data-view="<id>" */
+  id: string;
+  title: string;
+  create(ctx: ViewContext): View;
+}
