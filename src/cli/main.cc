@@ -23,7 +23,7 @@ constexpr char kDescription[] =
 
 constexpr char kCommandList[] =
     "(commands: info, stats, dump, merge, record, report, anomalies, matrix, waits, "
-    "critical-path, check)";
+    "critical-path, check, serve, view)";
 
 constexpr char kFooter[] =
     "Global options go before or after the command: parallax stats run.plx --progress\n"
@@ -40,6 +40,7 @@ constexpr char kFooter[] =
     "  parallax waits run.plx             MPI wait states per rank, and deadlocks\n"
     "  parallax critical-path run.plx     what the run's end waited for, per state\n"
     "  parallax check run.plx             receives before their sends, and their repair\n"
+    "  parallax view run.plx              the trace in the browser viewer (serve: several)\n"
     "\n"
     "Exit status: 0 success, 1 error (unreadable file, ...), 2 bad usage.\n"
     "Damaged or truncated files give warnings on stderr; what is readable is used.\n"
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
       plx::cli::AddRecordCommand(app, global),    plx::cli::AddReportCommand(app, global),
       plx::cli::AddAnomaliesCommand(app, global), plx::cli::AddMatrixCommand(app, global),
       plx::cli::AddWaitsCommand(app, global),     plx::cli::AddCriticalPathCommand(app, global),
-      plx::cli::AddCheckCommand(app, global),
+      plx::cli::AddCheckCommand(app, global),     plx::cli::AddServeCommand(app, global),
+      plx::cli::AddViewCommand(app, global),
   };
   app.footer(kFooter);  // after the subcommands, which would inherit it
 

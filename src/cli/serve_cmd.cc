@@ -1,0 +1,195 @@
+// `parallax serve [FILE...]` and `parallax view FILE`: the viewer's server.
+// Starts the HTTP + WebSocket server (src/server), prints the URL with its
+// access token, loads the traces in the background, opens a browser (view,
+// unless --no-browser) and serves until SIGINT or SIGTERM.
+#include <fmt/core.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+#include "cli/command.h"
+#include "server/http_server.h"
+#include "server/trace_loader.h"
+
+namespace plx::cli {
+namespace {
+
+struct ServeOptions {
+  std::vector<std::string> paths;
+  std::string bind = "127.0.0.1";
+  uint16_t port = 0;
+  std::string token;
+  std::string web_dir;
+  bool no_browser = false;
+  bool open_browser = false;  // view: true
+};
+
+// Opens `url` with $BROWSER or xdg-open when there is a display; false when
+// there is nothing to open it with.
+bool OpenBrowser(const std::string& url) {
+  const char* browser = std::getenv("BROWSER");
+  const bool display =
+      std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
+  std::string program;
+  if (browser != nullptr && *browser != '\0') {
+    program = browser;
+  } else if (display) {
+    program = "xdg-open";
+  } else {
+    return false;
+  }
+  const pid_t pid = fork();
+  if (pid < 0) return false;
+  if (pid == 0) {
+    // Detach from our output: browsers are chatty.
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execlp(program.c_str(), program.c_str(), url.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return true;
+}
+
+std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressInfo& p,
+                      double seconds) {
+  switch (p.status) {
+    case server::LoadStatus::kReady:
+      return fmt::format("parallax: {}: ready ({:.1f} s)", t.name(), seconds);
+    case server::LoadStatus::kFailed:
+      return fmt::format("parallax: {}: cannot load: {}", t.name(), p.error);
+    case server::LoadStatus::kLoading:
+      break;
+  }
+  static const std::pair<const char*, const char*> kPhases[] = {
+      {"load", "reading the file"},
+      {"repair", "repairing causality"},
+      {"index", "building the timeline index"},
+      {"analyse", "computing statistics"}};
+  for (const auto& [name, text] : kPhases)
+    if (p.phase == name) return fmt::format("parallax: {}: {}", t.name(), text);
+  return fmt::format("parallax: {}: {}", t.name(), p.phase);
+}
+
+Status RunServe(const ServeOptions& o) {
+  std::vector<std::string> paths = o.paths;
+  if (paths.empty()) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(".", ec))
+      if (entry.is_regular_file() && entry.path().extension() == ".plx")
+        paths.push_back(entry.path().filename().string());
+    std::sort(paths.begin(), paths.end());
+    if (paths.empty())
+      return InvalidArgument("no FILE given and no .plx file in the current directory");
+  }
+  for (const std::string& path : paths)
+    if (!std::filesystem::is_regular_file(path)) return NotFound(path + ": no such file");
+
+  // SIGINT and SIGTERM are waited for below; block them before any thread
+  // starts so that every thread inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  server::TraceStore store;
+  for (const std::string& path : paths)
+    store.Add(path);
+  server::ServerOptions options;
+  options.bind = o.bind;
+  options.port = o.port;
+  options.token = o.token;
+  options.web_root = o.web_dir;
+  server::HttpServer http(store, options);
+  PLX_RETURN_IF_ERROR(http.Start());
+
+  fmt::print("parallax: serving {} trace{} at {}\n", store.traces().size(),
+             store.traces().size() == 1 ? "" : "s", http.Url());
+  if (http.web_root().empty())
+    fmt::print(stderr,
+               "parallax: warning: the viewer is not built (web/dist); only the API is served\n");
+  if (o.open_browser && !o.no_browser && !OpenBrowser(http.Url()))
+    fmt::print(stderr, "parallax: no display to open a browser on; open the URL above\n");
+  fmt::print(stderr, "parallax: press Ctrl-C to stop\n");
+  std::fflush(stdout);
+
+  std::mutex print_mu;
+  const auto start = std::chrono::steady_clock::now();
+  auto loader = std::make_unique<server::TraceLoader>(
+      store, http, [&](const server::ServedTrace& t, const server::LoadProgressInfo& p) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::lock_guard lock(print_mu);
+        fmt::print(stderr, "{}\n", PhaseLine(t, p, seconds));
+      });
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  fmt::print(stderr, "parallax: stopping\n");
+  http.Stop();
+  // A trace may still be loading; its thread cannot be interrupted, and
+  // nothing it holds needs saving.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  _exit(0);
+}
+
+void AddServerOptions(CLI::App* app, ServeOptions* o) {
+  app->add_option("--bind", o->bind, "Address to listen on (0.0.0.0: every interface)")
+      ->default_str("127.0.0.1");
+  app->add_option("--port", o->port, "Port to listen on (0: a free one)")->default_str("0");
+  app->add_option("--token", o->token,
+                  "Access token to require (default: a new random one each start)");
+  app->add_option("--web-dir", o->web_dir,
+                  "Folder of the built viewer (default: found beside the program or in web/dist)");
+  app->add_flag("--no-browser", o->no_browser, "Do not open a browser");
+}
+
+}  // namespace
+
+Command AddServeCommand(CLI::App& parent, const GlobalOptions&) {
+  auto o = std::make_shared<ServeOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "serve", "Serve traces to the browser viewer (and the HTTP API) until Ctrl-C");
+  app->footer(
+      "Prints a URL with a random access token; requests without it are refused. Binds\n"
+      "127.0.0.1 unless --bind says otherwise. Traces load in the background; the viewer\n"
+      "shows their progress. Without FILE, serves every .plx file in this directory.\n"
+      "The API is described in docs/api.md.\n"
+      "\n"
+      "Examples:\n"
+      "  parallax serve run.plx other.plx\n"
+      "  parallax serve run.plx --port 8080 --bind 0.0.0.0");
+  app->add_option("FILE", o->paths, "The .plx trace files");
+  AddServerOptions(app, o.get());
+  return {app, [o] { return RunServe(*o); }};
+}
+
+Command AddViewCommand(CLI::App& parent, const GlobalOptions&) {
+  auto o = std::make_shared<ServeOptions>();
+  o->open_browser = true;
+  CLI::App* app =
+      parent.add_subcommand("view", "Open a trace in the browser viewer (serves it until Ctrl-C)");
+  app->footer(
+      "Like 'parallax serve FILE', and opens the URL in a browser ($BROWSER, else\n"
+      "xdg-open when there is a display).\n"
+      "\n"
+      "Examples:\n"
+      "  parallax view run.plx\n"
+      "  parallax view run.plx --no-browser --port 8080");
+  app->add_option("FILE", o->paths, "The .plx trace file")->required()->expected(1);
+  AddServerOptions(app, o.get());
+  return {app, [o] { return RunServe(*o); }};
+}
+
+}  // namespace plx::cli

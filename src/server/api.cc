@@ -1,0 +1,355 @@
+// Routing of the API, the trace list, the summary and the process table,
+// and the JSON helpers every handler shares.
+#include "server/api.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <set>
+
+#include "server/api.gen.h"
+#include "server/api_handlers.h"
+
+#ifndef PLX_VERSION
+#define PLX_VERSION "unknown"
+#endif
+
+namespace plx::server {
+namespace handlers {
+
+ApiResponse JsonResponse(const Json& body) {
+  ApiResponse r;
+  r.body = body.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return r;
+}
+
+ApiResponse StatusResponse(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kInvalidArgument:
+      return ErrorResponse(400, status.message());
+    case StatusCode::kNotFound:
+      return ErrorResponse(404, status.message());
+    default:
+      return ErrorResponse(500, status.message());
+  }
+}
+
+int64_t ModelTime(const model::Trace& t, double trace_time) {
+  return t.begin_ns + static_cast<int64_t>(std::floor(trace_time));
+}
+
+Json CallsiteJson(const model::Trace& t, uint32_t callsite) {
+  if (callsite >= t.callsites.size()) return nullptr;
+  const model::Callsite& c = t.callsites[callsite];
+  return Json{{"file", c.file}, {"line", c.line}, {"function", c.function}};
+}
+
+Json SliceRefJson(const model::Trace& t, uint32_t slice) {
+  const model::SliceTable& s = t.slices;
+  return Json{{"id", slice},
+              {"row", s.thread[slice]},
+              {"state", s.state[slice]},
+              {"begin", TraceTime(t, s.begin[slice])},
+              {"end", TraceTime(t, s.end[slice])},
+              {"depth", s.depth[slice]}};
+}
+
+std::string ProcessLabel(const model::Process& p) {
+  if (p.rank >= 0) return "rank " + std::to_string(p.rank);
+  if (!p.name.empty()) return p.name;
+  return "pid " + std::to_string(p.pid);
+}
+
+std::string ThreadLabel(const model::Thread& t) {
+  return t.name.empty() ? "thread " + std::to_string(t.tid) : t.name;
+}
+
+std::string RowLabel(const model::Trace& t, uint32_t thread) {
+  if (thread >= t.threads.size()) return "?";
+  const model::Thread& th = t.threads[thread];
+  return ProcessLabel(t.processes[th.process]) + " / " + ThreadLabel(th);
+}
+
+std::string StateColor(const model::State& s) {
+  uint32_t rgb = 0;
+  if (s.color & 0x1000000u) {
+    rgb = s.color & 0xffffffu;
+  } else {
+    // FNV-1a of the name picks a hue; saturation and lightness stay readable.
+    uint32_t h = 2166136261u;
+    for (unsigned char c : s.name)
+      h = (h ^ c) * 16777619u;
+    const double hue = (h % 360) / 60.0;
+    const double sat = 0.55 + (h >> 9) % 20 / 100.0, light = 0.55 + (h >> 17) % 10 / 100.0;
+    const double chroma = (1 - std::fabs(2 * light - 1)) * sat;
+    const double x = chroma * (1 - std::fabs(std::fmod(hue, 2.0) - 1));
+    double r = 0, g = 0, b = 0;
+    switch (static_cast<int>(hue)) {
+      case 0:
+        r = chroma, g = x;
+        break;
+      case 1:
+        r = x, g = chroma;
+        break;
+      case 2:
+        g = chroma, b = x;
+        break;
+      case 3:
+        g = x, b = chroma;
+        break;
+      case 4:
+        r = x, b = chroma;
+        break;
+      default:
+        r = chroma, b = x;
+        break;
+    }
+    const double m = light - chroma / 2;
+    auto byte = [&](double v) { return static_cast<uint32_t>(std::lround((v + m) * 255)); };
+    rgb = byte(r) << 16 | byte(g) << 8 | byte(b);
+  }
+  char text[8];
+  std::snprintf(text, sizeof text, "#%06x", rgb);
+  return text;
+}
+
+std::string FormatDuration(double ns) {
+  char text[32];
+  const double a = std::fabs(ns);
+  if (a >= 1e9) {
+    std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
+  } else if (a >= 1e6) {
+    std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
+  } else if (a >= 1e3) {
+    std::snprintf(text, sizeof text, "%.3g us", ns / 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.0f ns", ns);
+  }
+  return text;
+}
+
+namespace {
+
+std::string WallClock(const model::Trace& t) {
+  if (t.processes.empty() || t.processes[0].realtime_minus_monotonic_ns == 0) return "";
+  const int64_t ns = t.begin_ns + t.processes[0].realtime_minus_monotonic_ns;
+  const std::time_t seconds = static_cast<std::time_t>(ns / 1'000'000'000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char text[64];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ns % 1'000'000'000 / 1000));
+  return text;
+}
+
+Json ProcessJson(const model::Trace& t, uint32_t p) {
+  const model::Process& proc = t.processes[p];
+  Json threads = Json::array();
+  for (uint32_t i = 0; i < t.threads.size(); ++i)
+    if (t.threads[i].process == p) threads.push_back(i);
+  return Json{{"index", p},
+              {"rank", proc.rank},
+              {"pid", proc.pid},
+              {"host", proc.host},
+              {"name", ProcessLabel(proc)},
+              {"executable", proc.executable},
+              {"arguments", proc.arguments},
+              {"clock_offset_ns", proc.clock_offset_ns},
+              {"clock_drift_ppm", proc.clock_drift_ppm},
+              {"threads", std::move(threads)}};
+}
+
+std::string CategoryName(const model::Trace& t, uint32_t category) {
+  return category < t.categories.size() ? t.categories[category].name : "";
+}
+
+}  // namespace
+
+ApiResponse Summary(ServedTrace& served) {
+  const model::Trace& t = served.trace();
+  const TimelineIndex& index = served.index();
+  Json processes = Json::array(), threads = Json::array(), states = Json::array(),
+       event_types = Json::array(), counters = Json::array(), hosts = Json::array();
+  std::set<std::string> seen_hosts;
+  for (uint32_t p = 0; p < t.processes.size(); ++p) {
+    processes.push_back(ProcessJson(t, p));
+    if (seen_hosts.insert(t.processes[p].host).second) hosts.push_back(t.processes[p].host);
+  }
+  for (uint32_t i = 0; i < t.threads.size(); ++i) {
+    const model::Thread& th = t.threads[i];
+    threads.push_back(Json{{"index", i},
+                           {"process", th.process},
+                           {"tid", th.tid},
+                           {"name", ThreadLabel(th)},
+                           {"begin", TraceTime(t, th.begin_ns)},
+                           {"end", TraceTime(t, th.end_ns)},
+                           {"records", th.records},
+                           {"max_depth", index.max_depth(i)}});
+  }
+  for (uint32_t i = 0; i < t.states.size(); ++i)
+    states.push_back(Json{{"index", i},
+                          {"name", t.states[i].name},
+                          {"category", CategoryName(t, t.states[i].category)},
+                          {"color", StateColor(t.states[i])}});
+  for (uint32_t i = 0; i < t.event_types.size(); ++i)
+    event_types.push_back(Json{{"index", i},
+                               {"name", t.event_types[i].name},
+                               {"category", CategoryName(t, t.event_types[i].category)}});
+  const auto& tracks = index.counter_tracks();
+  for (uint32_t i = 0; i < tracks.size(); ++i) {
+    const model::Counter& c = t.counters[tracks[i].counter];
+    counters.push_back(Json{{"index", i},
+                            {"thread", tracks[i].thread},
+                            {"name", c.name},
+                            {"unit", c.unit},
+                            {"min", tracks[i].min},
+                            {"max", tracks[i].max},
+                            {"samples", tracks[i].samples}});
+  }
+  return JsonResponse(Json{{"id", served.id()},
+                           {"name", served.name()},
+                           {"duration", TraceTime(t, t.end_ns)},
+                           {"begin_wall", WallClock(t)},
+                           {"events", served.file_records()},
+                           {"slices", t.slices.size()},
+                           {"messages", served.pairs().pairs.size()},
+                           {"processes", std::move(processes)},
+                           {"threads", std::move(threads)},
+                           {"states", std::move(states)},
+                           {"event_types", std::move(event_types)},
+                           {"counters", std::move(counters)},
+                           {"hosts", std::move(hosts)},
+                           {"problems", t.problems}});
+}
+
+ApiResponse Processes(ServedTrace& served) {
+  const model::Trace& t = served.trace();
+  Json list = Json::array();
+  for (uint32_t p = 0; p < t.processes.size(); ++p)
+    list.push_back(ProcessJson(t, p));
+  return JsonResponse(list);
+}
+
+}  // namespace handlers
+
+using handlers::Json;
+
+ApiResponse ErrorResponse(int status, std::string_view message) {
+  ApiResponse r;
+  r.status = status;
+  r.body = Json{{"error", message}}.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return r;
+}
+
+ServedTrace& TraceStore::Add(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  std::string stem = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (stem.size() > 4 && stem.ends_with(".plx")) stem.resize(stem.size() - 4);
+  std::string id;
+  for (char c : stem)
+    id += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  if (id.empty()) id = "trace";
+  std::string unique = id;
+  for (int n = 2; Find(unique) != nullptr; ++n)
+    unique = id + "-" + std::to_string(n);
+  traces_.push_back(std::make_unique<ServedTrace>(unique, path));
+  return *traces_.back();
+}
+
+ServedTrace* TraceStore::Find(std::string_view id) {
+  for (auto& t : traces_)
+    if (t->id() == id) return t.get();
+  return nullptr;
+}
+
+namespace {
+
+Json TraceEntryJson(const ServedTrace& t) {
+  const LoadProgressInfo p = t.progress();
+  return Json{{"id", t.id()},
+              {"name", t.name()},
+              {"path", t.path()},
+              {"status", LoadStatusName(p.status)},
+              {"phase", p.phase},
+              {"done", p.done},
+              {"total", p.total},
+              {"error", p.status == LoadStatus::kFailed ? Json(p.error) : Json(nullptr)}};
+}
+
+}  // namespace
+
+std::string ProgressMessage(const ServedTrace& trace, const LoadProgressInfo& p) {
+  Json j;
+  switch (p.status) {
+    case LoadStatus::kReady:
+      j = Json{{"type", "ready"}, {"trace", trace.id()}};
+      break;
+    case LoadStatus::kFailed:
+      j = Json{{"type", "failed"}, {"trace", trace.id()}, {"error", p.error}};
+      break;
+    case LoadStatus::kLoading:
+      j = Json{{"type", "progress"},
+               {"trace", trace.id()},
+               {"phase", p.phase},
+               {"done", p.done},
+               {"total", p.total}};
+      break;
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string HelloMessage() {
+  return Json{{"type", "hello"}, {"api_version", wire::kApiVersion}, {"server", PLX_VERSION}}
+      .dump();
+}
+
+ApiResponse Api::Handle(std::string_view path, std::string_view query) {
+  auto params = QueryParams::Parse(query);
+  if (!params.ok()) return ErrorResponse(400, params.status().message());
+  if (path == "/traces") {
+    Json list = Json::array();
+    for (const auto& t : store_.traces())
+      list.push_back(TraceEntryJson(*t));
+    return handlers::JsonResponse(Json{
+        {"api_version", wire::kApiVersion}, {"server", PLX_VERSION}, {"traces", std::move(list)}});
+  }
+  constexpr std::string_view kTraces = "/traces/";
+  if (!path.starts_with(kTraces))
+    return ErrorResponse(404, "no such endpoint: " + std::string(path));
+  path.remove_prefix(kTraces.size());
+  const size_t slash = path.find('/');
+  if (slash == std::string_view::npos)
+    return ErrorResponse(404, "no such endpoint: /traces/" + std::string(path));
+  const std::string_view id = path.substr(0, slash), endpoint = path.substr(slash + 1);
+  ServedTrace* trace = store_.Find(id);
+  if (trace == nullptr) return ErrorResponse(404, "no such trace: '" + std::string(id) + "'");
+  if (!trace->ready()) {
+    const LoadProgressInfo p = trace->progress();
+    ApiResponse r =
+        ErrorResponse(503, p.status == LoadStatus::kFailed
+                               ? "trace '" + trace->id() + "' failed to load: " + p.error
+                               : "trace '" + trace->id() + "' is still loading (" + p.phase + ")");
+    r.retry_after = p.status == LoadStatus::kLoading;
+    return r;
+  }
+  using namespace handlers;
+  const QueryParams& q = *params;
+  if (endpoint == "summary") return Summary(*trace);
+  if (endpoint == "processes") return Processes(*trace);
+  if (endpoint == "tile") return Tile(*trace, q);
+  if (endpoint == "details") return Details(*trace, q);
+  if (endpoint == "search") return Search(*trace, q);
+  if (endpoint == "stats") return Stats(*trace, q);
+  if (endpoint == "histogram") return Histogram(*trace, q);
+  if (endpoint == "anomalies") return Anomalies(*trace, q);
+  if (endpoint == "mountain") return Mountain(*trace, q);
+  if (endpoint == "matrix") return Matrix(*trace, q);
+  if (endpoint == "critical-path") return CriticalPathHandler(*trace, q);
+  if (endpoint == "diagnostics") return DiagnosticsHandler(*trace, q);
+  return ErrorResponse(404, "no such endpoint: " + std::string(endpoint));
+}
+
+}  // namespace plx::server

@@ -1,0 +1,58 @@
+// Internal to the API: one function per endpoint, split over api.cc,
+// api_timeline.cc and api_analysis.cc, and the JSON helpers they share.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "base/status.h"
+#include "model/trace.h"
+#include "server/api.h"
+#include "server/query_params.h"
+#include "server/served_trace.h"
+
+namespace plx::server::handlers {
+
+using Json = nlohmann::ordered_json;
+
+ApiResponse JsonResponse(const Json& body);
+/// 400 for InvalidArgument, 404 for NotFound, else 500.
+ApiResponse StatusResponse(const Status& status);
+
+/// Trace time of a model time: ns since the trace's first record.
+inline double TraceTime(const model::Trace& t, int64_t ns) {
+  return static_cast<double>(ns - t.begin_ns);
+}
+/// Model time of a trace time (rounded down).
+int64_t ModelTime(const model::Trace& t, double trace_time);
+
+/// {"file", "line", "function"}, or null for an unknown call site.
+Json CallsiteJson(const model::Trace& t, uint32_t callsite);
+/// The SliceRef of a slice.
+Json SliceRefJson(const model::Trace& t, uint32_t slice);
+/// 'rank 3', the process name, or 'pid 123'.
+std::string ProcessLabel(const model::Process& p);
+/// The thread's name, or 'thread <tid>'.
+std::string ThreadLabel(const model::Thread& t);
+/// 'rank 3 / main' style: process and thread.
+std::string RowLabel(const model::Trace& t, uint32_t thread);
+/// '#rrggbb': the recorded colour, else a stable one from the name.
+std::string StateColor(const model::State& s);
+/// '12.5 ms' style durations for finding texts.
+std::string FormatDuration(double ns);
+
+ApiResponse Summary(ServedTrace& trace);
+ApiResponse Processes(ServedTrace& trace);
+ApiResponse Tile(ServedTrace& trace, const QueryParams& q);
+ApiResponse Details(ServedTrace& trace, const QueryParams& q);
+ApiResponse Search(ServedTrace& trace, const QueryParams& q);
+ApiResponse Stats(ServedTrace& trace, const QueryParams& q);
+ApiResponse Histogram(ServedTrace& trace, const QueryParams& q);
+ApiResponse Anomalies(ServedTrace& trace, const QueryParams& q);
+ApiResponse Mountain(ServedTrace& trace, const QueryParams& q);
+ApiResponse Matrix(ServedTrace& trace, const QueryParams& q);
+ApiResponse CriticalPathHandler(ServedTrace& trace, const QueryParams& q);
+ApiResponse DiagnosticsHandler(ServedTrace& trace, const QueryParams& q);
+
+}  // namespace plx::server::handlers

@@ -1,0 +1,389 @@
+// The Boost.Beast side of the server: accepting, reading requests, checking
+// the token, dispatching to the API (on its own thread pool, so that a slow
+// analysis never stalls other clients), serving files, and the WebSocket.
+#include "server/http_server.h"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "server/access_token.h"
+#include "server/static_files.h"
+
+namespace plx::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+namespace {
+
+constexpr std::string_view kApiPrefix = "/api/v1";
+constexpr std::string_view kWsPath = "/api/v1/ws";
+
+struct Target {
+  std::string_view path;
+  std::string_view query;
+};
+
+std::string_view View(beast::string_view s) {
+  return {s.data(), s.size()};
+}
+
+Target SplitTarget(std::string_view target) {
+  const size_t q = target.find('?');
+  if (q == std::string_view::npos) return {target, {}};
+  return {target.substr(0, q), target.substr(q + 1)};
+}
+
+}  // namespace
+
+class WsSession;
+
+struct ServerState {
+  ServerState(TraceStore& s, ServerOptions o) : store(s), api(s), options(std::move(o)) {}
+
+  TraceStore& store;
+  Api api;
+  ServerOptions options;
+  net::io_context ioc;
+  std::unique_ptr<tcp::acceptor> acceptor;
+  std::unique_ptr<net::thread_pool> api_pool;
+  std::vector<std::thread> threads;
+  uint16_t port = 0;
+  bool stopped = false;
+
+  std::mutex ws_mu;
+  std::vector<std::weak_ptr<WsSession>> sockets;
+
+  void Accept();
+  void AddSocket(const std::shared_ptr<WsSession>& s) {
+    std::lock_guard lock(ws_mu);
+    std::erase_if(sockets, [](const auto& w) { return w.expired(); });
+    sockets.push_back(s);
+  }
+};
+
+// One WebSocket client: hello, the current progress of every trace, then
+// whatever Broadcast() sends; answers pings.
+class WsSession : public std::enable_shared_from_this<WsSession> {
+ public:
+  WsSession(tcp::socket&& socket, ServerState& server) : ws_(std::move(socket)), server_(server) {}
+
+  void Start(http::request<http::string_body> request) {
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
+      if (ec) return;
+      self->server_.AddSocket(self);
+      self->Send(HelloMessage());
+      for (const auto& t : self->server_.store.traces())
+        self->Send(ProgressMessage(*t, t->progress()));
+      self->Read();
+    });
+  }
+
+  /// Queues a text message (any thread).
+  void Send(std::string message) {
+    net::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
+      self->queue_.push_back(std::move(m));
+      if (self->queue_.size() == 1) self->WriteNext();
+    });
+  }
+
+ private:
+  void Read() {
+    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (ec) return;  // closed
+      const std::string text = beast::buffers_to_string(self->buffer_.data());
+      self->buffer_.consume(self->buffer_.size());
+      if (text.find("\"ping\"") != std::string::npos) {
+        self->Send(R"({"type":"pong"})");
+      } else {
+        self->Send(
+            R"({"type":"error","error":"unknown message; only {\"type\":\"ping\"} is understood"})");
+      }
+      self->Read();
+    });
+  }
+
+  void WriteNext() {
+    ws_.text(true);
+    ws_.async_write(net::buffer(queue_.front()),
+                    [self = shared_from_this()](beast::error_code ec, size_t) {
+                      if (ec) {
+                        self->queue_.clear();
+                        return;
+                      }
+                      self->queue_.pop_front();
+                      if (!self->queue_.empty()) self->WriteNext();
+                    });
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  ServerState& server_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> queue_;
+};
+
+// One HTTP connection: reads requests one after another (keep-alive).
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+ public:
+  HttpSession(tcp::socket&& socket, ServerState& server)
+      : stream_(std::move(socket)), server_(server) {}
+
+  void Start() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->Read(); });
+  }
+
+ private:
+  using Response = http::response<http::string_body>;
+
+  void Read() {
+    parser_.emplace();
+    parser_->header_limit(16 * 1024);
+    parser_->body_limit(64 * 1024);
+    stream_.expires_after(std::chrono::seconds(60));
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, size_t) {
+                       if (ec) return self->Close(ec);
+                       self->Handle(self->parser_->release());
+                     });
+  }
+
+  void Close(beast::error_code ec) {
+    if (ec == http::error::header_limit || ec == http::error::body_limit) {
+      // Answer, then close: the rest of the request cannot be read.
+      auto r = std::make_shared<Response>(http::status::payload_too_large, 11);
+      r->set(http::field::content_type, "application/json");
+      r->body() = R"({"error":"request too large"})";
+      r->keep_alive(false);
+      r->prepare_payload();
+      http::async_write(stream_, *r, [self = shared_from_this(), r](beast::error_code, size_t) {
+        self->Shutdown();
+      });
+      return;
+    }
+    Shutdown();
+  }
+
+  void Shutdown() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  }
+
+  void Handle(http::request<http::string_body> req) {
+    const Target target = SplitTarget(View(req.target()));
+    const std::string token = RequestToken(target.query, View(req[http::field::authorization]),
+                                           View(req[http::field::cookie]));
+    const bool authorised = TokenEquals(token, server_.options.token);
+
+    if (websocket::is_upgrade(req) && target.path == kWsPath) {
+      if (!authorised)
+        return Send(Json(req, 401, ErrorResponse(401, "missing or wrong access token").body));
+      std::make_shared<WsSession>(stream_.release_socket(), server_)->Start(std::move(req));
+      return;
+    }
+    if (!authorised)
+      return Send(Json(req, 401,
+                       ErrorResponse(401,
+                                     "missing or wrong access token: open the URL that "
+                                     "parallax printed (it carries ?token=...)")
+                           .body));
+    if (req.method() != http::verb::get && req.method() != http::verb::head)
+      return Send(Json(req, 405, ErrorResponse(405, "only GET is supported").body));
+    // A token that came in the query or a header becomes a cookie, so the
+    // page's scripts, styles and API calls carry it without more work.
+    set_cookie_ = View(req[http::field::cookie]).find("plx_token=" + server_.options.token) ==
+                  std::string_view::npos;
+
+    if (target.path.starts_with(kApiPrefix) &&
+        (target.path.size() == kApiPrefix.size() || target.path[kApiPrefix.size()] == '/')) {
+      const std::string path(target.path.substr(kApiPrefix.size()));
+      const std::string query(target.query);
+      // Off the socket threads: some analyses take seconds on big traces.
+      net::post(*server_.api_pool, [self = shared_from_this(), req = std::move(req), path, query] {
+        ApiResponse answer = self->server_.api.Handle(path, query);
+        net::post(self->stream_.get_executor(),
+                  [self, req = std::move(req), answer = std::move(answer)]() mutable {
+                    self->Send(self->FromApi(req, std::move(answer)));
+                  });
+      });
+      return;
+    }
+    Send(File(req, target.path));
+  }
+
+  Response Json(const http::request<http::string_body>& req, int status, std::string body) {
+    Response r{static_cast<http::status>(status), req.version()};
+    r.set(http::field::content_type, "application/json");
+    r.keep_alive(req.keep_alive());
+    r.body() = std::move(body);
+    return r;
+  }
+
+  Response FromApi(const http::request<http::string_body>& req, ApiResponse answer) {
+    Response r = Json(req, answer.status, std::move(answer.body));
+    r.set(http::field::content_type, answer.content_type);
+    r.set(http::field::cache_control, "no-store");
+    if (answer.retry_after) r.set(http::field::retry_after, "1");
+    return r;
+  }
+
+  Response File(const http::request<http::string_body>& req, std::string_view path) {
+    const std::string& root = server_.options.web_root;
+    if (root.empty()) {
+      Response r{http::status::service_unavailable, req.version()};
+      r.set(http::field::content_type, "text/plain; charset=utf-8");
+      r.keep_alive(req.keep_alive());
+      r.body() =
+          "The Parallax viewer is not built: run 'make' in the source tree (it builds web/), "
+          "or set PLX_WEB_DIR. The API under /api/v1 works without it.\n";
+      return r;
+    }
+    const auto file = ResolveWebPath(root, path);
+    if (!file) return Json(req, 400, ErrorResponse(400, "bad path").body);
+    std::ifstream in(*file, std::ios::binary);
+    if (!in) return Json(req, 404, ErrorResponse(404, "no such file: " + std::string(path)).body);
+    std::ostringstream content;
+    content << in.rdbuf();
+    Response r{http::status::ok, req.version()};
+    r.set(http::field::content_type, ContentTypeFor(*file));
+    // Hashed asset names may be cached; the page itself must be fresh.
+    r.set(http::field::cache_control,
+          path.starts_with("/assets/") ? "max-age=31536000, immutable" : "no-cache");
+    r.keep_alive(req.keep_alive());
+    r.body() = content.str();
+    if (req.method() == http::verb::head) {
+      r.content_length(r.body().size());
+      r.body().clear();
+      head_ = true;
+    }
+    return r;
+  }
+
+  void Send(Response r) {
+    r.set(http::field::server, "parallax");
+    r.set("X-Content-Type-Options", "nosniff");
+    if (set_cookie_) r.set(http::field::set_cookie, TokenCookie(server_.options.token));
+    set_cookie_ = false;
+    if (!head_) r.prepare_payload();
+    head_ = false;
+    auto response = std::make_shared<Response>(std::move(r));
+    http::async_write(stream_, *response,
+                      [self = shared_from_this(), response](beast::error_code ec, size_t) {
+                        if (ec) return;
+                        if (!response->keep_alive()) return self->Shutdown();
+                        self->Read();
+                      });
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  ServerState& server_;
+  bool set_cookie_ = false;
+  bool head_ = false;
+};
+
+void ServerState::Accept() {
+  acceptor->async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+    if (ec) {
+      if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
+    } else {
+      std::make_shared<HttpSession>(std::move(socket), *this)->Start();
+    }
+    Accept();
+  });
+}
+
+HttpServer::HttpServer(TraceStore& store, ServerOptions options)
+    : impl_(std::make_unique<ServerState>(store, std::move(options))) {
+  if (impl_->options.token.empty()) impl_->options.token = NewAccessToken();
+  impl_->options.web_root = FindWebRoot(impl_->options.web_root);
+}
+
+HttpServer::~HttpServer() {
+  Stop();
+}
+
+Status HttpServer::Start() {
+  ServerState& s = *impl_;
+  beast::error_code ec;
+  const auto address = net::ip::make_address(s.options.bind, ec);
+  if (ec) return InvalidArgument("--bind: '" + s.options.bind + "' is not an IP address");
+  const tcp::endpoint endpoint(address, s.options.port);
+  s.acceptor = std::make_unique<tcp::acceptor>(s.ioc);
+  if (s.acceptor->open(endpoint.protocol(), ec); ec)
+    return IoError("cannot open a socket: " + ec.message());
+  s.acceptor->set_option(net::socket_base::reuse_address(true), ec);
+  if (s.acceptor->bind(endpoint, ec); ec)
+    return IoError("cannot listen on " + s.options.bind + ":" + std::to_string(s.options.port) +
+                   ": " + ec.message());
+  if (s.acceptor->listen(net::socket_base::max_listen_connections, ec); ec)
+    return IoError("cannot listen: " + ec.message());
+  s.port = s.acceptor->local_endpoint().port();
+  s.api_pool = std::make_unique<net::thread_pool>(std::max(1, s.options.api_threads));
+  s.Accept();
+  for (int i = 0; i < std::max(1, s.options.io_threads); ++i)
+    s.threads.emplace_back([&s] { s.ioc.run(); });
+  return Status::Ok();
+}
+
+uint16_t HttpServer::port() const {
+  return impl_->port;
+}
+
+const std::string& HttpServer::token() const {
+  return impl_->options.token;
+}
+
+const std::string& HttpServer::web_root() const {
+  return impl_->options.web_root;
+}
+
+std::string HttpServer::Url() const {
+  std::string host = impl_->options.bind;
+  if (host.find(':') != std::string::npos) host = "[" + host + "]";
+  if (host == "0.0.0.0") host = "127.0.0.1";
+  return "http://" + host + ":" + std::to_string(impl_->port) + "/?token=" + impl_->options.token;
+}
+
+void HttpServer::Broadcast(const std::string& message) {
+  std::vector<std::shared_ptr<WsSession>> live;
+  {
+    std::lock_guard lock(impl_->ws_mu);
+    for (const auto& w : impl_->sockets)
+      if (auto s = w.lock()) live.push_back(std::move(s));
+  }
+  for (const auto& s : live)
+    s->Send(message);
+}
+
+void HttpServer::Stop() {
+  ServerState& s = *impl_;
+  if (s.stopped || !s.acceptor) return;
+  s.stopped = true;
+  net::post(s.ioc, [&s] {
+    beast::error_code ignored;
+    s.acceptor->close(ignored);
+  });
+  s.ioc.stop();
+  for (auto& t : s.threads)
+    t.join();
+  s.threads.clear();
+  if (s.api_pool) s.api_pool->join();
+}
+
+}  // namespace plx::server

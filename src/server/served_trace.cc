@@ -1,0 +1,139 @@
+// Background loading and lazily computed analyses of a served trace.
+#include "server/served_trace.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "format/trace_file.h"
+#include "model/load_trace.h"
+
+namespace plx::server {
+
+const char* LoadStatusName(LoadStatus status) {
+  switch (status) {
+    case LoadStatus::kLoading:
+      return "loading";
+    case LoadStatus::kReady:
+      return "ready";
+    case LoadStatus::kFailed:
+      return "failed";
+  }
+  return "loading";
+}
+
+ServedTrace::ServedTrace(std::string id, std::string path)
+    : id_(std::move(id)), path_(std::move(path)) {}
+
+ServedTrace::~ServedTrace() = default;
+
+std::string ServedTrace::name() const {
+  const size_t slash = path_.find_last_of('/');
+  return slash == std::string::npos ? path_ : path_.substr(slash + 1);
+}
+
+LoadProgressInfo ServedTrace::progress() const {
+  std::lock_guard lock(progress_mu_);
+  LoadProgressInfo p = progress_;
+  p.status = status_.load(std::memory_order_acquire);
+  return p;
+}
+
+void ServedTrace::SetProgress(const std::string& phase, uint64_t done, uint64_t total) {
+  LoadProgressInfo copy;
+  {
+    std::lock_guard lock(progress_mu_);
+    progress_.phase = phase;
+    progress_.done = done;
+    progress_.total = total;
+    copy = progress_;
+  }
+  copy.status = status_.load(std::memory_order_acquire);
+  if (on_progress_) on_progress_(copy);
+}
+
+void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_progress) {
+  on_progress_ = on_progress;
+  auto fail = [&](const Status& status) {
+    {
+      std::lock_guard lock(progress_mu_);
+      progress_.error = status.message();
+    }
+    status_.store(LoadStatus::kFailed, std::memory_order_release);
+    SetProgress(progress_.phase, 0, 0);
+  };
+  SetProgress("load", 0, 0);
+  auto file = format::TraceFile::Open(path_);
+  if (!file.ok()) return fail(file.status());
+  file_records_ = (*file)->total_records();
+  model::LoadOptions options;
+  options.progress = [this](uint64_t done, uint64_t total) { SetProgress("load", done, total); };
+  auto trace = model::LoadTrace(**file, options);
+  if (!trace.ok()) return fail(trace.status());
+  trace_ = std::move(*trace);  // its problems include the file's
+
+  SetProgress("repair", 0, 0);
+  auto repair = time::RepairCausality(&trace_);
+  if (!repair.ok()) return fail(repair.status());
+  repair_ = std::move(*repair);
+
+  SetProgress("index", 0, 0);
+  pairs_ = time::MatchMessages(trace_);
+  index_ = std::make_unique<TimelineIndex>(TimelineIndex::Build(
+      trace_, pairs_,
+      [this](uint64_t done, uint64_t total) { SetProgress("index", done, total); }));
+
+  SetProgress("analyse", 0, 1);
+  stats();  // the summary and the statistics view need it first
+  status_.store(LoadStatus::kReady, std::memory_order_release);
+  SetProgress("ready", 1, 1);
+}
+
+const analysis::StateStatsReport& ServedTrace::stats() {
+  std::call_once(stats_once_, [&] { stats_ = analysis::ComputeStateStats(trace_); });
+  return stats_;
+}
+
+const std::vector<analysis::StateStats>& ServedTrace::callsite_stats() {
+  std::call_once(callsite_once_, [&] { callsite_stats_ = analysis::ComputeCallsiteStats(trace_); });
+  return callsite_stats_;
+}
+
+const analysis::WaitStatesReport& ServedTrace::waits() {
+  std::call_once(waits_once_, [&] { waits_ = analysis::ComputeWaitStates(trace_); });
+  return waits_;
+}
+
+const analysis::DeadlockReport& ServedTrace::deadlocks() {
+  std::call_once(deadlocks_once_, [&] { deadlocks_ = analysis::DetectDeadlocks(trace_); });
+  return deadlocks_;
+}
+
+const analysis::CriticalPath& ServedTrace::critical_path() {
+  std::call_once(critical_path_once_,
+                 [&] { critical_path_ = analysis::ComputeCriticalPath(trace_, waits()); });
+  return critical_path_;
+}
+
+const analysis::ImbalanceReport& ServedTrace::imbalance() {
+  std::call_once(imbalance_once_,
+                 [&] { imbalance_ = analysis::ComputeImbalance(trace_, stats()); });
+  return imbalance_;
+}
+
+const analysis::CommMatrix& ServedTrace::comm_matrix() {
+  std::call_once(matrix_once_, [&] { matrix_ = analysis::ComputeCommMatrix(trace_, pairs_); });
+  return matrix_;
+}
+
+const analysis::RmaMatrix& ServedTrace::rma_matrix() {
+  std::call_once(rma_once_, [&] { rma_ = analysis::ComputeRmaMatrix(trace_); });
+  return rma_;
+}
+
+const std::vector<analysis::Anomaly>& ServedTrace::anomalies() {
+  std::call_once(anomalies_once_, [&] { anomalies_ = analysis::FindAnomalies(trace_); });
+  return anomalies_;
+}
+
+}  // namespace plx::server

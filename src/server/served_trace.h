@@ -1,0 +1,109 @@
+// ServedTrace: one trace file a server serves. It loads in the background
+// (model, causal repair, message pairs, timeline index), reports progress
+// while it does, and then computes each analysis once, on first use, for
+// every client to share.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "analysis/anomalies.h"
+#include "analysis/comm_matrix.h"
+#include "analysis/critical_path.h"
+#include "analysis/deadlock.h"
+#include "analysis/imbalance.h"
+#include "analysis/state_stats.h"
+#include "analysis/wait_states.h"
+#include "model/trace.h"
+#include "server/timeline_index.h"
+#include "time/causal_repair.h"
+#include "time/message_pairs.h"
+
+namespace plx::server {
+
+enum class LoadStatus : uint8_t { kLoading, kReady, kFailed };
+const char* LoadStatusName(LoadStatus status);
+
+/// Where loading is: a phase (load, repair, index, analyse) and its progress.
+struct LoadProgressInfo {
+  LoadStatus status = LoadStatus::kLoading;
+  std::string phase = "load";
+  uint64_t done = 0;
+  uint64_t total = 0;
+  std::string error;  // when failed
+};
+
+class ServedTrace {
+ public:
+  ServedTrace(std::string id, std::string path);
+  ~ServedTrace();
+  ServedTrace(const ServedTrace&) = delete;
+  ServedTrace& operator=(const ServedTrace&) = delete;
+
+  const std::string& id() const { return id_; }
+  const std::string& path() const { return path_; }
+  /// The file name without directories.
+  std::string name() const;
+
+  /// Loads the file (blocking; call it on a worker thread). `on_progress` is
+  /// called with every change of phase, at most ~10 times a second within a
+  /// phase, and once when the trace is ready or failed.
+  void Load(const std::function<void(const LoadProgressInfo&)>& on_progress);
+
+  LoadProgressInfo progress() const;
+  bool ready() const { return status_.load(std::memory_order_acquire) == LoadStatus::kReady; }
+
+  // Only once ready():
+  const model::Trace& trace() const { return trace_; }
+  const TimelineIndex& index() const { return *index_; }
+  const time::MessagePairs& pairs() const { return pairs_; }
+  const time::RepairReport& repair() const { return repair_; }
+  uint64_t file_records() const { return file_records_; }
+
+  // Analyses, computed on first use (thread-safe).
+  const analysis::StateStatsReport& stats();
+  const std::vector<analysis::StateStats>& callsite_stats();
+  const analysis::WaitStatesReport& waits();
+  const analysis::DeadlockReport& deadlocks();
+  const analysis::CriticalPath& critical_path();
+  const analysis::ImbalanceReport& imbalance();
+  const analysis::CommMatrix& comm_matrix();
+  const analysis::RmaMatrix& rma_matrix();
+  /// Robust anomalies of every state (the default AnomalyOptions), worst first.
+  const std::vector<analysis::Anomaly>& anomalies();
+
+ private:
+  void SetProgress(const std::string& phase, uint64_t done, uint64_t total);
+
+  std::string id_;
+  std::string path_;
+  std::atomic<LoadStatus> status_{LoadStatus::kLoading};
+  mutable std::mutex progress_mu_;
+  LoadProgressInfo progress_;
+  std::function<void(const LoadProgressInfo&)> on_progress_;
+
+  model::Trace trace_;
+  time::MessagePairs pairs_;
+  time::RepairReport repair_;
+  std::unique_ptr<TimelineIndex> index_;
+  uint64_t file_records_ = 0;
+
+  std::once_flag stats_once_, callsite_once_, waits_once_, deadlocks_once_, critical_path_once_,
+      imbalance_once_, matrix_once_, rma_once_, anomalies_once_;
+  analysis::StateStatsReport stats_;
+  std::vector<analysis::StateStats> callsite_stats_;
+  analysis::WaitStatesReport waits_;
+  analysis::DeadlockReport deadlocks_;
+  analysis::CriticalPath critical_path_;
+  analysis::ImbalanceReport imbalance_;
+  analysis::CommMatrix matrix_;
+  analysis::RmaMatrix rma_;
+  std::vector<analysis::Anomaly> anomalies_;
+};
+
+}  // namespace plx::server

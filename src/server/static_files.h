@@ -1,0 +1,23 @@
+// The viewer's built files (web/dist) as the server hands them out: where
+// they are, which file a URL path names, and its content type.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace plx::server {
+
+/// The folder of the built viewer: `configured` when set, else $PLX_WEB_DIR,
+/// else share/parallax/web beside the program, else the source tree's
+/// web/dist (for a build tree). Empty when none holds an index.html.
+std::string FindWebRoot(const std::string& configured);
+
+/// The file under `root` that URL `path` names ("/" → index.html); nullopt
+/// for paths that leave the root ("..") or hold odd characters.
+std::optional<std::string> ResolveWebPath(const std::string& root, std::string_view path);
+
+/// "text/html; charset=utf-8" and so on, by extension.
+std::string ContentTypeFor(std::string_view file);
+
+}  // namespace plx::server

@@ -1,0 +1,229 @@
+// The HTTP + WebSocket server on real sockets on 127.0.0.1: the token is
+// required everywhere, bad queries get a 400 without disturbing anyone, the
+// viewer's files are served, and the WebSocket says hello and answers pings.
+#include "server/http_server.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "server/api_test_trace.h"
+
+namespace plx::server {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using nlohmann::json;
+
+constexpr char kToken[] = "0123456789abcdef0123456789abcdef";
+
+struct Reply {
+  int status = 0;
+  std::string body;
+  std::string content_type;
+  std::string set_cookie;
+};
+
+// One keep-alive HTTP connection to the server under test.
+class Client {
+ public:
+  explicit Client(uint16_t port) : stream_(ioc_) {
+    stream_.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  }
+
+  Reply Get(const std::string& target,
+            const std::vector<std::pair<http::field, std::string>>& headers = {},
+            http::verb method = http::verb::get) {
+    http::request<http::string_body> req{method, target, 11};
+    req.set(http::field::host, "127.0.0.1");
+    req.keep_alive(true);
+    for (const auto& [field, value] : headers)
+      req.set(field, value);
+    http::write(stream_, req);
+    http::response<http::string_body> res;
+    http::read(stream_, buffer_, res);
+    return {static_cast<int>(res.result_int()), res.body(),
+            std::string(res[http::field::content_type]), std::string(res[http::field::set_cookie])};
+  }
+
+ private:
+  net::io_context ioc_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+};
+
+class HttpServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = testing::LoadedApiTestStore(dir_);
+    std::filesystem::create_directories(dir_.File("web/assets"));
+    std::ofstream(dir_.File("web/index.html")) << "<!doctype html><title>Parallax</title>";
+    std::ofstream(dir_.File("web/assets/app.js")) << "console.log('parallax');";
+    ServerOptions options;
+    options.token = kToken;
+    options.web_root = dir_.File("web");
+    server_ = std::make_unique<HttpServer>(*store_, options);
+    const Status started = server_->Start();
+    ASSERT_TRUE(started.ok()) << started.message();
+    ASSERT_NE(server_->port(), 0);
+  }
+
+  std::string WithToken(const std::string& target) {
+    return target + (target.find('?') == std::string::npos ? "?" : "&") + "token=" + kToken;
+  }
+
+  testing::TempDir dir_;
+  std::unique_ptr<TraceStore> store_;
+  std::unique_ptr<HttpServer> server_;
+};
+
+TEST_F(HttpServerTest, ListensOnLoopbackAndPrintsATokenUrl) {
+  EXPECT_EQ(server_->Url(),
+            "http://127.0.0.1:" + std::to_string(server_->port()) + "/?token=" + kToken);
+}
+
+TEST_F(HttpServerTest, RequestsWithoutTheTokenAreRefused) {
+  Client c(server_->port());
+  for (const std::string target :
+       {"/api/v1/traces", "/", "/assets/app.js", "/api/v1/traces/t/summary"}) {
+    const Reply r = c.Get(target);
+    EXPECT_EQ(r.status, 401) << target;
+    EXPECT_NE(json::parse(r.body)["error"].get<std::string>().find("token"), std::string::npos);
+    EXPECT_TRUE(r.set_cookie.empty());
+  }
+  EXPECT_EQ(c.Get("/api/v1/traces?token=wrong").status, 401);
+  EXPECT_EQ(c.Get("/api/v1/traces", {{http::field::authorization, "Bearer wrong"}}).status, 401);
+}
+
+TEST_F(HttpServerTest, TheTokenWorksInQueryHeaderAndCookie) {
+  Client c(server_->port());
+  const Reply q = c.Get(WithToken("/api/v1/traces"));
+  EXPECT_EQ(q.status, 200);
+  EXPECT_EQ(q.content_type, "application/json");
+  EXPECT_EQ(json::parse(q.body)["traces"][0]["id"], "t");
+  EXPECT_NE(q.set_cookie.find(std::string("plx_token=") + kToken), std::string::npos);
+  EXPECT_EQ(c.Get("/api/v1/traces", {{http::field::authorization, std::string("Bearer ") + kToken}})
+                .status,
+            200);
+  const Reply cookie =
+      c.Get("/api/v1/traces", {{http::field::cookie, std::string("a=b; plx_token=") + kToken}});
+  EXPECT_EQ(cookie.status, 200);
+  EXPECT_TRUE(cookie.set_cookie.empty());  // it has the cookie already
+}
+
+TEST_F(HttpServerTest, AMalformedQueryGets400AndTheServerGoesOn) {
+  Client a(server_->port()), b(server_->port());
+  const Reply bad = a.Get(WithToken("/api/v1/traces/t/tile?rows=x&from=0&to=1&width=5"));
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(json::parse(bad.body)["error"].get<std::string>().find("parameter 'rows'"),
+            std::string::npos);
+  // The same connection and another one are still served.
+  EXPECT_EQ(a.Get(WithToken("/api/v1/traces/t/summary")).status, 200);
+  const Reply tile = b.Get(WithToken("/api/v1/traces/t/tile?rows=0,1&from=0&to=11000&width=100"));
+  EXPECT_EQ(tile.status, 200);
+  EXPECT_EQ(tile.content_type, "application/octet-stream");
+  EXPECT_EQ(a.Get(WithToken("/api/v1/nothing")).status, 404);
+  EXPECT_EQ(a.Get(WithToken("/api/v1/traces"), {}, http::verb::post).status, 405);
+}
+
+TEST_F(HttpServerTest, ManyClientsAtOnce) {
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      Client c(server_->port());
+      for (int j = 0; j < 10; ++j) {
+        const std::string target =
+            (i + j) % 3 == 0   ? "/api/v1/traces/t/tile?rows=0,1&from=0&to=11000&width=64"
+            : (i + j) % 3 == 1 ? "/api/v1/traces/t/stats"
+                               : "/api/v1/traces/t/details?kind=slice&id=99";  // a 404
+        const int expected = (i + j) % 3 == 2 ? 404 : 200;
+        if (c.Get(WithToken(target)).status == expected) ++ok;
+      }
+    });
+  for (auto& t : threads)
+    t.join();
+  EXPECT_EQ(ok.load(), 80);
+}
+
+TEST_F(HttpServerTest, ServesTheViewerFiles) {
+  Client c(server_->port());
+  const Reply page = c.Get(WithToken("/"));
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
+  EXPECT_NE(page.body.find("<title>Parallax</title>"), std::string::npos);
+  const Reply js =
+      c.Get("/assets/app.js", {{http::field::cookie, std::string("plx_token=") + kToken}});
+  EXPECT_EQ(js.status, 200);
+  EXPECT_EQ(js.content_type, "text/javascript; charset=utf-8");
+  EXPECT_EQ(c.Get(WithToken("/missing.js")).status, 404);
+  EXPECT_NE(c.Get(WithToken("/../web/index.html")).status, 200);
+}
+
+TEST_F(HttpServerTest, WebSocketSaysHelloReportsTracesAndAnswersPings) {
+  net::io_context ioc;
+  websocket::stream<tcp::socket> ws(ioc);
+  ws.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+  ws.handshake("127.0.0.1", std::string("/api/v1/ws?token=") + kToken);
+  auto read = [&] {
+    beast::flat_buffer buffer;
+    ws.read(buffer);
+    return json::parse(beast::buffers_to_string(buffer.data()));
+  };
+  const json hello = read();
+  EXPECT_EQ(hello["type"], "hello");
+  EXPECT_EQ(hello["api_version"], 1);
+  const json ready = read();
+  EXPECT_EQ(ready["type"], "ready");
+  EXPECT_EQ(ready["trace"], "t");
+  ws.write(net::buffer(std::string(R"({"type":"ping"})")));
+  EXPECT_EQ(read()["type"], "pong");
+  ws.write(net::buffer(std::string("nonsense")));
+  EXPECT_EQ(read()["type"], "error");
+  server_->Broadcast(R"({"type":"progress","trace":"t","phase":"load","done":1,"total":2})");
+  EXPECT_EQ(read()["phase"], "load");
+  ws.close(websocket::close_code::normal);
+}
+
+TEST_F(HttpServerTest, WebSocketWithoutTheTokenIsRefused) {
+  net::io_context ioc;
+  websocket::stream<tcp::socket> ws(ioc);
+  ws.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+  beast::error_code ec;
+  ws.handshake("127.0.0.1", "/api/v1/ws", ec);
+  EXPECT_TRUE(ec) << "the handshake succeeded without a token";
+}
+
+TEST(HttpServerStartTest, ABadBindAddressOrBusyPortIsAnError) {
+  TraceStore store;
+  ServerOptions bad;
+  bad.bind = "not-an-address";
+  HttpServer a(store, bad);
+  const Status s = a.Start();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("--bind"), std::string::npos);
+
+  HttpServer first(store, ServerOptions{});
+  ASSERT_TRUE(first.Start().ok());
+  ServerOptions same;
+  same.port = first.port();
+  HttpServer second(store, same);
+  const Status busy = second.Start();
+  EXPECT_FALSE(busy.ok());
+  EXPECT_NE(busy.message().find(std::to_string(first.port())), std::string::npos);
+}
+
+}  // namespace
+}  // namespace plx::server
