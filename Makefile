@@ -6,18 +6,23 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps build build-asan test demo bench format clean
+.PHONY: all deps web build build-asan test demo bench format clean
 
 all: build
 
 deps:
 	@scripts/install-deps
 
-# Release build with gcc: the CLI, the runtime, tests, benchmarks, examples.
-build: deps
+# Release build with gcc: the CLI, the runtime, tests, benchmarks, examples,
+# and the browser viewer (web/dist, served by `parallax serve`).
+build: deps web
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DPLX_WERROR=$(WERROR) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# The browser viewer alone: npm ci (when the lock file changed), then vite build.
+web: deps
+	@scripts/build-web
 
 # Sanitizer build with clang (ASan + UBSan) that also builds the libFuzzer targets.
 build-asan: deps
@@ -30,7 +35,7 @@ build-asan: deps
 test: build build-asan
 	@scripts/run-tests $(BUILD) $(ASAN_BUILD)
 
-# Build, trace the bundled demo program, and show what it did.
+# Build, trace the bundled demo program, show what it did, and serve the viewer on it.
 demo: build
 	@scripts/demo $(BUILD)
 

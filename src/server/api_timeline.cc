@@ -36,9 +36,7 @@ ApiResponse SliceDetails(const model::Trace& t, uint32_t id) {
   const model::SliceTable& s = t.slices;
   const uint32_t thread = s.thread[id];
   Json fields = Json::array();
-  fields.push_back(Field("duration", FormatDuration(static_cast<double>(s.end[id] - s.begin[id]))));
   fields.push_back(Field("self time", FormatDuration(static_cast<double>(s.self_ns[id]))));
-  fields.push_back(Field("row", RowLabel(t, thread)));
   const model::State& state = t.states[s.state[id]];
   if (state.category < t.categories.size())
     fields.push_back(Field("category", t.categories[state.category].name));
@@ -63,7 +61,6 @@ ApiResponse SliceDetails(const model::Trace& t, uint32_t id) {
 ApiResponse InstantDetails(const model::Trace& t, uint32_t id) {
   const model::InstantTable& e = t.instants;
   Json fields = Json::array();
-  fields.push_back(Field("row", RowLabel(t, e.thread[id])));
   switch (e.kind[id]) {
     case model::ValueKind::kInt:
       fields.push_back(Field("value", std::to_string(e.int_value[id])));

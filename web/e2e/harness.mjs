@@ -1,0 +1,107 @@
+// What the end-to-end tests and the viewer benchmark share: a real
+// `parallax serve` started on 127.0.0.1 (its URL and token read from what it
+// prints), typed access to its API from node, and headless Chromium through
+// playwright-core (Debian's /usr/bin/chromium; no browser is downloaded).
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+import { chromium } from 'playwright-core';
+
+/** --name value pairs into an object; `defaults` names the accepted options. */
+export function parseArgs(argv, defaults) {
+  const out = { ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (!argv[i].startsWith('--') || !(name in defaults) || i + 1 >= argv.length) {
+      console.error(`unknown or incomplete option: ${argv[i]}`);
+      process.exit(2);
+    }
+    out[name] = argv[++i];
+  }
+  return out;
+}
+
+/**
+ * Starts `parallax serve FILES --no-browser` and resolves once it printed its
+ * URL. The result has url, origin, token, api(path) (JSON), raw(path)
+ * (ArrayBuffer), fetchWithout(path) (no token), waitAllReady(ms), stop().
+ */
+export async function startServer(parallax, files, extraArgs = []) {
+  const proc = spawn(parallax, ['serve', ...files, '--no-browser', '--port', '0', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = [];
+  createInterface({ input: proc.stderr }).on('line', (line) => log.push(line));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('parallax serve printed no URL in 30 s')), 30000);
+    createInterface({ input: proc.stdout }).on('line', (line) => {
+      const m = line.match(/https?:\/\/\S+/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`parallax serve exited (${code}): ${log.join('\n')}`));
+    });
+  });
+  const parsed = new URL(url);
+  const token = parsed.searchParams.get('token');
+  const origin = parsed.origin;
+  const headers = { Authorization: `Bearer ${token}` };
+  const get = async (path) => {
+    const res = await fetch(`${origin}/api/v1${path}`, { headers });
+    if (!res.ok) throw new Error(`${path}: HTTP ${res.status}: ${await res.text()}`);
+    return res;
+  };
+  return {
+    url,
+    origin,
+    token,
+    log,
+    api: async (path) => (await get(path)).json(),
+    raw: async (path) => (await get(path)).arrayBuffer(),
+    fetchWithout: (path) => fetch(`${origin}${path}`),
+    async waitAllReady(ms) {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const { traces } = await (await get('/traces')).json();
+        const failed = traces.find((t) => t.status === 'failed');
+        if (failed) throw new Error(`${failed.name} failed to load: ${failed.error}`);
+        if (traces.every((t) => t.status === 'ready')) return traces;
+        if (Date.now() > deadline) throw new Error('traces still loading after the deadline');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async stop() {
+      if (proc.exitCode !== null) return;
+      proc.kill('SIGINT');
+      await new Promise((r) => {
+        proc.once('exit', r);
+        setTimeout(() => {
+          proc.kill('SIGKILL');
+          r();
+        }, 5000);
+      });
+    },
+  };
+}
+
+/** Headless Debian Chromium, with the flags this machine's closed network needs. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.PLX_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}

@@ -1,0 +1,341 @@
+// The application shell: top bar, timeline, mountain strip, panel tabs,
+// details, legend, status bar, progress and errors; wires them to the server
+// session and exposes test hooks on window.parallax.
+import { formatCount, formatDuration, formatTime } from '../base/format';
+import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
+import { Session } from '../engine/session';
+import type { TraceSummary } from '../protocol/api.gen';
+import type { Painter } from '../render/painter';
+import type { View, ViewContext, ViewFactory } from '../views/context';
+import { LABEL_WIDTH } from '../views/timeline/geometry';
+import { TimelineView } from '../views/timeline/timeline';
+import { DetailsPanel, rowLabel } from '../widgets/details';
+import { h } from '../widgets/dom';
+import { ErrorBanner } from '../widgets/error_banner';
+import { exportView } from '../widgets/export';
+import { Legend } from '../widgets/legend';
+import { ProgressBar } from '../widgets/progress';
+import { SearchBox } from '../widgets/search';
+import { StatusBar } from '../widgets/status_bar';
+import { mountainView, PANEL_VIEWS } from '../views/registry';
+import { StateStyles } from './state_style';
+
+export interface ParallaxHooks {
+  timeline: {
+    window(): { from: number; to: number };
+    rowY(row: number): number;
+    /** middle of the lane at `depth` of `row`, CSS px within the canvas */
+    laneY(row: number, depth: number): number;
+    timeToX(t: number): number;
+    xToTime(x: number): number;
+    highlighted(): number[];
+    selected(): number;
+  } | null;
+  ready: boolean;
+  /** error messages shown in the banner */
+  errors(): string[];
+  /** the loaded trace's summary */
+  summary: TraceSummary | null;
+}
+
+declare global {
+  interface Window {
+    parallax: ParallaxHooks;
+  }
+}
+
+/** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
+const SCROLLBAR_WIDTH = 14;
+
+export interface ShellOptions {
+  token: string | null;
+  trace: string | null;
+}
+
+export class Shell {
+  readonly root: HTMLElement;
+  private readonly errors = new ErrorBanner();
+  private readonly progress = new ProgressBar();
+  private readonly status = new StatusBar();
+  private readonly traceName: HTMLElement;
+  private readonly searchSlot: HTMLElement;
+  private readonly controls: HTMLElement;
+  private readonly timelineHost: HTMLElement;
+  private readonly mountainHost: HTMLElement;
+  private readonly tabs: HTMLElement;
+  private readonly panelBody: HTMLElement;
+  private readonly side: HTMLElement;
+  private timeline: TimelineView | null = null;
+  private panelView: View | null = null;
+  private panelId = '';
+  private activeExport: 'timeline' | 'panel' = 'timeline';
+  private session: Session | null = null;
+  private summary: TraceSummary | null = null;
+
+  constructor(
+    parent: HTMLElement,
+    private readonly options: ShellOptions,
+  ) {
+    window.parallax = {
+      timeline: null,
+      ready: false,
+      errors: () => this.errors.messages(),
+      summary: null,
+    };
+    this.traceName = h('span', { class: 'trace-name', 'data-testid': 'trace-name' }, 'Parallax');
+    this.searchSlot = h('div', { class: 'search-slot' });
+    this.controls = h('div', { class: 'controls' });
+    this.timelineHost = h('div', { id: 'timeline', class: 'timeline-host', 'data-testid': 'timeline' });
+    this.mountainHost = h('div', { id: 'mountain', class: 'mountain-strip', 'data-testid': 'mountain' });
+    this.tabs = h('nav', { class: 'tabs', role: 'tablist', 'data-testid': 'tabs' });
+    this.panelBody = h('div', { class: 'panel-body', 'data-testid': 'panel' });
+    this.side = h('div', { class: 'side' });
+    const splitter = h('div', { class: 'splitter', title: 'Drag to resize' });
+    const panel = h('section', { class: 'panel' }, this.tabs, this.panelBody);
+    const center = h('div', { class: 'center' }, this.timelineHost, this.mountainHost, splitter, panel);
+    this.root = h(
+      'div',
+      { class: 'app' },
+      h('header', { class: 'topbar' }, h('span', { class: 'logo' }, 'Parallax'), this.traceName, this.searchSlot, this.controls),
+      this.progress.el,
+      this.errors.el,
+      h('main', { class: 'main' }, center, this.side),
+      this.status.el,
+    );
+    parent.replaceChildren(this.root);
+    this.bindSplitter(splitter, panel);
+
+    window.addEventListener('unhandledrejection', (e) => {
+      // API errors are already in the banner (the client reports them).
+      const r: unknown = e.reason;
+      if (r instanceof Error && r.name === 'ApiRequestError') return;
+      this.errors.show(r);
+    });
+    window.addEventListener('error', (e) => this.errors.show(e.error ?? e.message));
+  }
+
+  async start(): Promise<void> {
+    const http = new HttpClient({ token: this.options.token, onError: (e) => this.errors.show(e) });
+    this.session = new Session({
+      http,
+      wanted: this.options.trace,
+      socketUrl: webSocketUrl(window.location, this.options.token),
+      onProgress: (p) => {
+        this.progress.update(this.session?.entry?.name ?? p.trace, p.phase, p.done, p.total);
+      },
+      onReady: () => this.progress.hide(),
+      onFailed: (p) => {
+        this.progress.hide();
+        this.errors.show(`trace ${this.session?.entry?.name ?? p.trace} failed to load: ${p.error}`);
+      },
+    });
+    let api: TraceApi;
+    try {
+      api = await this.session.open();
+    } catch (e) {
+      this.errors.show(e);
+      return;
+    }
+    const entry = this.session.entry!;
+    this.traceName.textContent = entry.name;
+    document.title = `${entry.name} – Parallax`;
+    let summary: TraceSummary;
+    try {
+      summary = await api.get('summary', {});
+    } catch {
+      return; // in the banner
+    }
+    this.build(api, summary);
+  }
+
+  private build(api: TraceApi, summary: TraceSummary): void {
+    this.summary = summary;
+    window.parallax.summary = summary;
+    for (const p of summary.problems) this.errors.show(`trace problem: ${p}`);
+    let store: Storage | null = null;
+    try {
+      store = window.localStorage;
+    } catch {
+      store = null;
+    }
+    const styles = new StateStyles(summary.states, summary.name, store);
+    const details = new DetailsPanel(summary);
+    const legend = new Legend(styles);
+    this.side.replaceChildren(details.el, legend.el);
+
+    const timeline = new TimelineView(this.timelineHost, {
+      api,
+      summary,
+      style: styles,
+      onDetails: (d, loading) => {
+        if (d) details.show(d);
+        else if (loading) details.loading();
+        else details.clear();
+      },
+      onStatus: (s) => {
+        const sel = s.selected;
+        this.status.update({
+          pointer: s.pointer,
+          window: s.window,
+          range: s.range,
+          loading: s.loading,
+          selection: sel
+            ? `selected ${sel.name || 'slice ' + sel.id} on ${rowLabel(summary, sel.row)}, ${formatDuration(sel.end - sel.begin)} at ${formatTime(sel.begin)}`
+            : '',
+        });
+      },
+      onFirstDraw: () => {
+        window.parallax.ready = true;
+        document.body.dataset['ready'] = 'true';
+      },
+      onError: (e) => this.errors.show(e),
+    });
+    this.timeline = timeline;
+    window.parallax.timeline = {
+      window: () => timeline.window(),
+      rowY: (row) => timeline.rowY(row),
+      laneY: (row, depth) => timeline.laneY(row, depth),
+      timeToX: (t) => timeline.timeToX(t),
+      xToTime: (x) => timeline.xToTime(x),
+      highlighted: () => timeline.highlighted(),
+      selected: () => timeline.selected(),
+    };
+    this.status.setExtra(
+      `${formatCount(summary.threads.length)} rows · ${formatCount(summary.slices)} slices · ${formatCount(summary.messages)} messages · ${formatDuration(summary.duration)}`,
+    );
+    this.status.update({ pointer: null, window: timeline.window(), range: null, selection: '', loading: false });
+
+    const ctx: ViewContext = { api, summary, timeline, states: styles };
+    const search = new SearchBox(api, summary, (s) => {
+      timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id });
+    });
+    this.searchSlot.replaceChildren(search.el);
+    this.buildControls(timeline);
+    this.timelineHost.addEventListener('pointerdown', () => this.setActiveExport('timeline'));
+    this.panelBody.addEventListener('pointerdown', () => this.setActiveExport('panel'));
+
+    // The mountain range shares the timeline's time axis: same label column
+    // on the left, the scrollbar's width on the right.
+    const mountain = mountainView({ labelWidth: LABEL_WIDTH, rightMargin: SCROLLBAR_WIDTH, height: 90 });
+    this.mountView(mountain, ctx, this.mountainHost);
+    this.buildTabs(ctx);
+  }
+
+  private buildControls(timeline: TimelineView): void {
+    const button = (label: string, title: string, testid: string, fn: () => void): HTMLButtonElement => {
+      const b = h('button', { type: 'button', title, 'data-testid': testid }, label);
+      b.addEventListener('click', fn);
+      return b;
+    };
+    const overlay = (label: string, which: 'critical-path' | 'anomalies'): HTMLElement => {
+      const box = h('input', { type: 'checkbox', 'data-testid': `overlay-${which}` });
+      box.addEventListener('change', () => timeline.setOverlay(which, box.checked));
+      return h('label', { class: 'toggle', title: `Show the ${label} on the timeline` }, box, label);
+    };
+    this.controls.replaceChildren(
+      h(
+        'span',
+        { class: 'group' },
+        button('+', 'Zoom in (W)', 'zoom-in', () => timeline.zoomBy(0.5)),
+        button('−', 'Zoom out (S)', 'zoom-out', () => timeline.zoomBy(2)),
+        button('Fit', 'Show the whole trace (F)', 'zoom-fit', () => timeline.fit()),
+      ),
+      h('span', { class: 'group' }, overlay('critical path', 'critical-path'), overlay('anomalies', 'anomalies')),
+      h(
+        'span',
+        { class: 'group' },
+        button('PNG', 'Export the active view as PNG', 'export-png', () => this.exportActive('png')),
+        button('SVG', 'Export the active view as SVG', 'export-svg', () => this.exportActive('svg')),
+      ),
+    );
+  }
+
+  private setActiveExport(which: 'timeline' | 'panel'): void {
+    if (which === 'panel' && !this.panelView?.paint) return;
+    this.activeExport = which;
+    this.timelineHost.classList.toggle('active-view', which === 'timeline');
+    this.panelBody.classList.toggle('active-view', which === 'panel');
+  }
+
+  private exportActive(format: 'png' | 'svg'): void {
+    const base = this.summary?.name.replace(/\.[^.]*$/, '') ?? 'parallax';
+    let name: string;
+    let size: { width: number; height: number };
+    let paint: (p: Painter) => void;
+    const view = this.panelView;
+    if (this.activeExport === 'panel' && view?.paint) {
+      name = `${base}-${this.panelId}`;
+      size = view.exportSize?.() ?? { width: this.panelBody.clientWidth, height: this.panelBody.clientHeight };
+      paint = (p) => view.paint!(p);
+    } else if (this.timeline) {
+      const t = this.timeline;
+      name = `${base}-timeline`;
+      size = t.exportSize();
+      paint = (p) => t.paint(p);
+    } else {
+      return;
+    }
+    const done = exportView(name, size, paint, format) as unknown;
+    if (done instanceof Promise) done.catch((e: unknown) => this.errors.show(e));
+  }
+
+  private mountView(factory: ViewFactory, ctx: ViewContext, host: HTMLElement): View | null {
+    try {
+      const view = factory.create(ctx);
+      view.mount(host);
+      return view;
+    } catch (e) {
+      this.errors.show(e);
+      return null;
+    }
+  }
+
+  private buildTabs(ctx: ViewContext): void {
+    const buttons = PANEL_VIEWS.map((f) => {
+      const b = h('button', { type: 'button', role: 'tab', class: 'tab', 'data-view': f.id }, f.title);
+      b.addEventListener('click', () => this.openPanel(f, ctx, buttons));
+      return b;
+    });
+    this.tabs.replaceChildren(...buttons);
+    const first = PANEL_VIEWS[0];
+    if (first) this.openPanel(first, ctx, buttons);
+  }
+
+  private openPanel(f: ViewFactory, ctx: ViewContext, buttons: HTMLButtonElement[]): void {
+    if (this.panelId === f.id) return;
+    try {
+      this.panelView?.unmount();
+    } catch (e) {
+      this.errors.show(e);
+    }
+    this.panelBody.replaceChildren();
+    this.panelId = f.id;
+    for (const b of buttons) {
+      const on = b.dataset['view'] === f.id;
+      b.classList.toggle('selected', on);
+      b.setAttribute('aria-selected', String(on));
+    }
+    this.panelBody.dataset['view'] = f.id;
+    this.panelView = this.mountView(f, ctx, this.panelBody);
+    if (this.activeExport === 'panel' && !this.panelView?.paint) this.setActiveExport('timeline');
+  }
+
+  private bindSplitter(splitter: HTMLElement, panel: HTMLElement): void {
+    splitter.addEventListener('pointerdown', (e) => {
+      e.preventDefault();
+      splitter.setPointerCapture(e.pointerId);
+      const startY = e.clientY;
+      const startH = panel.getBoundingClientRect().height;
+      const move = (ev: PointerEvent): void => {
+        const hgt = Math.max(60, Math.min(window.innerHeight - 200, startH - (ev.clientY - startY)));
+        panel.style.height = `${hgt}px`;
+      };
+      const up = (): void => {
+        splitter.removeEventListener('pointermove', move);
+        splitter.removeEventListener('pointerup', up);
+      };
+      splitter.addEventListener('pointermove', move);
+      splitter.addEventListener('pointerup', up);
+    });
+  }
+}

@@ -1,0 +1,91 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Diagnostics, Finding } from '../../protocol/api.gen';
+import { fakeContext, flush } from '../common/testing';
+import { groupFindings, repairText, waitText } from './diagnostics_groups';
+import { DIAGNOSTICS_VIEW } from './diagnostics_view';
+
+function finding(kind: string, severity: string, text: string, row = 1, slice = -1): Finding {
+  return { kind, severity, text, row, begin: 1000, end: 5000, slice };
+}
+
+const diagnostics: Diagnostics = {
+  repair: { violations_before: 12, violations_after: 0, events_moved: 30, max_shift: 2500 },
+  wait_total: 3_500_000,
+  findings: [
+    finding('late-sender', 'warning', 'rank 1 waited 2 ms for rank 0', 2, 17),
+    finding('problem', 'error', 'truncated stream 3', -1),
+    finding('deadlock', 'error', 'ranks 0 and 1 wait for each other', 0, 5),
+    finding('late-sender', 'info', 'rank 2 waited 1 µs for rank 0', 3, 18),
+    finding('custom', 'info', 'something new', -1),
+  ],
+};
+
+describe('diagnostics groups', () => {
+  it('groups by kind in the panel order, keeping the order within a kind', () => {
+    const g = groupFindings(diagnostics.findings);
+    expect(g.map((x) => x.kind)).toEqual(['deadlock', 'late-sender', 'problem', 'custom']);
+    expect(g[1]!.findings.map((f) => f.slice)).toEqual([17, 18]);
+    expect(g[1]!.severity).toBe('warning');
+    expect(g[1]!.title).toBe('Late senders');
+    expect(g[3]!.title).toBe('custom');
+  });
+  it('summarises repair and waiting', () => {
+    expect(repairText(diagnostics.repair)).toBe(
+      'Clock repair: 12 clock condition violations before, 0 after; 30 events moved, by at most 2.5 µs.',
+    );
+    expect(repairText({ violations_before: 0, violations_after: 0, events_moved: 0, max_shift: 0 })).toBe(
+      'Clock repair: no clock condition violations.',
+    );
+    expect(waitText(3_500_000)).toBe('Total wait time: 3.5 ms');
+  });
+});
+
+let host: HTMLElement;
+beforeEach(() => {
+  host = document.createElement('div');
+  document.body.append(host);
+});
+afterEach(() => host.remove());
+
+describe('diagnostics view', () => {
+  it('shows the summary and findings grouped by kind', async () => {
+    const f = fakeContext({ diagnostics: () => diagnostics });
+    DIAGNOSTICS_VIEW.create(f.ctx).mount(host);
+    expect(host.querySelector('[data-testid=view-loading]')).not.toBeNull();
+    await flush();
+    expect(host.querySelector('[data-testid=repair-summary]')!.textContent).toContain('12 clock condition violations');
+    expect(host.querySelector('[data-testid=wait-total]')!.textContent).toBe('Total wait time: 3.5 ms');
+    const groups = [...host.querySelectorAll('[data-testid=finding-group]')].map((g) => g.getAttribute('data-kind'));
+    expect(groups).toEqual(['deadlock', 'late-sender', 'problem', 'custom']);
+    expect(host.querySelectorAll('[data-testid=finding][data-kind=late-sender]')).toHaveLength(2);
+    expect(host.querySelector('[data-testid=finding][data-kind=deadlock]')!.getAttribute('data-severity')).toBe('error');
+  });
+
+  it('jumps to a finding with a place, not to one without', async () => {
+    const f = fakeContext({ diagnostics: () => diagnostics });
+    DIAGNOSTICS_VIEW.create(f.ctx).mount(host);
+    await flush();
+    host.querySelector<HTMLElement>('[data-testid=finding][data-kind=late-sender]')!.click();
+    expect(f.timeline.jumps).toEqual([{ row: 2, begin: 1000, end: 5000, slice: 17 }]);
+    host.querySelector<HTMLElement>('[data-testid=finding][data-kind=problem]')!.click();
+    expect(f.timeline.jumps).toHaveLength(1);
+    const deadlock = host.querySelector<HTMLElement>('[data-testid=finding][data-kind=deadlock]')!;
+    deadlock.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    expect(f.timeline.jumps[1]).toEqual({ row: 0, begin: 1000, end: 5000, slice: 5 });
+  });
+
+  it('says when there is nothing to report', async () => {
+    const f = fakeContext({ diagnostics: () => ({ ...diagnostics, findings: [] }) });
+    DIAGNOSTICS_VIEW.create(f.ctx).mount(host);
+    await flush();
+    expect(host.querySelector('[data-testid=no-findings]')).not.toBeNull();
+  });
+
+  it('shows errors in red', async () => {
+    const f = fakeContext({ diagnostics: () => Promise.reject(new Error('limit: must be positive')) });
+    DIAGNOSTICS_VIEW.create(f.ctx).mount(host);
+    await flush();
+    expect(host.querySelector('[data-testid=view-error]')!.textContent).toBe('limit: must be positive');
+  });
+});

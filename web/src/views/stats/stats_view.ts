@@ -1,0 +1,197 @@
+// Per-state statistics of the whole trace, one process or one thread, as a
+// sortable table with a CSV download.
+import type { StatsParams, StatsResult, StatsRow } from '../../protocol/api.gen';
+import { downloadBlob } from '../../widgets/export';
+import { el, RequestSeq, StatusLine } from '../common/dom';
+import { formatDuration } from '../common/format';
+import type { View, ViewContext, ViewFactory } from '../context';
+import {
+  callsiteText,
+  COLUMNS,
+  nextSort,
+  parseScope,
+  scopeValue,
+  sortRows,
+  statsCsv,
+  type Scope,
+  type SortDir,
+  type SortField,
+} from './stats_table';
+
+export class StatsView implements View {
+  private readonly status = new StatusLine();
+  private readonly seq = new RequestSeq();
+  private result: StatsResult | null = null;
+  private sort: { field: SortField; dir: SortDir } = { field: 'total', dir: 'desc' };
+  private scope: Scope = { kind: 'all' };
+  private callsites = false;
+  private unsubscribe: (() => void)[] = [];
+  private mounted = false;
+
+  private scopeSelect!: HTMLSelectElement;
+  private callsiteInput!: HTMLInputElement;
+  private csvButton!: HTMLButtonElement;
+  private info!: HTMLDivElement;
+  private table!: HTMLTableElement;
+  private tbody!: HTMLTableSectionElement;
+
+  constructor(private readonly ctx: ViewContext) {}
+
+  mount(host: HTMLElement): void {
+    this.mounted = true;
+    host.classList.add('stats-view');
+    const { summary } = this.ctx;
+
+    this.scopeSelect = el('select', { 'data-testid': 'stats-scope', 'aria-label': 'scope' });
+    this.scopeSelect.append(el('option', { value: 'all' }, 'whole trace'));
+    if (summary.processes.length > 0) {
+      const g = el('optgroup', { label: 'Process' });
+      for (const p of summary.processes) g.append(el('option', { value: scopeValue({ kind: 'process', index: p.index }) }, p.name));
+      this.scopeSelect.append(g);
+    }
+    if (summary.threads.length > 0) {
+      const g = el('optgroup', { label: 'Thread' });
+      for (const t of summary.threads) {
+        const proc = summary.processes[t.process];
+        const label = proc ? `${proc.name} / ${t.name}` : t.name;
+        g.append(el('option', { value: scopeValue({ kind: 'thread', index: t.index }) }, label));
+      }
+      this.scopeSelect.append(g);
+    }
+    this.scopeSelect.addEventListener('change', () => {
+      this.scope = parseScope(this.scopeSelect.value);
+      this.updateCallsiteInput();
+      this.load();
+    });
+
+    this.callsiteInput = el('input', { type: 'checkbox', 'data-testid': 'stats-callsites' });
+    this.callsiteInput.addEventListener('change', () => {
+      this.callsites = this.callsiteInput.checked;
+      this.load();
+    });
+
+    this.csvButton = el('button', { type: 'button', 'data-testid': 'stats-csv', disabled: true }, 'CSV');
+    this.csvButton.addEventListener('click', () => this.downloadCsv());
+
+    const controls = el(
+      'div',
+      { class: 'view-controls' },
+      el('label', {}, 'Scope ', this.scopeSelect),
+      el('label', { title: 'one row per state and call site (whole trace only)' }, this.callsiteInput, ' by call site'),
+      this.csvButton,
+    );
+
+    this.table = el('table', { class: 'data-table stats-table', 'data-testid': 'stats-table' });
+    const headRow = el('tr');
+    for (const c of COLUMNS) {
+      const th = el('th', { 'data-sort': c.field, class: c.numeric ? 'num sortable' : 'sortable', scope: 'col' }, c.title);
+      th.addEventListener('click', () => {
+        this.sort = nextSort(this.sort, c.field);
+        this.render();
+      });
+      headRow.append(th);
+    }
+    this.tbody = el('tbody');
+    this.table.append(el('thead', {}, headRow), this.tbody);
+    this.info = el('div', { class: 'stats-info', 'data-testid': 'stats-info' });
+
+    host.append(controls, this.status.element, this.info, el('div', { class: 'table-scroll' }, this.table));
+    this.unsubscribe.push(this.ctx.states.onChange(() => this.render()));
+    this.updateCallsiteInput();
+    this.load();
+  }
+
+  unmount(): void {
+    this.mounted = false;
+    this.seq.invalidate();
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+  }
+
+  /** The rows as shown (sorted). */
+  rows(): StatsRow[] {
+    return this.result ? sortRows(this.result.rows, this.sort.field, this.sort.dir) : [];
+  }
+
+  private params(): StatsParams {
+    const p: StatsParams = {};
+    if (this.scope.kind === 'process') p.process = this.scope.index;
+    if (this.scope.kind === 'thread') p.thread = this.scope.index;
+    if (this.scope.kind === 'all' && this.callsites) p.callsites = true;
+    return p;
+  }
+
+  private load(): void {
+    if (!this.mounted) return;
+    const n = this.seq.next();
+    this.status.loading();
+    this.ctx.api
+      .get('stats', this.params())
+      .then((r) => {
+        if (!this.seq.isCurrent(n)) return;
+        this.status.clear();
+        this.result = r;
+        this.render();
+      })
+      .catch((err: unknown) => {
+        if (!this.seq.isCurrent(n)) return;
+        this.status.error(err);
+      });
+  }
+
+  private updateCallsiteInput(): void {
+    const all = this.scope.kind === 'all';
+    this.callsiteInput.disabled = !all;
+    if (!all) this.callsiteInput.checked = false;
+    else this.callsiteInput.checked = this.callsites;
+  }
+
+  private render(): void {
+    for (const th of this.table.querySelectorAll<HTMLElement>('th[data-sort]')) {
+      const on = th.dataset['sort'] === this.sort.field;
+      th.setAttribute('aria-sort', on ? (this.sort.dir === 'asc' ? 'ascending' : 'descending') : 'none');
+      th.classList.toggle('sorted', on);
+    }
+    const r = this.result;
+    this.csvButton.disabled = !r || r.rows.length === 0;
+    if (!r) return;
+    this.info.textContent = `${r.scope}: ${formatDuration(r.thread_time)} of thread time, ${r.rows.length} rows`;
+    const showCallsite = r.rows.some((row) => row.callsite !== null);
+    const trs = this.rows().map((row) => {
+      const tr = el('tr', { 'data-testid': 'stats-row', 'data-state': row.state });
+      for (const c of COLUMNS) {
+        const td = el('td', { class: c.numeric ? 'num' : 'name' });
+        if (c.field === 'name') {
+          const swatch = el('span', { class: 'swatch', 'data-testid': 'swatch', 'aria-hidden': 'true' });
+          swatch.style.display = 'inline-block';
+          swatch.style.width = '10px';
+          swatch.style.height = '10px';
+          swatch.style.marginRight = '4px';
+          swatch.style.background = this.ctx.states.color(row.state);
+          td.append(swatch, row.name);
+          if (showCallsite && row.callsite) td.append(el('span', { class: 'callsite' }, ` ${callsiteText(row.callsite)}`));
+        } else {
+          td.textContent = c.format(row);
+        }
+        tr.append(td);
+      }
+      return tr;
+    });
+    if (trs.length === 0) {
+      trs.push(el('tr', {}, el('td', { colspan: COLUMNS.length, class: 'empty' }, 'no slices in this scope')));
+    }
+    this.tbody.replaceChildren(...trs);
+  }
+
+  private downloadCsv(): void {
+    const csv = statsCsv(this.rows());
+    const base = this.ctx.summary.name.replace(/\.[^.]*$/, '') || 'trace';
+    downloadBlob(new Blob([csv], { type: 'text/csv' }), `${base}-stats.csv`);
+  }
+}
+
+export const STATS_VIEW: ViewFactory = {
+  id: 'stats',
+  title: 'Statistics',
+  create: (ctx) => new StatsView(ctx),
+};

@@ -1,0 +1,683 @@
+// The timeline view: rows of nested state bars, arrows, instants and counters
+// drawn from server tiles, with zoom, pan, selection, search jumps, blinking
+// highlights and overlays. Implements TimelineControl for the other views.
+import { RowLayout } from '../../base/layout';
+import {
+  clampWindow,
+  panWindow,
+  windowAround,
+  zoomWindow,
+  type TimeWindow,
+} from '../../base/time_scale';
+import type { Tile } from '../../engine/tile';
+import type { Details, PathSegment, SliceRef, TraceSummary } from '../../protocol/api.gen';
+import { CanvasPainter } from '../../render/canvas_painter';
+import type { Painter } from '../../render/painter';
+import type { ApiClient, StateStyle, TimelineControl, TimelineTarget } from '../context';
+import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
+import { hitTest, type Hit } from './hit';
+import { paintTimeline, type SliceBox } from './paint';
+import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
+
+/** Wheel zoom per pixel of wheel movement. */
+const WHEEL_ZOOM = 0.0015;
+const KEY_ZOOM = 0.8;
+const KEY_PAN = 0.15;
+/** Movement (px) under which a press is a click, not a drag. */
+const CLICK_SLOP = 4;
+
+export interface TimelineOptions {
+  api: ApiClient;
+  summary: TraceSummary;
+  style: StateStyle;
+  /** Details of the clicked or selected thing; null clears the panel. */
+  onDetails?: (d: Details | null, loading: boolean) => void;
+  /** Pointer time (null: outside the plot), window, measured range. */
+  onStatus?: (s: TimelineStatus) => void;
+  /** The first tile was drawn. */
+  onFirstDraw?: () => void;
+  /** For failures that are not API errors (decoding, drawing). */
+  onError?: (e: unknown) => void;
+}
+
+export interface TimelineStatus {
+  pointer: number | null;
+  window: TimeWindow;
+  range: { from: number; to: number } | null;
+  selected: SliceBox & { id: number; name: string } | null;
+  loading: boolean;
+}
+
+type Drag =
+  | { mode: 'pan'; x: number; y: number; window: TimeWindow; scroll: number; moved: boolean }
+  | { mode: 'range'; zoom: boolean; from: number; x: number }
+  | { mode: 'measure'; from: number };
+
+export class TimelineView implements TimelineControl {
+  readonly root: HTMLElement;
+  readonly canvas: HTMLCanvasElement;
+  private readonly scroller: HTMLElement;
+  private readonly spacer: HTMLElement;
+  private readonly ctx: CanvasRenderingContext2D | null;
+  private painter: CanvasPainter | null = null;
+
+  private win: TimeWindow;
+  private cssWidth = 0;
+  private cssHeight = 0;
+  private dpr = 1;
+  private scrollTop = 0;
+  private collapsed = new Set<string>();
+  private layout: RowLayout;
+  private readonly loader: TileLoader;
+  private readonly textWidths = new Map<string, number>();
+  private readonly listeners = new Set<(from: number, to: number) => void>();
+  private readonly cleanups: Array<() => void> = [];
+
+  private selectedBox: (SliceBox & { id: number; name: string }) | null = null;
+  private detailsSeq = 0;
+  private highlights: readonly SliceRef[] = [];
+  private criticalPath: PathSegment[] | null = null;
+  private anomalies: SliceRef[] | null = null;
+  private overlays = { 'critical-path': false, anomalies: false };
+  private range: { from: number; to: number } | null = null;
+  private pointerX: number | null = null;
+  private drag: Drag | null = null;
+  private frame = 0;
+  private drawnOnce = false;
+  private destroyed = false;
+  /** draws done (tests and benchmarks) */
+  frames = 0;
+  lastFrameMs = 0;
+
+  constructor(
+    host: HTMLElement,
+    private readonly options: TimelineOptions,
+  ) {
+    const { summary } = options;
+    this.root = host;
+    host.classList.add('timeline');
+    host.tabIndex = 0;
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'timeline-canvas';
+    this.scroller = document.createElement('div');
+    this.scroller.className = 'timeline-scroll';
+    this.spacer = document.createElement('div');
+    this.scroller.appendChild(this.spacer);
+    host.append(this.canvas, this.scroller);
+    this.ctx = this.canvas.getContext('2d');
+
+    this.layout = new RowLayout(summary);
+    this.win = clampWindow({ from: 0, to: Math.max(summary.duration, 1) }, summary.duration);
+    this.loader = new TileLoader(
+      (r) => this.fetchTile(r),
+      (t) => this.onTile(t),
+      24,
+      (e) => this.options.onError?.(e),
+    );
+    this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
+    this.bindEvents();
+    this.resize();
+  }
+
+  private readonly unsubscribeStyle: () => void;
+
+  // ---- TimelineControl -------------------------------------------------
+
+  window(): { from: number; to: number } {
+    return { from: this.win.from, to: this.win.to };
+  }
+
+  onWindowChange(listener: (from: number, to: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  jumpTo(target: TimelineTarget): void {
+    const span = Math.max(target.end - target.begin, 1000);
+    const mid = (target.begin + target.end) / 2;
+    this.setWindow(windowAround(mid - span / 2, mid + span / 2, 0.25));
+    this.revealRow(target.row);
+    if (target.slice !== undefined && target.slice >= 0) {
+      this.selectSlice(target.slice, { row: target.row, begin: target.begin, end: target.end, depth: 0 });
+    }
+  }
+
+  highlight(slices: readonly SliceRef[]): void {
+    this.highlights = [...slices];
+    this.requestDraw();
+  }
+
+  setOverlay(overlay: 'critical-path' | 'anomalies', on: boolean): void {
+    this.overlays[overlay] = on;
+    if (on && overlay === 'critical-path' && !this.criticalPath) {
+      this.options.api.get('critical_path', {}).then(
+        (r) => {
+          this.criticalPath = [...r.segments].sort((a, b) => a.begin - b.begin);
+          this.requestDraw();
+        },
+        () => {
+          // Reported by the client; the toggle stays on with nothing to draw.
+        },
+      );
+    }
+    if (on && overlay === 'anomalies' && !this.anomalies) {
+      this.options.api.get('anomalies', {}).then(
+        (r) => {
+          this.anomalies = r.anomalies.map((a) => a.slice);
+          this.requestDraw();
+        },
+        () => {},
+      );
+    }
+    this.requestDraw();
+  }
+
+  // ---- for the shell and tests -----------------------------------------
+
+  /** CSS px of the row's top within the canvas (of its header when collapsed). */
+  rowY(row: number): number {
+    return this.geometry().rowTop(row);
+  }
+  /** CSS px of the middle of the row's lane at `depth` within the canvas. */
+  laneY(row: number, depth: number): number {
+    const g = this.geometry();
+    return g.laneTop(row, depth) + g.laneHeight / 2;
+  }
+  timeToX(t: number): number {
+    return this.geometry().timeToX(t);
+  }
+  xToTime(x: number): number {
+    return this.geometry().xToTime(x);
+  }
+  highlighted(): number[] {
+    return this.highlights.map((s) => s.id);
+  }
+  selected(): number {
+    return this.selectedBox?.id ?? -1;
+  }
+  get ready(): boolean {
+    return this.drawnOnce;
+  }
+  /** The tile being drawn (tests). */
+  get tile(): Tile | null {
+    return this.loader.current?.tile ?? null;
+  }
+
+  zoomBy(factor: number, anchor?: number): void {
+    const a = anchor ?? (this.win.from + this.win.to) / 2;
+    this.setWindow(zoomWindow(this.win, factor, a));
+  }
+
+  panBy(fraction: number): void {
+    this.setWindow(panWindow(this.win, (this.win.to - this.win.from) * fraction));
+  }
+
+  fit(): void {
+    this.setWindow({ from: 0, to: Math.max(this.options.summary.duration, 1) });
+  }
+
+  setWindow(w: TimeWindow): void {
+    const next = clampWindow(w, this.options.summary.duration);
+    if (next.from === this.win.from && next.to === this.win.to) return;
+    this.win = next;
+    for (const l of [...this.listeners]) l(next.from, next.to);
+    this.emitStatus();
+    this.requestDraw();
+  }
+
+  toggleGroup(key: string): void {
+    if (this.collapsed.has(key)) this.collapsed.delete(key);
+    else this.collapsed.add(key);
+    this.relayout();
+  }
+
+  clearSelection(): void {
+    this.selectedBox = null;
+    this.detailsSeq++;
+    this.options.onDetails?.(null, false);
+    this.emitStatus();
+    this.requestDraw();
+  }
+
+  exportSize(): { width: number; height: number } {
+    return { width: Math.max(1, this.cssWidth), height: Math.max(1, this.cssHeight) };
+  }
+
+  /** Paints the current view (for export; the screen uses the same code). */
+  paint(p: Painter): void {
+    const g = new TimelineGeometry(this.win, p.width, p.height, this.layout, this.clampScroll(this.scrollTop, p.height));
+    paintTimeline(
+      p,
+      {
+        g,
+        tile: this.loader.current?.tile ?? null,
+        states: this.options.summary.states,
+        style: this.options.style,
+        counters: this.options.summary.counters,
+        selected: this.selectedBox,
+        highlights: this.highlights,
+        blink: this.highlights.length ? 0.5 + 0.5 * Math.sin((performance.now() / 1000) * 2 * Math.PI * 2) : 0,
+        criticalPath: this.overlays['critical-path'] ? this.criticalPath : null,
+        anomalies: this.overlays.anomalies ? this.anomalies : null,
+        range: this.range,
+        cursorX: this.drag ? null : this.pointerX,
+      },
+      this.textWidths,
+    );
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.unsubscribeStyle();
+    for (const c of this.cleanups) c();
+    this.root.replaceChildren();
+  }
+
+  // ---- drawing -----------------------------------------------------------
+
+  geometry(): TimelineGeometry {
+    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, this.layout, this.scrollTop);
+  }
+
+  requestDraw(): void {
+    if (this.frame || this.destroyed) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  private draw(): void {
+    if (!this.ctx || !this.painter || this.cssWidth <= 0 || this.cssHeight <= 0) return;
+    const t0 = performance.now();
+    this.ensureTile();
+    try {
+      this.paint(this.painter);
+    } catch (e) {
+      this.options.onError?.(e);
+    }
+    this.frames++;
+    this.lastFrameMs = performance.now() - t0;
+    if (this.loader.current && !this.drawnOnce) {
+      this.drawnOnce = true;
+      this.options.onFirstDraw?.();
+    }
+    // Blinking needs frames for as long as something is highlighted.
+    if (this.highlights.length) this.requestDraw();
+  }
+
+  /** Asks for the tile of what is on screen (the loader skips it if it has it). */
+  private ensureTile(): void {
+    const g = this.geometry();
+    const { top, bottom } = g.visibleContent();
+    const margin = g.rowsHeight;
+    const rows = this.layout.rowsIn(Math.max(0, top - margin), bottom + margin);
+    const rowSet = new Set(rows);
+    const counters = this.options.summary.counters.filter((c) => rowSet.has(c.thread)).map((c) => c.index);
+    if (rows.length === 0) return;
+    const plan = planTile(this.win, g.plotWidth, this.options.summary.duration, rows, counters);
+    this.loader.want(plan, this.win);
+  }
+
+  private fetchTile(r: TileRequest): Promise<ArrayBuffer> {
+    this.emitStatus(true);
+    return this.options.api.get('tile', {
+      rows: r.rows,
+      from: r.from,
+      to: r.to,
+      width: r.width,
+      counters: r.counters.length ? r.counters : undefined,
+    });
+  }
+
+  private onTile(_t: LoadedTile): void {
+    this.emitStatus();
+    this.requestDraw();
+  }
+
+  private resize(): void {
+    const rect = this.root.getBoundingClientRect();
+    const scrollW = this.scroller.offsetWidth || 0;
+    const w = Math.max(0, Math.floor(rect.width - scrollW));
+    const h = Math.max(0, Math.floor(rect.height));
+    const dpr = window.devicePixelRatio || 1;
+    if (w === this.cssWidth && h === this.cssHeight && dpr === this.dpr && this.painter) return;
+    this.cssWidth = w;
+    this.cssHeight = h;
+    this.dpr = dpr;
+    this.canvas.style.width = `${w}px`;
+    this.canvas.style.height = `${h}px`;
+    this.canvas.width = Math.max(1, Math.round(w * dpr));
+    this.canvas.height = Math.max(1, Math.round(h * dpr));
+    if (this.ctx) {
+      this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      this.painter = new CanvasPainter(this.ctx, w, h);
+    }
+    this.updateScroller();
+    this.draw();
+  }
+
+  private relayout(): void {
+    this.layout = new RowLayout(this.options.summary, this.collapsed);
+    this.updateScroller();
+    this.requestDraw();
+  }
+
+  private clampScroll(s: number, height = this.cssHeight): number {
+    const max = Math.max(0, this.layout.height - Math.max(0, height - RULER_HEIGHT));
+    return Math.min(Math.max(0, s), max);
+  }
+
+  private setScroll(s: number): void {
+    const next = this.clampScroll(s);
+    if (next === this.scrollTop) return;
+    this.scrollTop = next;
+    if (Math.abs(this.scroller.scrollTop - next) >= 1) this.scroller.scrollTop = next;
+    this.requestDraw();
+  }
+
+  private updateScroller(): void {
+    this.spacer.style.height = `${this.layout.height + RULER_HEIGHT}px`;
+    this.scrollTop = this.clampScroll(this.scrollTop);
+    this.scroller.scrollTop = this.scrollTop;
+  }
+
+  /** Expands the groups hiding `row` and scrolls it into the middle of the view. */
+  private revealRow(row: number): void {
+    const t = this.options.summary.threads[row];
+    if (!t) return;
+    const p = this.options.summary.processes[t.process];
+    let changed = false;
+    for (const key of [`host:${p?.host ?? ''}`, `process:${t.process}`]) {
+      if (this.collapsed.delete(key)) changed = true;
+    }
+    if (changed) this.relayout();
+    const top = this.layout.rowTop(row);
+    if (Number.isNaN(top)) return;
+    const g = this.geometry();
+    const { top: vTop, bottom: vBottom } = g.visibleContent();
+    const h = this.layout.itemOfRow(row)?.height ?? 0;
+    if (top < vTop || top + h > vBottom) this.setScroll(top - g.rowsHeight / 3);
+  }
+
+  // ---- selection and details ---------------------------------------------
+
+  private selectSlice(id: number, box: SliceBox): void {
+    const name = '';
+    this.selectedBox = { ...box, id, name };
+    this.requestDraw();
+    this.emitStatus();
+    const seq = ++this.detailsSeq;
+    this.options.onDetails?.(null, true);
+    this.options.api.get('details', { kind: 'slice', id }).then(
+      (d) => {
+        if (seq !== this.detailsSeq) return;
+        this.selectedBox = { row: d.row, begin: d.begin, end: d.end, depth: d.depth, id, name: d.name };
+        this.options.onDetails?.(d, false);
+        this.emitStatus();
+        this.requestDraw();
+      },
+      () => {
+        if (seq === this.detailsSeq) this.options.onDetails?.(null, false);
+      },
+    );
+  }
+
+  private showDetails(kind: 'instant' | 'message', id: number): void {
+    const seq = ++this.detailsSeq;
+    this.selectedBox = null;
+    this.options.onDetails?.(null, true);
+    this.requestDraw();
+    this.options.api.get('details', { kind, id }).then(
+      (d) => {
+        if (seq === this.detailsSeq) this.options.onDetails?.(d, false);
+      },
+      () => {
+        if (seq === this.detailsSeq) this.options.onDetails?.(null, false);
+      },
+    );
+  }
+
+  /** What a click at (x, y) on the canvas does. */
+  clickAt(x: number, y: number): void {
+    const g = this.geometry();
+    if (x < LABEL_WIDTH) {
+      const item = this.layout.itemAt(g.toContentY(y));
+      if (y >= RULER_HEIGHT && item && (item.kind === 'host' || item.kind === 'process')) this.toggleGroup(item.key);
+      return;
+    }
+    if (y < RULER_HEIGHT) return;
+    const tile = this.loader.current?.tile;
+    const hit: Hit | null = tile ? hitTest(tile, g, x, y, (s) => this.options.style.visible(s)) : null;
+    if (!hit || !tile) {
+      this.clearSelection();
+      return;
+    }
+    if (hit.kind === 'slice') {
+      const s = tile.slices;
+      const i = hit.index;
+      if (hit.merged) {
+        // Too small to pick apart: zoom in to it.
+        this.setWindow(windowAround(s.begin[i]!, s.end[i]!, 0.5));
+        return;
+      }
+      this.selectSlice(s.ref[i]!, { row: s.row[i]!, begin: s.begin[i]!, end: s.end[i]!, depth: s.depth[i]! });
+    } else if (hit.kind === 'instant') {
+      const ins = tile.instants;
+      if (hit.merged) {
+        const t = ins.time[hit.index]!;
+        const res = g.scale.resolution;
+        this.setWindow(windowAround(t - 4 * res, t + 4 * res, 0.5));
+        return;
+      }
+      this.showDetails('instant', ins.ref[hit.index]!);
+    } else {
+      const ar = tile.arrows;
+      if (hit.merged) {
+        const a = ar.send[hit.index]!;
+        const b = ar.recv[hit.index]!;
+        this.setWindow(windowAround(Math.min(a, b), Math.max(a, b), 0.5));
+        return;
+      }
+      this.showDetails('message', ar.ref[hit.index]!);
+    }
+  }
+
+  private emitStatus(loading = this.loader.inFlight > 0): void {
+    const pointer =
+      this.pointerX !== null && this.pointerX >= LABEL_WIDTH ? this.geometry().xToTime(this.pointerX) : null;
+    this.options.onStatus?.({
+      pointer,
+      window: this.window(),
+      range: this.range,
+      selected: this.selectedBox,
+      loading,
+    });
+  }
+
+  // ---- events ------------------------------------------------------------
+
+  private listen<K extends keyof HTMLElementEventMap>(
+    target: HTMLElement | Window,
+    type: K,
+    fn: (e: HTMLElementEventMap[K]) => void,
+    opts?: AddEventListenerOptions,
+  ): void {
+    target.addEventListener(type, fn as EventListener, opts);
+    this.cleanups.push(() => target.removeEventListener(type, fn as EventListener, opts));
+  }
+
+  private localXY(e: MouseEvent): { x: number; y: number } {
+    const r = this.canvas.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+
+  private bindEvents(): void {
+    const ro = new ResizeObserver(() => this.resize());
+    ro.observe(this.root);
+    this.cleanups.push(() => ro.disconnect());
+
+    this.listen(this.scroller, 'scroll', () => {
+      const s = this.clampScroll(this.scroller.scrollTop);
+      if (s !== this.scrollTop) {
+        this.scrollTop = s;
+        this.requestDraw();
+      }
+    });
+
+    this.listen(
+      this.canvas,
+      'wheel',
+      (e: WheelEvent) => {
+        e.preventDefault();
+        const { x, y } = this.localXY(e);
+        const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.cssHeight : 1;
+        const dx = e.deltaX * unit;
+        const dy = e.deltaY * unit;
+        if (x < LABEL_WIDTH || (e.shiftKey && !e.ctrlKey)) {
+          this.setScroll(this.scrollTop + (dy || dx));
+          return;
+        }
+        const g = this.geometry();
+        if (Math.abs(dx) > Math.abs(dy)) {
+          this.setWindow(panWindow(this.win, dx * g.scale.resolution));
+        } else if (dy !== 0) {
+          const anchor = y < 0 ? (this.win.from + this.win.to) / 2 : g.xToTime(x);
+          this.setWindow(zoomWindow(this.win, Math.exp(dy * WHEEL_ZOOM), anchor));
+        }
+      },
+      { passive: false },
+    );
+
+    this.listen(this.canvas, 'pointerdown', (e: PointerEvent) => {
+      if (e.button !== 0) return;
+      this.root.focus({ preventScroll: true });
+      const { x, y } = this.localXY(e);
+      const g = this.geometry();
+      this.canvas.setPointerCapture?.(e.pointerId);
+      if (x >= LABEL_WIDTH && y < RULER_HEIGHT) {
+        const t = g.xToTime(x);
+        this.drag = { mode: 'range', zoom: true, from: t, x };
+        this.range = { from: t, to: t };
+      } else if (x >= LABEL_WIDTH && e.shiftKey) {
+        const t = g.xToTime(x);
+        this.drag = { mode: 'range', zoom: true, from: t, x };
+        this.range = { from: t, to: t };
+      } else if (x >= LABEL_WIDTH && e.altKey) {
+        const t = g.xToTime(x);
+        this.drag = { mode: 'measure', from: t };
+        this.range = { from: t, to: t };
+      } else {
+        this.range = null;
+        this.drag = { mode: 'pan', x, y, window: this.win, scroll: this.scrollTop, moved: false };
+      }
+      this.requestDraw();
+    });
+
+    this.listen(this.canvas, 'pointermove', (e: PointerEvent) => {
+      const { x, y } = this.localXY(e);
+      this.pointerX = x;
+      const d = this.drag;
+      const g = this.geometry();
+      if (d?.mode === 'pan') {
+        const dx = x - d.x;
+        const dy = y - d.y;
+        if (!d.moved && Math.hypot(dx, dy) >= CLICK_SLOP) d.moved = true;
+        if (d.moved) {
+          const res = (d.window.to - d.window.from) / g.plotWidth;
+          this.setWindow(panWindow(d.window, -dx * res));
+          this.setScroll(d.scroll - dy);
+        }
+      } else if (d && (d.mode === 'range' || d.mode === 'measure')) {
+        this.range = { from: d.from, to: g.xToTime(Math.max(x, LABEL_WIDTH)) };
+      }
+      this.canvas.style.cursor = this.cursorFor(x, y);
+      this.emitStatus();
+      this.requestDraw();
+    });
+
+    const end = (e: PointerEvent, cancelled: boolean): void => {
+      const d = this.drag;
+      this.drag = null;
+      if (!d) return;
+      const { x, y } = this.localXY(e);
+      if (d.mode === 'pan') {
+        if (!d.moved && !cancelled) this.clickAt(x, y);
+      } else if (d.mode === 'range') {
+        const r = this.range;
+        this.range = null;
+        if (!cancelled && r && Math.abs(x - d.x) >= CLICK_SLOP) {
+          this.setWindow({ from: Math.min(r.from, r.to), to: Math.max(r.from, r.to) });
+        }
+      } else if (d.mode === 'measure') {
+        // The measurement stays until the next click or Escape.
+      }
+      this.emitStatus();
+      this.requestDraw();
+    };
+    this.listen(this.canvas, 'pointerup', (e: PointerEvent) => end(e, false));
+    this.listen(this.canvas, 'pointercancel', (e: PointerEvent) => end(e, true));
+    this.listen(this.canvas, 'pointerleave', () => {
+      if (this.drag) return;
+      this.pointerX = null;
+      this.emitStatus();
+      this.requestDraw();
+    });
+    this.listen(this.canvas, 'dblclick', (e: MouseEvent) => {
+      const { x, y } = this.localXY(e);
+      if (x >= LABEL_WIDTH && y < RULER_HEIGHT) this.fit();
+    });
+
+    this.listen(window, 'keydown', (e: KeyboardEvent) => {
+      if (typesText(e.target)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const anchor =
+        this.pointerX !== null && this.pointerX >= LABEL_WIDTH ? this.geometry().xToTime(this.pointerX) : undefined;
+      switch (e.key.toLowerCase()) {
+        case 'w':
+          this.zoomBy(KEY_ZOOM, anchor);
+          break;
+        case 's':
+          this.zoomBy(1 / KEY_ZOOM, anchor);
+          break;
+        case 'a':
+          this.panBy(-KEY_PAN);
+          break;
+        case 'd':
+          this.panBy(KEY_PAN);
+          break;
+        case 'f':
+          this.fit();
+          break;
+        case 'escape':
+          this.range = null;
+          this.clearSelection();
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+    });
+  }
+
+  private cursorFor(x: number, y: number): string {
+    if (this.drag?.mode === 'pan' && this.drag.moved) return 'grabbing';
+    if (x >= LABEL_WIDTH && y < RULER_HEIGHT) return 'col-resize';
+    if (x < LABEL_WIDTH) {
+      const item = this.layout.itemAt(this.geometry().toContentY(y));
+      return item && (item.kind === 'host' || item.kind === 'process') ? 'pointer' : 'default';
+    }
+    return 'crosshair';
+  }
+}
+
+/** Whether keys typed at `target` are text (then W/A/S/D are not ours). */
+function typesText(target: EventTarget | null): boolean {
+  const t = target as HTMLElement | null;
+  if (!t || !t.tagName) return false;
+  if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') return true;
+  if (t.tagName !== 'INPUT') return false;
+  const type = (t as HTMLInputElement).type;
+  return !['checkbox', 'radio', 'color', 'button', 'submit', 'range', 'reset'].includes(type);
+}

@@ -1,0 +1,66 @@
+// The details panel: the selected slice, instant event or message.
+import { formatDuration, formatTime } from '../base/format';
+import type { Details, TraceSummary } from '../protocol/api.gen';
+import { h } from './dom';
+
+/** 'rank 3 / main' for a row. */
+export function rowLabel(summary: TraceSummary, row: number): string {
+  const t = summary.threads[row];
+  if (!t) return `row ${row}`;
+  const p = summary.processes[t.process];
+  return p ? `${p.name} / ${t.name}` : t.name;
+}
+
+export class DetailsPanel {
+  readonly el: HTMLElement;
+  private readonly body: HTMLElement;
+
+  constructor(private readonly summary: TraceSummary) {
+    this.body = h('div', { class: 'details-body' });
+    this.el = h('aside', { class: 'details', 'data-testid': 'details' }, h('h2', {}, 'Details'), this.body);
+    this.clear();
+  }
+
+  clear(): void {
+    this.el.dataset['state'] = 'empty';
+    this.body.replaceChildren(h('p', { class: 'details-hint' }, 'Click a bar, an arrow or a marker.'));
+  }
+
+  loading(): void {
+    this.el.dataset['state'] = 'loading';
+    this.body.replaceChildren(h('p', { class: 'details-hint' }, 'Loading…'));
+  }
+
+  show(d: Details): void {
+    this.el.dataset['state'] = 'shown';
+    this.el.dataset['kind'] = d.kind;
+    const dl = h('dl', { class: 'details-list' });
+    const add = (label: string, value: string, key?: string): void => {
+      dl.append(h('dt', {}, label), h('dd', key ? { 'data-field': key } : {}, value));
+    };
+    add('Name', d.name, 'name');
+    add('Kind', d.kind, 'kind');
+    if (d.kind === 'message') {
+      add('Send', formatTime(d.begin), 'begin');
+      add('Receive', formatTime(d.end), 'end');
+      add('Latency', formatDuration(d.end - d.begin), 'duration');
+      add('Sender', rowLabel(this.summary, d.row), 'row');
+    } else if (d.kind === 'instant') {
+      add('Time', formatTime(d.begin), 'begin');
+      add('Row', rowLabel(this.summary, d.row), 'row');
+    } else {
+      add('Begin', formatTime(d.begin), 'begin');
+      add('End', formatTime(d.end), 'end');
+      add('Duration', formatDuration(d.end - d.begin), 'duration');
+      add('Row', rowLabel(this.summary, d.row), 'row');
+      add('Depth', String(d.depth), 'depth');
+    }
+    if (d.callsite) {
+      const c = d.callsite;
+      const where = c.file ? `${c.file}:${c.line}` : '';
+      add('Call site', [where, c.function].filter(Boolean).join(' ') || '(unknown)', 'callsite');
+    }
+    for (const f of d.fields) add(f.label, f.value);
+    this.body.replaceChildren(dl);
+  }
+}

@@ -1,0 +1,115 @@
+// PNG and SVG export of a view: the view's paint() draws into an offscreen
+// canvas (at 2x for a sharp PNG) or an SvgPainter, and the file is downloaded.
+import { CanvasPainter } from '../render/canvas_painter';
+import type { Painter } from '../render/painter';
+import { SvgPainter } from '../render/svg_painter';
+
+export interface ExportSize {
+  width: number;
+  height: number;
+}
+
+/** PNG pixels per CSS pixel. */
+export const PNG_SCALE = 2;
+
+/** A canvas to render into: an HTMLCanvasElement or OffscreenCanvas (or a test fake). */
+export interface RenderCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): unknown;
+}
+
+function defaultCanvas(width: number, height: number): RenderCanvas {
+  if (typeof document !== 'undefined') {
+    const c = document.createElement('canvas');
+    c.width = width;
+    c.height = height;
+    return c;
+  }
+  if (typeof OffscreenCanvas !== 'undefined') return new OffscreenCanvas(width, height);
+  throw new Error('no canvas to render the PNG into');
+}
+
+function canvasToBlob(canvas: RenderCanvas): Promise<Blob> {
+  const c = canvas as Partial<HTMLCanvasElement> & Partial<OffscreenCanvas>;
+  if (typeof c.convertToBlob === 'function') return c.convertToBlob({ type: 'image/png' });
+  if (typeof c.toBlob === 'function') {
+    const toBlob = c.toBlob.bind(canvas as HTMLCanvasElement);
+    return new Promise((resolve, reject) => {
+      toBlob((blob) => {
+        if (blob) resolve(blob);
+        else reject(new Error('the browser could not encode the PNG'));
+      }, 'image/png');
+    });
+  }
+  return Promise.reject(new Error('this canvas cannot be encoded as PNG'));
+}
+
+/** Paints at PNG_SCALE into an offscreen canvas and encodes it as PNG. */
+export async function renderPng(
+  size: ExportSize,
+  paint: (p: Painter) => void,
+  createCanvas: (width: number, height: number) => RenderCanvas = defaultCanvas,
+): Promise<Blob> {
+  const width = Math.max(1, Math.ceil(size.width));
+  const height = Math.max(1, Math.ceil(size.height));
+  const canvas = createCanvas(width * PNG_SCALE, height * PNG_SCALE);
+  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D | null;
+  if (!ctx) throw new Error('no 2D canvas context for the PNG');
+  ctx.setTransform(PNG_SCALE, 0, 0, PNG_SCALE, 0, 0);
+  const painter = new CanvasPainter(ctx, width, height);
+  painter.clear('#ffffff');
+  paint(painter);
+  return canvasToBlob(canvas);
+}
+
+/** Paints into an SvgPainter and returns the SVG document. */
+export function renderSvg(size: ExportSize, paint: (p: Painter) => void): string {
+  const painter = new SvgPainter(Math.ceil(size.width), Math.ceil(size.height));
+  painter.clear('#ffffff');
+  paint(painter);
+  return painter.toSvg();
+}
+
+/** Makes the browser download `blob` as `filename`. */
+export function downloadBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Give the browser time to start the download before the URL goes away.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Exports a view's picture as `<name>.png` or `<name>.svg`. Returns a promise
+ * that rejects when rendering fails (callers may ignore it and treat this as
+ * fire-and-forget; failures are also logged).
+ */
+export function exportView(
+  name: string,
+  size: ExportSize,
+  paint: (p: Painter) => void,
+  format: 'png' | 'svg',
+): Promise<void> {
+  const file = `${safeFileName(name)}.${format}`;
+  const done =
+    format === 'svg'
+      ? Promise.resolve().then(() => {
+          const svg = renderSvg(size, paint);
+          downloadBlob(new Blob([svg], { type: 'image/svg+xml' }), file);
+        })
+      : renderPng(size, paint).then((blob) => downloadBlob(blob, file));
+  done.catch((err: unknown) => console.error(`export of ${file} failed:`, err));
+  return done;
+}
+
+/** A file name without path separators or characters browsers reject. */
+export function safeFileName(name: string): string {
+  const cleaned = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').trim();
+  return cleaned === '' ? 'export' : cleaned;
+}
