@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -19,6 +20,7 @@
 #include "bench/mpi_trace_gen.h"
 #include "format/trace_file.h"
 #include "model/load_trace.h"
+#include "server/api.gen.h"
 #include "server/tile_builder.h"
 #include "server/timeline_index.h"
 #include "time/causal_repair.h"
@@ -102,6 +104,7 @@ struct LevelResult {
   double span_ns = 0;
   double median_ms[2] = {0, 0}, worst_ms[2] = {0, 0};
   double mean_kb[2] = {0, 0};
+  double mean_slices[2] = {0, 0}, mean_arrows[2] = {0, 0};  // records per tile
 };
 LevelResult g_levels[kZoomLevels];
 
@@ -120,10 +123,10 @@ void Tile(benchmark::State& state) {
   for (uint32_t r = 0; r < (few ? std::min(16u, rows) : rows); ++r)
     request.rows.push_back(r);
   std::vector<double> ms;
-  double bytes = 0;
+  double bytes = 0, slices = 0, arrows = 0;
   for (auto _ : state) {
     ms.clear();
-    bytes = 0;
+    bytes = slices = arrows = 0;
     for (int q = 0; q < kQueriesPerLevel; ++q) {
       // Windows evenly spread, with a fixed odd offset so they do not align
       // with iterations.
@@ -137,6 +140,12 @@ void Tile(benchmark::State& state) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       if (!s.ok()) state.SkipWithError(s.message().c_str());
       bytes += static_cast<double>(out.size());
+      if (out.size() >= sizeof(plx::server::wire::TileHeader)) {
+        plx::server::wire::TileHeader h;
+        std::memcpy(static_cast<void*>(&h), out.data(), sizeof(h));
+        slices += h.slices;
+        arrows += h.arrows;
+      }
     }
   }
   std::sort(ms.begin(), ms.end());
@@ -145,6 +154,8 @@ void Tile(benchmark::State& state) {
   r.median_ms[few] = ms[ms.size() / 2];
   r.worst_ms[few] = ms.back();
   r.mean_kb[few] = bytes / static_cast<double>(ms.size()) / 1e3;
+  r.mean_slices[few] = slices / static_cast<double>(ms.size());
+  r.mean_arrows[few] = arrows / static_cast<double>(ms.size());
   state.counters["span_ns"] = span;
   state.counters["median_ms"] = r.median_ms[few];
   state.counters["worst_ms"] = r.worst_ms[few];
@@ -165,14 +176,24 @@ void PrintSummary() {
   std::printf("  build %.2f s, %.1f MB (%.1f bytes per slice)\n", g_build.seconds,
               static_cast<double>(g_build.bytes) / 1e6,
               static_cast<double>(g_build.bytes) / std::max<double>(1, l.trace.slices.size()));
-  std::printf("\n%4s %14s | %-26s | %-26s\n", "zoom", "span (ns)", "all rows: median/worst ms, kB",
-              "16 rows: median/worst ms, kB");
+  uint64_t lanes = 0, max_lane = 0;
+  for (uint32_t row = 0; row < Index().rows(); ++row)
+    for (uint16_t d = 0; d <= Index().max_depth(row); ++d)
+      if (const auto* lane = Index().lane(row, d); lane && lane->count) {
+        ++lanes;
+        max_lane = std::max<uint64_t>(max_lane, lane->count);
+      }
+  std::printf("  %llu lanes (row, depth) with slices, the largest %llu slices\n",
+              static_cast<unsigned long long>(lanes), static_cast<unsigned long long>(max_lane));
+  std::printf("\n%4s %14s | %-34s | %-34s\n", "zoom", "span (ns)",
+              "all rows: median/worst ms, kB, sl/ar", "16 rows: median/worst ms, kB, sl/ar");
   for (int z = 0; z < kZoomLevels; ++z) {
     const LevelResult& r = g_levels[z];
     if (r.span_ns == 0) continue;
-    std::printf("%4d %14.0f | %7.2f %7.2f %9.1f  | %7.2f %7.2f %9.1f\n", z, r.span_ns,
-                r.median_ms[0], r.worst_ms[0], r.mean_kb[0], r.median_ms[1], r.worst_ms[1],
-                r.mean_kb[1]);
+    std::printf("%4d %14.0f | %6.2f %6.2f %7.1f %6.0f %6.0f | %6.2f %6.2f %7.1f %6.0f %6.0f\n", z,
+                r.span_ns, r.median_ms[0], r.worst_ms[0], r.mean_kb[0], r.mean_slices[0],
+                r.mean_arrows[0], r.median_ms[1], r.worst_ms[1], r.mean_kb[1], r.mean_slices[1],
+                r.mean_arrows[1]);
   }
 }
 

@@ -1,8 +1,9 @@
 // BuildTile: per requested row and depth, walk the lane pixel by pixel: a slice
 // of a pixel or more is sent as itself; the slices beginning in one pixel are
 // found by galloping over the lane's sampled begins and merged into one bar
-// whose state comes from the summary pyramid. Instants, arrows and counter
-// points are grouped by pixel the same way, so a tile is O(width) per row.
+// whose state comes from the summary pyramid; at coarse zoom, the pixels that
+// only extend that bar are told so by the lane's time buckets, unsearched. Instants, arrows and
+// counter points are grouped by pixel the same way, so a tile is O(width) per row.
 #include "server/tile_builder.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "base/strings.h"
 #include "server/api.gen.h"
+#include "server/state_vote.h"
 
 namespace plx::server {
 
@@ -58,39 +60,6 @@ uint64_t Gallop(uint64_t lo, uint64_t hi, Pred pred) {
   return prev;
 }
 
-class StateVote {
- public:
-  void Add(uint32_t state, double ns) {
-    for (size_t i = 0; i < n_; ++i) {
-      if (states_[i] == state) {
-        ns_[i] += ns;
-        return;
-      }
-    }
-    if (n_ < kMax) {
-      states_[n_] = state;
-      ns_[n_++] = ns;
-    }
-  }
-  uint32_t Best() const {
-    uint32_t best = 0;
-    double best_ns = -1;
-    for (size_t i = 0; i < n_; ++i) {
-      if (ns_[i] > best_ns) {
-        best_ns = ns_[i];
-        best = states_[i];
-      }
-    }
-    return best;
-  }
-
- private:
-  static constexpr size_t kMax = 64;
-  uint32_t states_[kMax] = {};
-  double ns_[kMax] = {};
-  size_t n_ = 0;
-};
-
 class TileWriter {
  public:
   TileWriter(const TimelineIndex& index, const TileRequest& request)
@@ -121,6 +90,9 @@ class TileWriter {
   uint64_t NextPixel(const TimelineIndex::Lane& lane, uint64_t i, uint64_t hi, int64_t px,
                      bool dense) const;
   uint32_t Dominant(const TimelineIndex::Lane& lane, uint64_t i, uint64_t j) const;
+  // The last pixel to which a merged bar of `state` ending in pixel px extends
+  // by the lane's time buckets alone (px if none); see Slices.
+  int64_t ExtendBar(const TimelineIndex::Lane& lane, int64_t px, uint32_t state) const;
   void AddSlice(uint32_t row, uint16_t depth, uint32_t id);
 
   const TimelineIndex& index_;
@@ -170,7 +142,7 @@ uint64_t TileWriter::NextPixel(const TimelineIndex::Lane& lane, uint64_t i, uint
 }
 
 uint32_t TileWriter::Dominant(const TimelineIndex::Lane& lane, uint64_t i, uint64_t j) const {
-  StateVote vote;
+  StateVote<64> vote;
   auto raw = [&](uint64_t k) {
     const uint32_t id = index_.slice_id(lane, static_cast<uint32_t>(k));
     vote.Add(trace_.slices.state[id],
@@ -179,7 +151,7 @@ uint32_t TileWriter::Dominant(const TimelineIndex::Lane& lane, uint64_t i, uint6
   if (j - i <= kRawVoteLimit || lane.levels.empty()) {
     for (uint64_t k = i; k < j; ++k)
       raw(k);
-    return vote.Best();
+    return vote.BestState();
   }
   // Long runs vote with whole blocks only: the few raw slices at their ends
   // would cost cache misses for little change in the answer.
@@ -197,7 +169,79 @@ uint32_t TileWriter::Dominant(const TimelineIndex::Lane& lane, uint64_t i, uint6
     vote.Add(s.state, s.ns);
     p += span;
   }
-  return vote.Best();
+  return vote.BestState();
+}
+
+int64_t TileWriter::ExtendBar(const TimelineIndex::Lane& lane, int64_t px, uint32_t state) const {
+  // Pixels of at least kMinBuckets level-0 buckets only: then the buckets
+  // wholly inside a pixel cover most of it.
+  constexpr double kMinBuckets = 4;
+  if (lane.time_levels.empty() ||
+      static_cast<double>(lane.bucket_ns) * kMinBuckets * frame_.scale > 1.0)
+    return px;
+  const std::vector<std::vector<TimelineIndex::TimeBucket>>& levels = lane.time_levels;
+  const int64_t w = lane.bucket_ns;
+  const int64_t nb = static_cast<int64_t>(levels[0].size());
+  // Pixels of bucket b's first and last ns (slice begins are whole ns).
+  auto start = [&](int64_t b) { return frame_.Px(frame_.T(lane.t0 + b * w)); };
+  auto stop = [&](int64_t b) { return frame_.Px(frame_.T(lane.t0 + b * w + w - 1)); };
+  auto guess = [&](int64_t q) {
+    const double g =
+        std::floor((frame_.from + static_cast<double>(q) / frame_.scale - frame_.T(lane.t0)) /
+                   static_cast<double>(w));
+    return static_cast<int64_t>(std::clamp(g, 0.0, static_cast<double>(nb)));
+  };
+  // First b in [0, nb] with f(b) >= q (f is monotone), searched from g.
+  auto first = [&](auto f, int64_t q, int64_t g) {
+    int64_t b = g;
+    while (b > 0 && f(b - 1) >= q)
+      --b;
+    while (b < nb && f(b) < q)
+      ++b;
+    return b;
+  };
+  // Pixels before the one of `to` hold only slices beginning before `to`.
+  const int64_t last = frame_.Px(frame_.to);
+  int64_t q = px + 1;
+  int64_t g = guess(q);
+  // Buckets [outer_lo, outer_hi) may hold begins in pixel q; [inner_lo,
+  // inner_hi) hold only begins in it.
+  int64_t outer_lo = first(stop, q, g), inner_lo = first(start, q, g);
+  for (; q < last; ++q) {
+    g = guess(q + 1);
+    const int64_t inner_hi = first(stop, q + 1, g), outer_hi = first(start, q + 1, g);
+    if (inner_lo >= inner_hi) break;
+    float max_ns = -1;
+    for (int64_t b = outer_lo; b < inner_lo; ++b)
+      max_ns = std::max(max_ns, levels[0][b].max_ns);
+    for (int64_t b = inner_hi; b < outer_hi; ++b)
+      max_ns = std::max(max_ns, levels[0][b].max_ns);
+    StateVote<64> vote;
+    uint64_t count = 0;
+    for (int64_t b = inner_lo; b < inner_hi;) {
+      size_t level = 0;
+      int64_t span = 1;
+      while (level + 1 < levels.size() && b % (span * TimelineIndex::kTimeFanout) == 0 &&
+             b + span * TimelineIndex::kTimeFanout <= inner_hi) {
+        ++level;
+        span *= TimelineIndex::kTimeFanout;
+      }
+      const TimelineIndex::TimeBucket& t = levels[level][b / span];
+      if (t.count) {
+        vote.Add(t.state, t.ns);
+        count += t.count;
+        max_ns = std::max(max_ns, t.max_ns);
+      }
+      b += span;
+    }
+    // At least two slices (a lone one is sent as itself), none a pixel long,
+    // and the same state.
+    if (count < 2 || static_cast<double>(max_ns) * frame_.scale >= 1.0 || vote.BestState() != state)
+      break;
+    outer_lo = inner_hi;
+    inner_lo = outer_hi;
+  }
+  return q - 1;
 }
 
 void TileWriter::AddSlice(uint32_t row, uint16_t depth, uint32_t id) {
@@ -266,6 +310,17 @@ void TileWriter::Slices(uint32_t row) {
       }
       merged_px = px;
       i = j;
+      // Whole pixels after it that the time buckets show to continue the bar
+      // need no search of their slice boundaries: only where the bar ends.
+      const int64_t last = ExtendBar(*lane, px, state);
+      if (last > px) {
+        j = NextPixel(*lane, i - 1, hi, last, true);
+        slices_[merged].end = std::max(slices_[merged].end, frame_.T(End(*lane, j - 1)));
+        slices_[merged].ref += static_cast<uint32_t>(j - i);
+        merged_px = last;
+        dense = true;
+        i = j;
+      }
     }
   }
 }
@@ -326,7 +381,22 @@ void TileWriter::Arrows(const std::vector<uint8_t>& requested) {
     const uint64_t i1 = Gallop(i0, end, [&](uint64_t k) { return send(k) > frame_.to; });
     for (uint64_t i = i0; i < i1;) {
       const int64_t px = frame_.Px(send(i));
-      const uint64_t j = Gallop(i + 1, i1, [&](uint64_t k) { return frame_.Px(send(k)) > px; });
+      auto later = [&](int64_t ns) { return frame_.Px(frame_.T(ns)) > px; };
+      // A few raw sends, then a gallop over the sampled ones and a scan of
+      // one block (each raw probe far away would be a cache miss).
+      uint64_t j = i + 1;
+      for (int n = 0; n < 4 && j < i1 && !later(index_.arrow_send(j)); ++n)
+        ++j;
+      if (j < i1 && !later(index_.arrow_send(j))) {
+        constexpr uint64_t kB = TimelineIndex::kBlock;
+        const std::vector<int64_t>& s = index_.arrow_sampled_send();
+        const uint64_t qa = (j + kB - 1) / kB, qb = (i1 + kB - 1) / kB;
+        const uint64_t q = Gallop(qa, qb, [&](uint64_t k) { return later(s[k]); });
+        j = std::max(j, q > qa ? (q - 1) * kB + 1 : j);
+        const uint64_t stop = std::min(i1, q * kB);
+        while (j < stop && !later(index_.arrow_send(j)))
+          ++j;
+      }
       add(ch, i, j - i);
       i = j;
     }

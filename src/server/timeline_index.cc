@@ -7,48 +7,85 @@
 #include <numeric>
 #include <tuple>
 
+#include "server/state_vote.h"
+
 namespace plx::server {
 
 namespace {
 
-// The state with the most ns among a few (state, ns) votes.
-class StateVote {
- public:
-  void Add(uint32_t state, double ns) {
-    for (size_t i = 0; i < n_; ++i) {
-      if (states_[i] == state) {
-        ns_[i] += ns;
-        return;
-      }
-    }
-    if (n_ < kMax) {
-      states_[n_] = state;
-      ns_[n_++] = ns;
-    }
-  }
-  TimelineIndex::SliceSummary Best() const {
-    TimelineIndex::SliceSummary best;
-    double best_ns = -1;
-    for (size_t i = 0; i < n_; ++i) {
-      if (ns_[i] > best_ns) {
-        best_ns = ns_[i];
-        best.state = states_[i];
-      }
-    }
-    best.ns = static_cast<float>(std::max(best_ns, 0.0));
-    return best;
-  }
-
- private:
-  static constexpr size_t kMax = 32;
-  uint32_t states_[kMax] = {};
-  double ns_[kMax] = {};
-  size_t n_ = 0;
-};
+// The dominant state of a vote as a summary.
+TimelineIndex::SliceSummary BestSummary(const StateVote<32>& vote) {
+  TimelineIndex::SliceSummary best;
+  best.state = vote.BestState();
+  best.ns = static_cast<float>(vote.BestNs());
+  return best;
+}
 
 template <typename T>
 size_t Bytes(const std::vector<T>& v) {
   return v.capacity() * sizeof(T);
+}
+
+// The time-bucket pyramid of a lane whose slice ids (in begin order) are ids.
+void BuildTimeBuckets(const model::SliceTable& slices, const uint32_t* ids,
+                      TimelineIndex::Lane* lane) {
+  using TimeBucket = TimelineIndex::TimeBucket;
+  using SliceSummary = TimelineIndex::SliceSummary;
+  constexpr uint32_t kBlock = TimelineIndex::kBlock, kTimeFanout = TimelineIndex::kTimeFanout;
+  if (lane->count < 2 * kBlock) return;
+  lane->t0 = slices.begin[ids[0]];
+  const uint64_t span = static_cast<uint64_t>(slices.begin[ids[lane->count - 1]] - lane->t0) + 1;
+  // A power of two at least kBlock mean gaps: at most count / kBlock buckets.
+  uint64_t w = 1;
+  while (w * lane->count < span * kBlock)
+    w *= 2;
+  lane->bucket_ns = static_cast<int64_t>(w);
+  std::vector<TimeBucket> level((span + w - 1) / w);
+  {
+    StateVote<32> vote;
+    uint64_t b = 0;
+    auto flush = [&] {
+      const SliceSummary best = BestSummary(vote);
+      level[b].state = best.state;
+      level[b].ns = best.ns;
+      vote = StateVote<32>();
+    };
+    for (uint32_t k = 0; k < lane->count; ++k) {
+      const uint32_t id = ids[k];
+      const uint64_t bk = static_cast<uint64_t>(slices.begin[id] - lane->t0) / w;
+      if (bk != b) {
+        if (level[b].count) flush();
+        b = bk;
+      }
+      const int64_t d = slices.end[id] - slices.begin[id];
+      vote.Add(slices.state[id], static_cast<double>(d));
+      ++level[b].count;
+      // Rounded up, so that a comparison with a pixel's width never misses a
+      // long slice.
+      level[b].max_ns = std::max(level[b].max_ns, std::nextafter(static_cast<float>(d), 1e30f));
+    }
+    flush();
+  }
+  while (true) {
+    lane->time_levels.push_back(std::move(level));
+    const std::vector<TimeBucket>& below = lane->time_levels.back();
+    if (below.size() <= 1) break;
+    std::vector<TimeBucket> next((below.size() + kTimeFanout - 1) / kTimeFanout);
+    for (size_t k = 0; k < next.size(); ++k) {
+      StateVote<32> vote;
+      TimeBucket& t = next[k];
+      for (size_t j = k * kTimeFanout; j < std::min(below.size(), (k + 1) * kTimeFanout); ++j) {
+        if (!below[j].count) continue;
+        vote.Add(below[j].state, below[j].ns);
+        t.count += below[j].count;
+        t.max_ns = std::max(t.max_ns, below[j].max_ns);
+      }
+      const SliceSummary best = BestSummary(vote);
+      t.state = best.state;
+      t.ns = best.ns;
+    }
+    level = std::move(next);
+  }
 }
 
 }  // namespace
@@ -120,11 +157,11 @@ TimelineIndex TimelineIndex::Build(const model::Trace& trace, const time::Messag
     uint64_t span = kBlock;
     std::vector<SliceSummary> level(lane.count / kBlock);
     for (size_t k = 0; k < level.size(); ++k) {
-      StateVote vote;
+      StateVote<32> vote;
       for (size_t j = k * kBlock; j < (k + 1) * kBlock; ++j)
         vote.Add(slices.state[ids[j]],
                  static_cast<double>(slices.end[ids[j]] - slices.begin[ids[j]]));
-      level[k] = vote.Best();
+      level[k] = BestSummary(vote);
     }
     while (!level.empty()) {
       lane.levels.push_back(std::move(level));
@@ -132,13 +169,14 @@ TimelineIndex TimelineIndex::Build(const model::Trace& trace, const time::Messag
       span *= kFanout;
       std::vector<SliceSummary> next(lane.count / span);
       for (size_t k = 0; k < next.size(); ++k) {
-        StateVote vote;
+        StateVote<32> vote;
         for (size_t j = k * kFanout; j < (k + 1) * kFanout; ++j)
           vote.Add(below[j].state, below[j].ns);
-        next[k] = vote.Best();
+        next[k] = BestSummary(vote);
       }
       level = std::move(next);
     }
+    BuildTimeBuckets(slices, ids, &lane);
     report(lane.count);
   }
 
@@ -245,6 +283,9 @@ TimelineIndex TimelineIndex::Build(const model::Trace& trace, const time::Messag
       limit = std::max<int64_t>(sorted[at], 0);
     }
     index.long_latency_ = limit;
+    index.arrow_sampled_send_.resize((order.size() + kBlock - 1) / kBlock);
+    for (size_t k = 0; k < index.arrow_sampled_send_.size(); ++k)
+      index.arrow_sampled_send_[k] = index.arrow_send_time_[k * kBlock];
     index.channels_from_.assign(static_cast<size_t>(rows) + 1, 0);
     index.channels_to_.resize(rows);
     for (size_t i = 0; i < order.size();) {
@@ -292,11 +333,13 @@ size_t TimelineIndex::memory_bytes() const {
   size_t bytes = sizeof(*this) + Bytes(max_depth_) + Bytes(row_lanes_) + Bytes(lanes_) +
                  Bytes(slice_ids_) + Bytes(instant_offsets_) + Bytes(counter_tracks_) +
                  Bytes(tracks_) + Bytes(channels_) + Bytes(channels_from_) + Bytes(channels_to_) +
-                 Bytes(arrow_send_time_) + Bytes(arrow_send_row_) + Bytes(arrow_recv_row_) +
-                 Bytes(long_arrows_);
+                 Bytes(arrow_send_time_) + Bytes(arrow_sampled_send_) + Bytes(arrow_send_row_) +
+                 Bytes(arrow_recv_row_) + Bytes(long_arrows_);
   for (const Lane& lane : lanes_) {
-    bytes += Bytes(lane.sampled_begin) + Bytes(lane.levels);
+    bytes += Bytes(lane.sampled_begin) + Bytes(lane.levels) + Bytes(lane.time_levels);
     for (const auto& level : lane.levels)
+      bytes += Bytes(level);
+    for (const auto& level : lane.time_levels)
       bytes += Bytes(level);
   }
   for (const Track& track : tracks_) {

@@ -320,6 +320,86 @@ TEST(TileBuilderTest, MillionTinySlicesStayBounded) {
   }
 }
 
+// Coarse tiles extend merged bars by the time buckets: counts and extents stay
+// exact, and where every bucket's dominant state is the pixel's, so is the
+// bar's; a slice a pixel long still stops the bar.
+TEST(TileBuilderTest, CoarseBarsMatchBruteForce) {
+  TimelineTrace t(1);
+  // Regions of 20000 slices (200 us); in each, per 4 slices 3 of the region's
+  // state (6 ns) and one other (8 ns): the region's covers 18 of 26 ns.
+  const int n = 200000;
+  struct S {
+    int64_t b, e;
+    uint32_t state;
+  };
+  std::vector<S> all;
+  uint32_t long_id = 0;
+  for (int i = 0; i < n; ++i) {
+    const uint32_t region = static_cast<uint32_t>(i / 20000) % 3 + 1;
+    if (i >= 130000 && i < 130500) {  // a gap, then one slice of 4.9 us
+      if (i == 130000) {
+        long_id = t.Slice(0, i * 10LL, i * 10LL + 4900, 3);
+        all.push_back({i * 10LL, i * 10LL + 4900, 3});
+      }
+      continue;
+    }
+    const bool other = i % 4 == 3;
+    const S s{i * 10LL, i * 10LL + (other ? 8 : 6), other ? region % 3 + 1 : region};
+    t.Slice(0, s.b, s.e, s.state);
+    all.push_back(s);
+  }
+  t.Finish(0, n * 10LL);
+  const TimelineIndex index = TimelineIndex::Build(t.trace, t.pairs);
+  ASSERT_LE(index.lane(0, 0)->bucket_ns * 4, 2000);  // pixels of 2 us use the buckets
+  auto check = [&](const TileRequest& r) {
+    const DecodedTile tile = Tile(index, r);
+    uint64_t total = 0, expected = 0;
+    for (const S& s : all)
+      if (s.b <= r.to && s.e >= r.from) ++expected;
+    for (const auto& bar : tile.slices) {
+      total += (bar.flags & 1) ? bar.ref : 1;
+      if (!(bar.flags & 1)) continue;
+      // Brute force over the slices the bar spans.
+      uint32_t count = 0;
+      double last_end = -1;
+      std::map<uint32_t, int64_t> ns;
+      for (const S& s : all) {
+        if (s.b < bar.begin || s.b > bar.end) continue;
+        ++count;
+        last_end = std::max(last_end, static_cast<double>(s.e));
+        ns[s.state] += s.e - s.b;
+      }
+      EXPECT_EQ(bar.ref, count) << bar.begin;
+      EXPECT_EQ(bar.end, last_end) << bar.begin;
+      const auto best = std::max_element(
+          ns.begin(), ns.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+      EXPECT_EQ(bar.state, best->first) << bar.begin;
+    }
+    EXPECT_EQ(total, expected);
+    return tile;
+  };
+  TileRequest r;
+  r.rows = {0};
+  r.from = 0;
+  r.to = n * 10.0;
+  r.width = 1000;  // 2 us a pixel, 200 slices
+  const DecodedTile whole = check(r);
+  // One bar per region (two around the gap) and the long slice itself.
+  EXPECT_EQ(whole.slices.size(), 12u);
+  bool found = false;
+  for (const auto& s : whole.slices)
+    if (!(s.flags & 1) && s.ref == long_id) found = true;
+  EXPECT_TRUE(found);
+  std::mt19937_64 rng(11);
+  for (int q = 0; q < 30; ++q) {
+    const double span = n * 10.0 / std::uniform_real_distribution<double>(1, 20)(rng);
+    r.from = std::uniform_real_distribution<double>(-span / 4, n * 10.0 - span / 2)(rng);
+    r.to = r.from + span;
+    r.width = 50 + static_cast<uint32_t>(rng() % 2000);
+    check(r);
+  }
+}
+
 // A random trace: nested slices with heavy-tailed durations on a few rows,
 // instants, messages (some very long) and a counter.
 TimelineTrace RandomTrace(uint64_t seed) {

@@ -1,8 +1,13 @@
 // TimelineIndex::Build on hand-built traces: depths, lanes and their summary
-// pyramid, counter tracks, message channels, progress and memory.
+// pyramids (by slice index and by time), counter tracks, message channels, progress and memory.
 #include "server/timeline_index.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <vector>
 
 #include "timeline_test_trace.h"
 
@@ -47,6 +52,79 @@ TEST(TimelineIndexTest, LanesKeepBeginOrderAndSummarise) {
   EXPECT_FLOAT_EQ(lane.levels[0][3].ns, 360.f);
   EXPECT_EQ(lane.levels[1][0].state, 1u);
   EXPECT_FLOAT_EQ(lane.levels[1][0].ns, 8 * 360.f);
+}
+
+TEST(TimelineIndexTest, TimeBucketsSummariseByTime) {
+  testing::TimelineTrace t(1);
+  // Irregular gaps; state 1 long, state 2 short, state 3 once very long.
+  int64_t now = 0;
+  std::vector<std::tuple<int64_t, int64_t, uint32_t>> slices;
+  for (int i = 0; i < 5000; ++i) {
+    const int64_t d = i == 2500 ? 40000 : (i % 3 == 0 ? 50 : 7);
+    const uint32_t state = i == 2500 ? 3 : (i % 3 == 0 ? 1 : 2);
+    t.Slice(0, now, now + d, state);
+    slices.emplace_back(now, now + d, state);
+    now += d + (i % 7) * 13 + 1;
+  }
+  t.Finish(0, now);
+  const TimelineIndex index = TimelineIndex::Build(t.trace, t.pairs);
+  const TimelineIndex::Lane& lane = *index.lane(0, 0);
+  ASSERT_FALSE(lane.time_levels.empty());
+  EXPECT_EQ(lane.t0, 0);
+  EXPECT_EQ(lane.bucket_ns & (lane.bucket_ns - 1), 0);  // a power of two
+  EXPECT_LE(lane.time_levels[0].size(), lane.count / TimelineIndex::kBlock + 1);
+  EXPECT_EQ(lane.time_levels.back().size(), 1u);
+  EXPECT_EQ(lane.time_levels.back()[0].count, lane.count);
+  EXPECT_GE(lane.time_levels.back()[0].max_ns, 40000.f);
+  // Level 0 against brute force: count, longest slice, dominant state.
+  const std::vector<TimelineIndex::TimeBucket>& l0 = lane.time_levels[0];
+  for (size_t b = 0; b < l0.size(); ++b) {
+    const int64_t lo = lane.t0 + static_cast<int64_t>(b) * lane.bucket_ns;
+    const int64_t hi = lo + lane.bucket_ns;
+    uint32_t count = 0;
+    int64_t longest = -1;
+    std::map<uint32_t, int64_t> ns;
+    for (const auto& [sb, se, state] : slices) {
+      if (sb < lo || sb >= hi) continue;
+      ++count;
+      longest = std::max(longest, se - sb);
+      ns[state] += se - sb;
+    }
+    EXPECT_EQ(l0[b].count, count) << b;
+    if (count == 0) {
+      EXPECT_LT(l0[b].max_ns, 0.f);
+      continue;
+    }
+    EXPECT_GE(l0[b].max_ns, static_cast<float>(longest));
+    EXPECT_LE(l0[b].max_ns, static_cast<float>(longest) * 1.001f);
+    const auto best = std::max_element(
+        ns.begin(), ns.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    EXPECT_EQ(l0[b].state, best->first) << b;
+    EXPECT_FLOAT_EQ(l0[b].ns, static_cast<float>(best->second)) << b;
+  }
+  // Every level's counts add up; a bucket's longest is its children's.
+  for (size_t k = 1; k < lane.time_levels.size(); ++k) {
+    const auto& below = lane.time_levels[k - 1];
+    const auto& level = lane.time_levels[k];
+    EXPECT_EQ(level.size(),
+              (below.size() + TimelineIndex::kTimeFanout - 1) / TimelineIndex::kTimeFanout);
+    for (size_t b = 0; b < level.size(); ++b) {
+      uint32_t count = 0;
+      float longest = -1;
+      for (size_t c = b * TimelineIndex::kTimeFanout;
+           c < std::min(below.size(), (b + 1) * TimelineIndex::kTimeFanout); ++c) {
+        count += below[c].count;
+        longest = std::max(longest, below[c].max_ns);
+      }
+      EXPECT_EQ(level[b].count, count);
+      EXPECT_EQ(level[b].max_ns, longest);
+    }
+  }
+  // Short lanes have none.
+  testing::TimelineTrace few(1);
+  few.Slice(0, 0, 10, 1);
+  few.Finish(0, 10);
+  EXPECT_TRUE(TimelineIndex::Build(few.trace, few.pairs).lane(0, 0)->time_levels.empty());
 }
 
 TEST(TimelineIndexTest, CounterTracksByThreadThenCounter) {
