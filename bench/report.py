@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Turns benchmark JSON output into the tables of docs/PERFORMANCE.md.
 
-  report.py OUT.md capture.json format.json ... [mpi_overhead.json]
+  report.py OUT.md capture.json format.json ... [mpi_overhead.json] [viewer.json]
 
-Takes Google Benchmark JSON files and the JSON of bench/mpi_overhead.py (told
-apart by its "kind"). Rewrites the part of OUT.md between
+Takes Google Benchmark JSON files, the JSON of bench/mpi_overhead.py and that
+of web/e2e/first_paint_bench.mjs (told apart by their "kind"). Rewrites the part of OUT.md between
 '<!-- BEGIN GENERATED -->' and '<!-- END GENERATED -->' and prints the same
 tables.
 """
@@ -16,22 +16,74 @@ BEGIN, END = "<!-- BEGIN GENERATED -->", "<!-- END GENERATED -->"
 
 
 def load(paths):
-    """Benchmark rows, their context, the MPI overhead JSON, and the rows of
-    analysis_bench (kept apart: they measure another trace)."""
-    rows, context, mpi, analysis = [], {}, None, []
+    """Benchmark rows, their context, the MPI overhead JSON, the rows of
+    analysis_bench and server_bench (kept apart: they measure another trace)
+    and the viewer benchmark's JSON."""
+    rows, context, mpi, analysis, server, viewer = [], {}, None, [], [], None
     for p in paths:
         with open(p) as f:
             data = json.load(f)
         if data.get("kind") == "mpi_overhead":
             mpi = data
             continue
+        if data.get("kind") == "viewer":
+            viewer = data
+            continue
         context = data.get("context", context)
-        target = analysis if p.endswith("analysis_bench.json") else rows
+        target = rows
+        if p.endswith("analysis_bench.json"):
+            target = analysis
+        elif p.endswith("server_bench.json"):
+            target = server
         for b in data["benchmarks"]:
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
                 continue
             target.append(b)
-    return rows, context, mpi, analysis
+    return rows, context, mpi, analysis, server, viewer
+
+
+def viewer_table(server, viewer):
+    """Tile latency in the server process (server_bench) and over HTTP, and the
+    viewer's first paint (first_paint_bench.mjs), with the targets."""
+    if not server and not viewer:
+        return ""
+    out = []
+    build = next((b for b in server if b["name"].startswith("BuildIndex")), None)
+    tiles = {}
+    for b in server:
+        if b["name"].startswith("Tile/") and "rows16:0" in b["name"]:
+            zoom = int(b["name"].split("zoom:")[1].split("/")[0])
+            tiles[zoom] = b
+    http = {t["level"]: t for t in (viewer or {}).get("tiles", [])}
+    events = (viewer or {}).get("events") or (build or {}).get("events", 0)
+    out.append(f"Viewer on the synthetic MPI trace of {events / 1e6:.1f} M event records, every row, "
+               "1600 px wide tiles (`bench/server_bench.cc` in the server process, 25 windows per "
+               "zoom level; `web/e2e/first_paint_bench.mjs` over HTTP, 10 windows per level).")
+    out.append("")
+    if build:
+        out.append(f"Timeline index: built in {build['real_time'] / 1000:.2f} s, "
+                   f"{build.get('index_MB', 0):.0f} MB.")
+        out.append("")
+    worst = 0.0
+    out += ["| zoom | span | in process: median | worst | over HTTP: median | worst |",
+            "|---:|---:|---:|---:|---:|---:|"]
+    for zoom in sorted(set(tiles) | set(http)):
+        b, h = tiles.get(zoom, {}), http.get(zoom, {})
+        span = b.get("span_ns") or h.get("span_ns", 0)
+        cells = [f"{b['median_ms']:.1f} ms" if b else "", f"{b['worst_ms']:.1f} ms" if b else "",
+                 f"{h['median_ms']:.1f} ms" if h else "", f"{h['worst_ms']:.1f} ms" if h else ""]
+        worst = max([worst, b.get("worst_ms", 0), h.get("worst_ms", 0)])
+        out.append(f"| {zoom} | {span / 1e9:.3g} s | " + " | ".join(cells) + " |")
+    out.append("")
+    checks = [f"| every tile query (worst) | {worst:.1f} ms | < 50 ms | {'met' if worst < 50 else 'MISSED'} |"]
+    if viewer:
+        fp = viewer["first_paint_ms"]
+        checks.insert(0, f"| first paint after the server loaded the trace (worst of "
+                         f"{len(fp['runs'])}) | {fp['worst']:.0f} ms (median {fp['median']:.0f} ms) "
+                         f"| < 2000 ms | {'met' if fp['worst'] < 2000 else 'MISSED'} |")
+        checks.append(f"| server: load, repair, index (not a target) | {viewer['server_load_s']:.1f} s | | |")
+    out += ["| target | measured | goal | |", "|---|---:|---:|---|"] + checks + [""]
+    return "\n".join(out)
 
 
 def analysis_table(rows):
@@ -159,9 +211,9 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     out_md, paths = sys.argv[1], sys.argv[2:]
-    rows, context, mpi, analysis = load(paths)
-    text = "\n".join(t for t in (tables(rows, context), analysis_table(analysis), mpi_tables(mpi))
-                     if t)
+    rows, context, mpi, analysis, server, viewer = load(paths)
+    text = "\n".join(t for t in (tables(rows, context), analysis_table(analysis),
+                                 viewer_table(server, viewer), mpi_tables(mpi)) if t)
     print(text)
     with open(out_md) as f:
         doc = f.read()

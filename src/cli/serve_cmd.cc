@@ -115,13 +115,13 @@ Status RunServe(const ServeOptions& o) {
 
   fmt::print("parallax: serving {} trace{} at {}\n", store.traces().size(),
              store.traces().size() == 1 ? "" : "s", http.Url());
+  std::fflush(stdout);  // before anything on stderr: tools read the URL from a pipe
   if (http.web_root().empty())
     fmt::print(stderr,
                "parallax: warning: the viewer is not built (web/dist); only the API is served\n");
   if (o.open_browser && !o.no_browser && !OpenBrowser(http.Url()))
     fmt::print(stderr, "parallax: no display to open a browser on; open the URL above\n");
   fmt::print(stderr, "parallax: press Ctrl-C to stop\n");
-  std::fflush(stdout);
 
   std::mutex print_mu;
   const auto start = std::chrono::steady_clock::now();

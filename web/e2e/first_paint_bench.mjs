@@ -23,7 +23,7 @@ const median = (xs) => {
 };
 
 const server = await startServer(args.parallax, [args.trace]);
-const results = { trace: args.trace };
+const results = { kind: 'viewer', trace: args.trace, width: Number(args.width) };
 try {
   const loadStart = performance.now();
   const traces = await server.waitAllReady(30 * 60 * 1000);

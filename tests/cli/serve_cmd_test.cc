@@ -1,0 +1,113 @@
+// `parallax serve` and `parallax view` run for real: the URL line, the token
+// on a real request over 127.0.0.1, Ctrl-C ending the server with status 0,
+// and clear errors for a missing file or an address that cannot be bound.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <regex>
+
+#include "server/api_test_trace.h"
+#include "support/test_support.h"
+#include "support/trace_script.h"
+
+namespace plx::testing {
+namespace {
+
+// The status line and body of GET `target` on 127.0.0.1:port (HTTP/1.0, so
+// the server closes the connection after its answer).
+std::string HttpGet(int port, const std::string& target) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return "connect failed";
+  }
+  const std::string request = "GET " + target + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n";
+  if (write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+    close(fd);
+    return "write failed";
+  }
+  std::string answer;
+  char buffer[4096];
+  for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;)
+    answer.append(buffer, static_cast<size_t>(n));
+  close(fd);
+  return answer;
+}
+
+TEST(ServeCmdTest, PrintsATokenUrlServesWithItAndStopsOnCtrlC) {
+  TempDir dir;
+  const std::string trace = dir.File("run.plx");
+  ASSERT_TRUE(WriteTraceScript(ApiTestScript(), trace).ok());
+  ChildProcess server({BuildPath("src/cli/parallax"), "serve", trace, "--no-browser"});
+  std::string line, all;
+  std::smatch m;
+  const std::regex url(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))");
+  while (server.ReadLine(&line, 20000) && !std::regex_search(line, m, url))
+    all += line + "\n";
+  ASSERT_FALSE(m.empty()) << "no URL line in:\n" << all;
+  const int port = std::stoi(m[1]);
+  const std::string token = m[2];
+
+  EXPECT_NE(HttpGet(port, "/api/v1/traces").find("401"), std::string::npos);
+  std::string answer;
+  for (int i = 0; i < 100; ++i) {  // the trace loads in the background
+    answer = HttpGet(port, "/api/v1/traces/run/summary?token=" + token);
+    if (answer.find(" 503 ") == std::string::npos) break;
+    usleep(50000);
+  }
+  EXPECT_NE(answer.find("HTTP/1.0 200"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("\"name\":\"run.plx\""), std::string::npos) << answer;
+
+  server.Signal(SIGINT);
+  const RunResult r = server.Wait();
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("run.plx: ready"), std::string::npos) << r.output;
+}
+
+TEST(ServeCmdTest, ViewWithoutADisplayPrintsTheUrlAndSaysSo) {
+  TempDir dir;
+  const std::string trace = dir.File("run.plx");
+  ASSERT_TRUE(WriteTraceScript(ApiTestScript(), trace).ok());
+  ChildProcess server({"/usr/bin/env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "BROWSER",
+                       BuildPath("src/cli/parallax"), "view", trace});
+  std::string line, all;
+  bool said = false;
+  for (int i = 0; i < 10 && !said && server.ReadLine(&line, 20000); ++i) {
+    all += line + "\n";
+    said = line.find("no display to open a browser on") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << all;
+  EXPECT_NE(all.find("http://127.0.0.1:"), std::string::npos) << all;
+  server.Signal(SIGTERM);
+  EXPECT_EQ(server.Wait().exit_code, 0);
+}
+
+TEST(ServeCmdTest, MissingFilesAndBadAddressesAreErrors) {
+  TempDir dir;
+  const RunResult missing =
+      RunProgram({BuildPath("src/cli/parallax"), "serve", dir.File("none.plx"), "--no-browser"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("none.plx: no such file"), std::string::npos) << missing.output;
+
+  const std::string trace = dir.File("run.plx");
+  ASSERT_TRUE(WriteTraceScript(ApiTestScript(), trace).ok());
+  const RunResult bind = RunProgram(
+      {BuildPath("src/cli/parallax"), "serve", trace, "--bind", "nowhere", "--no-browser"});
+  EXPECT_EQ(bind.exit_code, 1);
+  EXPECT_NE(bind.output.find("--bind: 'nowhere' is not an IP address"), std::string::npos)
+      << bind.output;
+
+  const RunResult usage = RunProgram({BuildPath("src/cli/parallax"), "view"});
+  EXPECT_EQ(usage.exit_code, 2) << usage.output;
+}
+
+}  // namespace
+}  // namespace plx::testing
