@@ -38,6 +38,15 @@ struct Target {
   std::string_view query;
 };
 
+// Requests the timeline makes while the user zooms and pans: each answers in
+// milliseconds from the timeline index (or the model), never from an analysis.
+bool IsTimelineRequest(std::string_view path) {
+  if (path == "/traces") return true;
+  for (std::string_view end : {"/tile", "/details", "/summary", "/search", "/processes"})
+    if (path.ends_with(end)) return true;
+  return false;
+}
+
 std::string_view View(beast::string_view s) {
   return {s.data(), s.size()};
 }
@@ -60,7 +69,10 @@ struct ServerState {
   ServerOptions options;
   net::io_context ioc;
   std::unique_ptr<tcp::acceptor> acceptor;
-  std::unique_ptr<net::thread_pool> api_pool;
+  // Two pools: analyses may take seconds on a big trace the first time they
+  // are asked for, and must never hold up the timeline's tiles and details.
+  std::unique_ptr<net::thread_pool> api_pool;       // analyses
+  std::unique_ptr<net::thread_pool> timeline_pool;  // traces, summary, tile, details, search
   std::vector<std::thread> threads;
   uint16_t port = 0;
   bool stopped = false;
@@ -212,14 +224,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         (target.path.size() == kApiPrefix.size() || target.path[kApiPrefix.size()] == '/')) {
       const std::string path(target.path.substr(kApiPrefix.size()));
       const std::string query(target.query);
-      // Off the socket threads: some analyses take seconds on big traces.
-      net::post(*server_.api_pool, [self = shared_from_this(), req = std::move(req), path, query] {
-        ApiResponse answer = self->server_.api.Handle(path, query);
-        net::post(self->stream_.get_executor(),
-                  [self, req = std::move(req), answer = std::move(answer)]() mutable {
-                    self->Send(self->FromApi(req, std::move(answer)));
-                  });
-      });
+      // Off the socket threads, in the pool for this kind of request.
+      net::post(IsTimelineRequest(path) ? *server_.timeline_pool : *server_.api_pool,
+                [self = shared_from_this(), req = std::move(req), path, query] {
+                  ApiResponse answer = self->server_.api.Handle(path, query);
+                  net::post(self->stream_.get_executor(),
+                            [self, req = std::move(req), answer = std::move(answer)]() mutable {
+                              self->Send(self->FromApi(req, std::move(answer)));
+                            });
+                });
       return;
     }
     Send(File(req, target.path));
@@ -302,6 +315,10 @@ void ServerState::Accept() {
     if (ec) {
       if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
     } else {
+      // Answers are written whole; without this, the last segment of a big
+      // tile can wait for the client's delayed ACK (tens of ms).
+      beast::error_code ignored;
+      socket.set_option(tcp::no_delay(true), ignored);
       std::make_shared<HttpSession>(std::move(socket), *this)->Start();
     }
     Accept();
@@ -335,6 +352,7 @@ Status HttpServer::Start() {
     return IoError("cannot listen: " + ec.message());
   s.port = s.acceptor->local_endpoint().port();
   s.api_pool = std::make_unique<net::thread_pool>(std::max(1, s.options.api_threads));
+  s.timeline_pool = std::make_unique<net::thread_pool>(std::max(1, s.options.api_threads));
   s.Accept();
   for (int i = 0; i < std::max(1, s.options.io_threads); ++i)
     s.threads.emplace_back([&s] { s.ioc.run(); });
@@ -384,6 +402,7 @@ void HttpServer::Stop() {
     t.join();
   s.threads.clear();
   if (s.api_pool) s.api_pool->join();
+  if (s.timeline_pool) s.timeline_pool->join();
 }
 
 }  // namespace plx::server

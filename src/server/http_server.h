@@ -21,7 +21,7 @@ struct ServerOptions {
   std::string token;     // empty: a new random one
   std::string web_root;  // empty: FindWebRoot("")
   int io_threads = 2;    // sockets and files
-  int api_threads = 2;   // API handlers (analyses may take seconds)
+  int api_threads = 2;   // threads of each API pool (analyses; the timeline's requests)
 };
 
 class HttpServer {

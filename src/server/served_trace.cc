@@ -87,6 +87,14 @@ void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_pr
   stats();  // the summary and the statistics view need it first
   status_.store(LoadStatus::kReady, std::memory_order_release);
   SetProgress("ready", 1, 1);
+  // Warm the analyses the diagnostics panel shows while the user looks at the
+  // timeline (seconds on 100 M events); a request that comes first waits for
+  // the one being computed, never computes it twice.
+  deadlocks();
+  critical_path();  // and the wait states
+  anomalies();
+  imbalance();
+  comm_matrix();
 }
 
 const analysis::StateStatsReport& ServedTrace::stats() {

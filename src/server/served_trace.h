@@ -52,7 +52,8 @@ class ServedTrace {
 
   /// Loads the file (blocking; call it on a worker thread). `on_progress` is
   /// called with every change of phase, at most ~10 times a second within a
-  /// phase, and once when the trace is ready or failed.
+  /// phase, and once when the trace is ready or failed. Once ready, it goes on
+  /// to compute the analyses of the diagnostics panel before it returns.
   void Load(const std::function<void(const LoadProgressInfo&)>& on_progress);
 
   LoadProgressInfo progress() const;

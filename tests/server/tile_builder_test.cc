@@ -176,6 +176,40 @@ TEST(TileBuilderTest, ArrowsOverlapMergeAndLongMessages) {
   EXPECT_TRUE(arrows().empty());
 }
 
+TEST(TileBuilderTest, ManyRowPairsMergeArrowsOverAFewPixels) {
+  // 16 rows in a ring, each sending to both neighbours every 10 ns: 32 row
+  // pairs with messages in every pixel of a 100 px tile.
+  constexpr uint32_t kRows = 16;
+  TimelineTrace t(kRows);
+  uint64_t messages = 0;
+  for (int64_t time = 0; time < 100000; time += 10)
+    for (uint32_t r = 0; r < kRows; ++r) {
+      t.Message(r, time, (r + 1) % kRows, time + 5);
+      t.Message(r, time, (r + kRows - 1) % kRows, time + 5);
+      messages += 2;
+    }
+  t.Finish(0, 100010);
+  const TimelineIndex index = TimelineIndex::Build(t.trace, t.pairs);
+  TileRequest r;
+  for (uint32_t row = 0; row < kRows; ++row)
+    r.rows.push_back(row);
+  r.from = 0;
+  r.to = 100000;
+  r.width = 100;
+  const DecodedTile tile = Tile(index, r);
+  // 32 pairs at about 4 arrows per pixel column: groups of 8 pixels.
+  EXPECT_LE(tile.arrows.size(), 32u * (100 / 8 + 1));
+  uint64_t counted = 0;
+  for (const auto& a : tile.arrows)
+    counted += (a.flags & 1) ? a.ref : 1;
+  EXPECT_EQ(counted, messages);  // every message is in one arrow
+  // Two rows: the pairs touching them (6) merge over 2 pixels only.
+  r.rows = {0, 1};
+  const DecodedTile two = Tile(index, r);
+  EXPECT_LE(two.arrows.size(), 6u * (100 / 2 + 1));
+  EXPECT_GE(two.arrows.size(), 6u * (100 / 2));
+}
+
 TEST(TileBuilderTest, CounterPointsPerPixelAndThePointBefore) {
   TimelineTrace t(1);
   t.Sample(0, 50, 0, 1);

@@ -52,8 +52,13 @@ try {
   }
   results.first_paint_ms = { median: median(paints), worst: Math.max(...paints), runs: paints };
 
-  // Tile latency over HTTP: 10 zoom levels from the whole trace down to a
-  // millionth of it, every row, 10 windows per level spread over the trace.
+  // Tile latency over HTTP, once the server is done with the analyses it
+  // computes after loading (asking for the diagnostics waits for them): 10
+  // zoom levels from the whole trace down to a millionth of it, every row,
+  // 10 windows per level spread over the trace.
+  const analysesStart = performance.now();
+  await server.api(`/traces/${id}/diagnostics`);
+  results.analyses_wait_s = (performance.now() - analysesStart) / 1000;
   const rows = summary.threads.map((t) => t.index).join(',');
   const width = Number(args.width);
   results.tiles = [];

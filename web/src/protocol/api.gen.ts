@@ -589,7 +589,7 @@ export function readTileInstant(view: DataView, offset: number): TileInstant {
   };
 }
 
-/** A message from send to receive, or (flags & 1) several between the same rows that start in the same pixel. */
+/** A message from send to receive, or (flags & 1) several between the same rows sent in the same pixel, or the same few pixels when many row pairs have messages (at most ~4 arrows per pixel column); a merged arrow is drawn at its first message. */
 export interface TileArrow {
   /** trace time of the send */
   send: number;
