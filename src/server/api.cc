@@ -347,6 +347,7 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   if (endpoint == "anomalies") return Anomalies(*trace, q);
   if (endpoint == "mountain") return Mountain(*trace, q);
   if (endpoint == "matrix") return Matrix(*trace, q);
+  if (endpoint == "waits") return Waits(*trace, q);
   if (endpoint == "critical-path") return CriticalPathHandler(*trace, q);
   if (endpoint == "diagnostics") return DiagnosticsHandler(*trace, q);
   return ErrorResponse(404, "no such endpoint: " + std::string(endpoint));

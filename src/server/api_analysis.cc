@@ -100,6 +100,14 @@ std::string WaitText(const model::Trace& t, const analysis::WaitInstance& w) {
          FormatDuration(static_cast<double>(w.wait_ns)) + " in " + SliceName(t, w.slice) + cause;
 }
 
+Json WaitTotalsJson(const analysis::WaitTotals& w) {
+  return Json{{"late_sender", w.late_sender_ns},
+              {"late_receiver", w.late_receiver_ns},
+              {"collective", w.collective_ns},
+              {"total", w.total_ns()},
+              {"count", w.count}};
+}
+
 }  // namespace
 
 ApiResponse Stats(ServedTrace& served, const QueryParams& q) {
@@ -271,6 +279,44 @@ ApiResponse Matrix(ServedTrace& served, const QueryParams& q) {
                            {"latency", std::move(latency)},
                            {"total_count", total_count},
                            {"total_bytes", total_bytes}});
+}
+
+ApiResponse Waits(ServedTrace& served, const QueryParams& q) {
+  const model::Trace& t = served.trace();
+  const auto limit_arg = q.Integer("limit", 100, 0, 1'000'000);
+  if (!limit_arg.ok()) return StatusResponse(limit_arg.status());
+  const size_t limit = static_cast<size_t>(*limit_arg);
+  const analysis::WaitStatesReport& w = served.waits();
+  Json processes = Json::array(), callsites = Json::array(), longest = Json::array();
+  for (size_t p = 0; p < w.processes.size(); ++p)
+    processes.push_back(Json{{"process", p}, {"waits", WaitTotalsJson(w.processes[p])}});
+  for (size_t i = 0; i < w.callsites.size() && i < limit; ++i) {
+    const analysis::CallsiteWaits& c = w.callsites[i];
+    callsites.push_back(Json{{"state", c.state},
+                             {"name", c.state < t.states.size() ? t.states[c.state].name : "?"},
+                             {"callsite", CallsiteJson(t, c.callsite)},
+                             {"waits", WaitTotalsJson(c.totals)}});
+  }
+  std::vector<const analysis::WaitInstance*> order;
+  for (const auto& i : w.instances)
+    order.push_back(&i);
+  const size_t keep = std::min(limit, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
+                    [](auto* a, auto* b) { return a->wait_ns > b->wait_ns; });
+  for (size_t i = 0; i < keep; ++i) {
+    const analysis::WaitInstance& wi = *order[i];
+    longest.push_back(Json{
+        {"kind", WaitKindName(wi.kind)},
+        {"slice", SliceRefJson(t, wi.slice)},
+        {"begin", TraceTime(t, wi.begin_ns)},
+        {"end", TraceTime(t, wi.end_ns())},
+        {"cause_row", wi.cause_thread < t.threads.size() ? static_cast<int64_t>(wi.cause_thread)
+                                                         : int64_t{-1}}});
+  }
+  return JsonResponse(Json{{"total", WaitTotalsJson(w.all)},
+                           {"processes", std::move(processes)},
+                           {"callsites", std::move(callsites)},
+                           {"longest", std::move(longest)}});
 }
 
 ApiResponse CriticalPathHandler(ServedTrace& served, const QueryParams& q) {

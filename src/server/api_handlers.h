@@ -52,6 +52,7 @@ ApiResponse Histogram(ServedTrace& trace, const QueryParams& q);
 ApiResponse Anomalies(ServedTrace& trace, const QueryParams& q);
 ApiResponse Mountain(ServedTrace& trace, const QueryParams& q);
 ApiResponse Matrix(ServedTrace& trace, const QueryParams& q);
+ApiResponse Waits(ServedTrace& trace, const QueryParams& q);
 ApiResponse CriticalPathHandler(ServedTrace& trace, const QueryParams& q);
 ApiResponse DiagnosticsHandler(ServedTrace& trace, const QueryParams& q);
 

@@ -166,6 +166,15 @@ TEST_F(ApiTest, AnalysisEndpointsAnswer) {
   }
   EXPECT_TRUE(late_sender) << d.dump();
 
+  const json waits = Get("/traces/t/waits");
+  EXPECT_EQ(waits["total"]["late_sender"], 2000);
+  EXPECT_EQ(waits["processes"][1]["waits"]["late_sender"], 2000);
+  EXPECT_EQ(waits["processes"][0]["waits"]["total"], 0);
+  ASSERT_EQ(waits["longest"].size(), 1u);
+  EXPECT_EQ(waits["longest"][0]["kind"], "late-sender");
+  EXPECT_EQ(waits["longest"][0]["cause_row"], 0);
+  EXPECT_EQ(waits["callsites"][0]["name"], "MPI_Recv");
+
   EXPECT_EQ(Get("/traces/t/anomalies")["method"], "robust");
   EXPECT_EQ(Get("/traces/t/processes").size(), 2u);
 }

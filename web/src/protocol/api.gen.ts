@@ -346,6 +346,59 @@ export interface RepairSummary {
   max_shift: number;
 }
 
+/** Time held waiting, by kind of wait (ns). */
+export interface WaitTotals {
+  /** receives that waited for their send */
+  late_sender: number;
+  /** sends that waited for their receive to be posted */
+  late_receiver: number;
+  /** collective calls that waited for the last (or root) participant */
+  collective: number;
+  total: number;
+  /** wait instances */
+  count: number;
+}
+
+/** The wait states of one process. */
+export interface ProcessWaits {
+  /** index into TraceSummary.processes */
+  process: number;
+  waits: WaitTotals;
+}
+
+/** The wait states of one state (MPI function) at one call site. */
+export interface CallsiteWaits {
+  state: number;
+  name: string;
+  callsite: Callsite | null;
+  waits: WaitTotals;
+}
+
+/** One call that waited. */
+export interface WaitInstance {
+  /** late-sender | late-receiver | collective */
+  kind: string;
+  /** the waiting call */
+  slice: SliceRef;
+  /** the wait began (the call's begin) ... */
+  begin: number;
+  /** ... and ended */
+  end: number;
+  /** the row it waited for, -1 when unknown */
+  cause_row: number;
+}
+
+/** MPI wait states: totals, per process, per call site, and the longest waits. */
+export interface WaitsResult {
+  total: WaitTotals;
+  /** in process order */
+  processes: ProcessWaits[];
+  /** most total wait first, at most `limit` */
+  callsites: CallsiteWaits[];
+  /** longest first, at most `limit` */
+  longest: WaitInstance[];
+}
+
 // Endpoint parameters: optional ones have server-side defaults.
 /** The traces this server serves and their loading progress. */
 export interface TracesParams {
@@ -443,6 +496,12 @@ export interface MatrixParams {
   kind?: string;
 }
 
+/** MPI wait states (late sender, late receiver, collectives) per process and call site, and the longest waits. */
+export interface WaitsParams {
+  /** call sites and longest waits returned (default 100) */
+  limit?: number;
+}
+
 /** The critical path, for the timeline overlay. */
 export interface CriticalPathParams {
   /** segments returned (default 100000) */
@@ -471,6 +530,7 @@ export const ENDPOINTS = {
   anomalies: { path: '/traces/{trace}/anomalies', response: 'AnomalyList' },
   mountain: { path: '/traces/{trace}/mountain', response: 'MountainResult' },
   matrix: { path: '/traces/{trace}/matrix', response: 'MatrixResult' },
+  waits: { path: '/traces/{trace}/waits', response: 'WaitsResult' },
   critical_path: { path: '/traces/{trace}/critical-path', response: 'CriticalPathResult' },
   processes: { path: '/traces/{trace}/processes', response: 'ProcessInfo[]' },
   diagnostics: { path: '/traces/{trace}/diagnostics', response: 'Diagnostics' },
@@ -487,6 +547,7 @@ export interface EndpointTypes {
   anomalies: { params: AnomaliesParams; response: AnomalyList };
   mountain: { params: MountainParams; response: MountainResult };
   matrix: { params: MatrixParams; response: MatrixResult };
+  waits: { params: WaitsParams; response: WaitsResult };
   critical_path: { params: CriticalPathParams; response: CriticalPathResult };
   processes: { params: ProcessesParams; response: ProcessInfo[] };
   diagnostics: { params: DiagnosticsParams; response: Diagnostics };
