@@ -127,3 +127,14 @@ export function tooltipElement(testid: string): HTMLDivElement {
   });
   return t;
 }
+
+/** Runs `action` when `target` is clicked, or focused and Enter or Space is pressed. */
+export function onActivate(target: HTMLElement, action: () => void): void {
+  target.addEventListener('click', action);
+  target.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      action();
+    }
+  });
+}

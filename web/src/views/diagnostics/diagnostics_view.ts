@@ -1,7 +1,7 @@
 // What the analyses found: repair summary, total waiting, and the findings by
 // kind; every finding with a place in the timeline jumps there when clicked.
 import type { Diagnostics, Finding } from '../../protocol/api.gen';
-import { el, RequestSeq, StatusLine } from '../common/dom';
+import { el, onActivate, RequestSeq, StatusLine } from '../common/dom';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { groupFindings, repairText, severityStyle, waitText } from './diagnostics_groups';
 
@@ -73,15 +73,8 @@ export class DiagnosticsView implements View {
       f.text,
     );
     if (placed) {
-      const jump = (): void => this.ctx.timeline.jumpTo({ row: f.row, begin: f.begin, end: f.end, slice: f.slice });
       li.style.cursor = 'pointer';
-      li.addEventListener('click', jump);
-      li.addEventListener('keydown', (ev) => {
-        if (ev.key === 'Enter' || ev.key === ' ') {
-          ev.preventDefault();
-          jump();
-        }
-      });
+      onActivate(li, () => this.ctx.timeline.jumpTo({ row: f.row, begin: f.begin, end: f.end, slice: f.slice }));
     }
     return li;
   }

@@ -3,7 +3,7 @@
 import type { AnomalyRef, HistogramParams, HistogramResult } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
-import { debounce, el, RequestSeq, StatusLine } from '../common/dom';
+import { debounce, el, onActivate, RequestSeq, StatusLine } from '../common/dom';
 import { formatCount, formatDuration } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { barAt, layoutHistogram, type HistogramLayout } from './histogram_layout';
@@ -242,14 +242,7 @@ export class HistogramView implements View {
       { 'data-testid': 'selected-slice', 'data-slice': s.id, tabindex: 0, role: 'button', class: 'clickable' },
       `${formatDuration(a.duration)}${ratio} — ${thread?.name ?? `row ${s.row}`} at ${formatDuration(s.begin, 6)}`,
     );
-    const jump = (): void => this.ctx.timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id });
-    li.addEventListener('click', jump);
-    li.addEventListener('keydown', (ev) => {
-      if (ev.key === 'Enter' || ev.key === ' ') {
-        ev.preventDefault();
-        jump();
-      }
-    });
+    onActivate(li, () => this.ctx.timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id }));
     return li;
   }
 
