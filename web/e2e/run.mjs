@@ -34,6 +34,17 @@ async function check(name, fn) {
   }
 }
 
+/** Polls `probe` (async) until `ok(value)` holds or `ms` pass; returns the last value. */
+async function until(probe, ok, ms = 5000) {
+  const deadline = Date.now() + ms;
+  let value = await probe();
+  while (!ok(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    value = await probe();
+  }
+  return value;
+}
+
 const hexToRgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 const near = (a, b, tol = 12) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
 
@@ -119,26 +130,23 @@ try {
     const canvas = page.locator('#timeline canvas').first();
     const box = await canvas.boundingBox();
     await canvas.click({ position: { x: 600, y: 10 } });  // focus; on the ruler, selects nothing
+    const width = (w) => w.to - w.from;
     const w0 = await win();
     await page.keyboard.press('w');
-    await page.waitForTimeout(300);
-    const w1 = await win();
-    assert.ok(w1.to - w1.from < (w0.to - w0.from) * 0.95, `W zooms in: ${JSON.stringify([w0, w1])}`);
+    const w1 = await until(win, (w) => width(w) < width(w0) * 0.95);
+    assert.ok(width(w1) < width(w0) * 0.95, `W zooms in: ${JSON.stringify([w0, w1])}`);
     await page.mouse.move(box.x + 700, box.y + 100);
     await page.mouse.wheel(0, -400);
-    await page.waitForTimeout(300);
-    const w2 = await win();
-    assert.ok(w2.to - w2.from < (w1.to - w1.from) * 0.95, `the wheel zooms in: ${JSON.stringify([w1, w2])}`);
+    const w2 = await until(win, (w) => width(w) < width(w1) * 0.95);
+    assert.ok(width(w2) < width(w1) * 0.95, `the wheel zooms in: ${JSON.stringify([w1, w2])}`);
     await page.keyboard.press('d');
-    await page.waitForTimeout(300);
-    const w3 = await win();
+    const w3 = await until(win, (w) => w.from > w2.from);
     assert.ok(w3.from > w2.from, `D pans right: ${JSON.stringify([w2, w3])}`);
     await page.mouse.move(box.x + 700, box.y + 300);
     await page.mouse.down();
     await page.mouse.move(box.x + 900, box.y + 300, { steps: 5 });
     await page.mouse.up();
-    await page.waitForTimeout(300);
-    const w4 = await win();
+    const w4 = await until(win, (w) => w.from < w3.from);
     assert.ok(w4.from < w3.from, `dragging right pans left: ${JSON.stringify([w3, w4])}`);
     assert.ok(Math.abs((w4.to - w4.from) - (w3.to - w3.from)) < (w3.to - w3.from) * 0.01, 'a pan keeps the width');
   });
@@ -166,15 +174,14 @@ try {
     await page.locator('[data-testid=selected-slice]').first().click();
     target = expected.selection[0].slice;
     await page.waitForFunction((id) => window.parallax.timeline.selected() === id, target.id, { timeout: 10000 });
-    await page.waitForTimeout(400);
-    const p = await slicePoint(page, target);
+    const p = await until(() => slicePoint(page, target), (q) => q.width >= 4);
     assert.ok(p.width >= 4, `the jump shows the slice ${p.width.toFixed(1)} px wide`);
-    const colours = [];
-    for (let i = 0; i < 6; i++) {
-      colours.push(await screenPixel(page, p.x, p.y));
-      await page.waitForTimeout(130);
+    // Blinking: over up to 3 s of screenshots, the bar shows two colours.
+    const distinct = new Set();
+    for (let i = 0; i < 24 && distinct.size < 2; i++) {
+      distinct.add((await screenPixel(page, p.x, p.y)).join(','));
+      await page.waitForTimeout(110);
     }
-    const distinct = new Set(colours.map((c) => c.join(',')));
     assert.ok(distinct.size >= 2, `the highlighted bar changes colour over time: ${[...distinct]}`);
     writeFileSync(join(args.out, 'highlight.png'), await page.screenshot());
   });
@@ -183,9 +190,8 @@ try {
     // Leaving the histogram clears its highlight, so the bar has its own colour.
     await page.locator('[data-view=stats]').click();
     await page.waitForFunction(() => window.parallax.timeline.highlighted().length === 0);
-    await page.waitForTimeout(300);
     const p = await slicePoint(page, target);
-    const colour = await screenPixel(page, p.x, p.y);
+    const colour = await until(() => screenPixel(page, p.x, p.y), (c) => near(c, hexToRgb(recv.color)));
     assert.ok(near(colour, hexToRgb(recv.color)), `pixel ${colour} is MPI_Recv's ${recv.color}`);
     await page.locator('#timeline canvas').first().click({ position: { x: p.x, y: p.y } });
     const details = page.locator('[data-testid=details]');
@@ -198,13 +204,13 @@ try {
   await check('hiding a state in the legend removes its bars; showing it brings them back', async () => {
     const p = await slicePoint(page, target);
     const box = page.locator('[data-testid=legend] [data-state="MPI_Recv"] input[type=checkbox]');
+    const pixel = () => screenPixel(page, p.x, p.y);
+    const isRecv = (c) => near(c, hexToRgb(recv.color));
     await box.uncheck();
-    await page.waitForTimeout(300);
-    const hidden = await screenPixel(page, p.x, p.y);
-    assert.ok(!near(hidden, hexToRgb(recv.color)), `hidden: pixel ${hidden} is no longer ${recv.color}`);
+    const hidden = await until(pixel, (c) => !isRecv(c));
+    assert.ok(!isRecv(hidden), `hidden: pixel ${hidden} is no longer ${recv.color}`);
     await box.check();
-    await page.waitForTimeout(300);
-    assert.ok(near(await screenPixel(page, p.x, p.y), hexToRgb(recv.color)), 'shown again');
+    assert.ok(isRecv(await until(pixel, isRecv)), 'shown again');
   });
 
   await check('export the timeline as PNG and SVG: the slice is in both', async () => {
@@ -247,13 +253,15 @@ try {
     await page.locator('[data-view=matrix]').click();
     const chart = page.locator('[data-testid=matrix-chart]');
     await chart.waitFor({ timeout: 10000 });
-    await page.waitForTimeout(300);
-    const shot = await chart.screenshot();
-    const box = await chart.boundingBox();
-    const points = [];
-    for (let y = 0; y < box.height; y += 4) for (let x = 0; x < box.width; x += 4) points.push([x, y]);
-    const { pixels } = await pngPixels(page, shot, points);
-    const colours = new Set(pixels.map((c) => c.join(',')));
+    const colourCount = async () => {
+      const shot = await chart.screenshot();
+      const box = await chart.boundingBox();
+      const points = [];
+      for (let y = 0; y < box.height; y += 4) for (let x = 0; x < box.width; x += 4) points.push([x, y]);
+      const { pixels } = await pngPixels(page, shot, points);
+      return new Set(pixels.map((c) => c.join(',')));
+    };
+    const colours = await until(colourCount, (c) => c.size >= 4);
     assert.ok(colours.size >= 4, `the heatmap has several colours (${colours.size})`);
     // Exporting the matrix gives its own picture.
     await chart.click();
@@ -268,8 +276,8 @@ try {
     await finding.waitFor({ timeout: 10000 });
     const before = await page.evaluate(() => window.parallax.timeline.window());
     await finding.click();
-    await page.waitForTimeout(400);
-    const after = await page.evaluate(() => window.parallax.timeline.window());
+    const after = await until(() => page.evaluate(() => window.parallax.timeline.window()),
+                              (w) => w.from !== before.from || w.to !== before.to);
     assert.notDeepEqual(after, before);
   });
 
