@@ -294,6 +294,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (!head_) r.prepare_payload();
     head_ = false;
     auto response = std::make_shared<Response>(std::move(r));
+    // A fresh deadline for the write: the read's may have passed while an
+    // analysis computed the answer, and beast would fail the write at once.
+    stream_.expires_after(std::chrono::seconds(60));
     http::async_write(stream_, *response,
                       [self = shared_from_this(), response](beast::error_code ec, size_t) {
                         if (ec) return;
