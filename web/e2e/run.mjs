@@ -193,9 +193,25 @@ try {
     const p = await slicePoint(page, target);
     const colour = await until(() => screenPixel(page, p.x, p.y), (c) => near(c, hexToRgb(recv.color)));
     assert.ok(near(colour, hexToRgb(recv.color)), `pixel ${colour} is MPI_Recv's ${recv.color}`);
-    await page.locator('#timeline canvas').first().click({ position: { x: p.x, y: p.y } });
+    // Arrows take a click within a few pixels of their line, and messages
+    // cross this row: click along the bar until a point is the bar's own.
     const details = page.locator('[data-testid=details]');
-    await details.getByText('MPI_Recv').first().waitFor({ timeout: 10000 });
+    const name = () => page.evaluate(
+      () => document.querySelector('[data-testid=details] dd[data-field=name]')?.textContent ?? '');
+    const canvas = page.locator('#timeline canvas').first();
+    const span = await slicePoint(page, target);
+    const x0 = span.x - span.width / 2;
+    const canvasBox = await canvas.boundingBox();
+    let shown = '';
+    for (const f of [0.5, 0.3, 0.7, 0.15, 0.85, 0.4, 0.6]) {
+      // A click on empty space below the rows clears the details first.
+      await canvas.click({ position: { x: 600, y: canvasBox.height - 3 } });
+      assert.equal(await until(name, (n) => !n, 1500), '', 'the details are cleared');
+      await canvas.click({ position: { x: x0 + f * span.width, y: p.y } });
+      shown = await until(name, (n) => n === 'MPI_Recv', 1500);
+      if (shown === 'MPI_Recv') break;
+    }
+    assert.equal(shown, 'MPI_Recv', 'the details panel names the clicked state');
     const text = await details.innerText();
     assert.match(text, /duration/i);
     assert.match(text, /rank \d/);

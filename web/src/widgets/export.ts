@@ -33,6 +33,22 @@ function defaultCanvas(width: number, height: number): RenderCanvas {
 function canvasToBlob(canvas: RenderCanvas): Promise<Blob> {
   const c = canvas as Partial<HTMLCanvasElement> & Partial<OffscreenCanvas>;
   if (typeof c.convertToBlob === 'function') return c.convertToBlob({ type: 'image/png' });
+  // Encode at once: Chromium runs toBlob's encoder in idle time, which a page
+  // that keeps drawing (a blinking selection) may not have for seconds.
+  if (typeof c.toDataURL === 'function') {
+    try {
+      const url = c.toDataURL.call(canvas as HTMLCanvasElement, 'image/png');
+      const comma = url.indexOf(',');
+      if (url.startsWith('data:image/png;base64,') && comma > 0) {
+        const bin = atob(url.slice(comma + 1));
+        const bytes = new Uint8Array(bin.length);
+        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+        return Promise.resolve(new Blob([bytes], { type: 'image/png' }));
+      }
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
   if (typeof c.toBlob === 'function') {
     const toBlob = c.toBlob.bind(canvas as HTMLCanvasElement);
     return new Promise((resolve, reject) => {
