@@ -115,21 +115,6 @@ std::string StateColor(const model::State& s) {
   return text;
 }
 
-std::string FormatDuration(double ns) {
-  char text[32];
-  const double a = std::fabs(ns);
-  if (a >= 1e9) {
-    std::snprintf(text, sizeof text, "%.3g s", ns / 1e9);
-  } else if (a >= 1e6) {
-    std::snprintf(text, sizeof text, "%.3g ms", ns / 1e6);
-  } else if (a >= 1e3) {
-    std::snprintf(text, sizeof text, "%.3g us", ns / 1e3);
-  } else {
-    std::snprintf(text, sizeof text, "%.0f ns", ns);
-  }
-  return text;
-}
-
 namespace {
 
 std::string WallClock(const model::Trace& t) {

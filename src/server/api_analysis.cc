@@ -6,6 +6,7 @@
 
 #include "analysis/concurrency_profile.h"
 #include "analysis/histogram.h"
+#include "base/strings.h"
 #include "server/api_handlers.h"
 
 namespace plx::server::handlers {
@@ -96,8 +97,8 @@ std::string WaitText(const model::Trace& t, const analysis::WaitInstance& w) {
   const char* what = w.kind == analysis::WaitKind::kLateSender     ? "late sender"
                      : w.kind == analysis::WaitKind::kLateReceiver ? "late receiver"
                                                                    : "collective wait";
-  return std::string(what) + ": " + RankOrRow(t, thread) + " waited " +
-         FormatDuration(static_cast<double>(w.wait_ns)) + " in " + SliceName(t, w.slice) + cause;
+  return std::string(what) + ": " + RankOrRow(t, thread) + " waited " + FormatDuration(w.wait_ns) +
+         " in " + SliceName(t, w.slice) + cause;
 }
 
 Json WaitTotalsJson(const analysis::WaitTotals& w) {
@@ -390,10 +391,9 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
     const std::string what =
         r.kind == time::CausalConstraints::Kind::kMessage ? "a receive" : "a collective's end";
     std::string text = "repair: moved " + what + " on " + RankOrRow(t, r.thread) + " by " +
-                       FormatDuration(static_cast<double>(r.shift_ns));
+                       FormatDuration(r.shift_ns);
     if (r.violation_ns > 0)
-      text +=
-          " (it was " + FormatDuration(static_cast<double>(r.violation_ns)) + " before its cause)";
+      text += " (it was " + FormatDuration(r.violation_ns) + " before its cause)";
     // The repaired event's time is the original plus its shift.
     const int64_t at = r.time_ns + r.shift_ns;
     findings.push_back(FindingJson(t, "repair", "info", text, r.thread, at, at, model::kNone));
@@ -403,9 +403,8 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
     const analysis::Anomaly& a = served.anomalies()[i];
     findings.push_back(FindingJson(t, "anomaly", "warning",
                                    t.states[a.state].name + " on " + RankOrRow(t, a.thread) +
-                                       " took " +
-                                       FormatDuration(static_cast<double>(a.duration_ns)) +
-                                       ", usually " + FormatDuration(a.median_ns),
+                                       " took " + FormatDuration(a.duration_ns) + ", usually " +
+                                       FormatDuration(std::llround(a.median_ns)),
                                    a.thread, a.begin_ns, a.begin_ns + a.duration_ns, a.slice));
   }
 
@@ -427,8 +426,8 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
     std::snprintf(percent, sizeof percent, "%.0f%%", r.percent);
     findings.push_back(FindingJson(t, "imbalance", "warning",
                                    "imbalance: " + t.states[r.state].name + " takes " +
-                                       FormatDuration(static_cast<double>(r.max_ns)) + " on " +
-                                       who + ", " + percent + " above the mean",
+                                       FormatDuration(r.max_ns) + " on " + who + ", " + percent +
+                                       " above the mean",
                                    thread, t.begin_ns, t.end_ns, model::kNone));
   }
 

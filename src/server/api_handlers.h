@@ -39,8 +39,6 @@ std::string ThreadLabel(const model::Thread& t);
 std::string RowLabel(const model::Trace& t, uint32_t thread);
 /// '#rrggbb': the recorded colour, else a stable one from the name.
 std::string StateColor(const model::State& s);
-/// '12.5 ms' style durations for finding texts.
-std::string FormatDuration(double ns);
 
 ApiResponse Summary(ServedTrace& trace);
 ApiResponse Processes(ServedTrace& trace);

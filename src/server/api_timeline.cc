@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "base/strings.h"
 #include "server/api_handlers.h"
 #include "server/tile_builder.h"
 
@@ -36,7 +37,7 @@ ApiResponse SliceDetails(const model::Trace& t, uint32_t id) {
   const model::SliceTable& s = t.slices;
   const uint32_t thread = s.thread[id];
   Json fields = Json::array();
-  fields.push_back(Field("self time", FormatDuration(static_cast<double>(s.self_ns[id]))));
+  fields.push_back(Field("self time", FormatDuration(s.self_ns[id])));
   const model::State& state = t.states[s.state[id]];
   if (state.category < t.categories.size())
     fields.push_back(Field("category", t.categories[state.category].name));
@@ -105,9 +106,7 @@ ApiResponse MessageDetails(ServedTrace& served, uint32_t send) {
   Json fields = Json::array();
   fields.push_back(Field("from", RowLabel(t, m.thread[send])));
   fields.push_back(Field("to", matched ? RowLabel(t, m.thread[recv]) : "(no receive recorded)"));
-  if (matched)
-    fields.push_back(
-        Field("latency", FormatDuration(static_cast<double>(m.time[recv] - m.time[send]))));
+  if (matched) fields.push_back(Field("latency", FormatDuration(m.time[recv] - m.time[send])));
   fields.push_back(Field("size", Bytes(m.bytes[send])));
   fields.push_back(Field("tag", std::to_string(m.tag[send])));
   fields.push_back(Field("communicator", CommName(t, m.comm[send])));
