@@ -1,0 +1,75 @@
+// TextWriter: the buffered output of the text exporters (CSV, JSON, Paje,
+// PICL), with exact fixed-point numbers; ParseFixed: their inverse, for the
+// importers (seconds or microseconds with decimals to integer nanoseconds).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+namespace plx::interop {
+
+class TextWriter {
+ public:
+  /// Writes to a temporary file beside `path`, renamed to it by Finish().
+  static StatusOr<std::unique_ptr<TextWriter>> Create(const std::string& path);
+  ~TextWriter();
+  TextWriter(const TextWriter&) = delete;
+  TextWriter& operator=(const TextWriter&) = delete;
+
+  TextWriter& Put(std::string_view text) {
+    if (text.size() > kBuffer - used_)
+      Spill(text);
+    else {
+      std::copy(text.begin(), text.end(), buffer_.get() + used_);
+      used_ += text.size();
+    }
+    return *this;
+  }
+  TextWriter& Put(char c) {
+    if (used_ == kBuffer) Flush();
+    buffer_[used_++] = c;
+    return *this;
+  }
+  TextWriter& PutInt(int64_t value);
+  TextWriter& PutUint(uint64_t value);
+  /// value / 10^decimals with exactly `decimals` digits after the point
+  /// (PutFixed(1234567, 3) writes "1234.567").
+  TextWriter& PutFixed(int64_t value, int decimals);
+  /// The shortest text that reads back as the same double.
+  TextWriter& PutDouble(double value);
+
+  uint64_t bytes() const { return written_ + used_; }
+  /// Writes the rest, closes and renames the file; the first write error if any.
+  Status Finish();
+
+ private:
+  static constexpr size_t kBuffer = 1 << 20;
+  TextWriter(int fd, std::string path, std::string tmp);
+  void Spill(std::string_view text);
+  void Flush();
+  // Room for n more bytes (n <= 64).
+  char* Room(size_t n) {
+    if (kBuffer - used_ < n) Flush();
+    return buffer_.get() + used_;
+  }
+
+  int fd_;
+  std::string path_;
+  std::string tmp_;
+  std::unique_ptr<char[]> buffer_;
+  size_t used_ = 0;
+  uint64_t written_ = 0;
+  Status error_;
+};
+
+/// The decimal number `text` ("-12.5", "3", "1e3" is refused) times
+/// 10^decimals, exactly; digits beyond `decimals` are rounded half away from
+/// zero. nullopt when it is not a plain decimal number or overflows int64.
+std::optional<int64_t> ParseFixed(std::string_view text, int decimals);
+
+}  // namespace plx::interop
