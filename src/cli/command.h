@@ -49,6 +49,8 @@ Command AddCriticalPathCommand(CLI::App& parent, const GlobalOptions& global);
 Command AddCheckCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax report`: every analysis on one page, findings first.
 Command AddReportCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax convert`: a trace to or from another tool's format.
+Command AddConvertCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax serve`: the HTTP + WebSocket server of the browser viewer.
 Command AddServeCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax view`: serve one trace and open it in a browser.

@@ -22,7 +22,7 @@ constexpr char kDescription[] =
     "parallax - look into traces (.plx files) of parallel and distributed programs";
 
 constexpr char kCommandList[] =
-    "(commands: info, stats, dump, merge, record, report, anomalies, matrix, waits, "
+    "(commands: info, stats, dump, merge, convert, record, report, anomalies, matrix, waits, "
     "critical-path, check, serve, view)";
 
 constexpr char kFooter[] =
@@ -34,6 +34,7 @@ constexpr char kFooter[] =
     "  parallax dump run.plx --to 1ms     every record of the first millisecond\n"
     "  parallax record -- mpirun ./app    trace a run (MPI or not) into app.plx\n"
     "  parallax merge run.plx.parts       the trace from the parts of a crashed MPI run\n"
+    "  parallax convert run.plx run.json  to Perfetto (also OTF2, Paje, PICL, CSV; and back)\n"
     "  parallax report run.plx            what stands out: imbalance, waits, anomalies, deadlocks\n"
     "  parallax anomalies run.plx         slices much longer than usual, worst first\n"
     "  parallax matrix run.plx            messages between processes (--rma: one-sided)\n"
@@ -73,13 +74,13 @@ int main(int argc, char** argv) {
                "Always show load progress on stderr (else only on a terminal, after 0.5 s)");
 
   std::vector<plx::cli::Command> commands = {
-      plx::cli::AddInfoCommand(app, global),      plx::cli::AddStatsCommand(app, global),
-      plx::cli::AddDumpCommand(app, global),      plx::cli::AddMergeCommand(app, global),
-      plx::cli::AddRecordCommand(app, global),    plx::cli::AddReportCommand(app, global),
-      plx::cli::AddAnomaliesCommand(app, global), plx::cli::AddMatrixCommand(app, global),
-      plx::cli::AddWaitsCommand(app, global),     plx::cli::AddCriticalPathCommand(app, global),
-      plx::cli::AddCheckCommand(app, global),     plx::cli::AddServeCommand(app, global),
-      plx::cli::AddViewCommand(app, global),
+      plx::cli::AddInfoCommand(app, global),         plx::cli::AddStatsCommand(app, global),
+      plx::cli::AddDumpCommand(app, global),         plx::cli::AddMergeCommand(app, global),
+      plx::cli::AddConvertCommand(app, global),      plx::cli::AddRecordCommand(app, global),
+      plx::cli::AddReportCommand(app, global),       plx::cli::AddAnomaliesCommand(app, global),
+      plx::cli::AddMatrixCommand(app, global),       plx::cli::AddWaitsCommand(app, global),
+      plx::cli::AddCriticalPathCommand(app, global), plx::cli::AddCheckCommand(app, global),
+      plx::cli::AddServeCommand(app, global),        plx::cli::AddViewCommand(app, global),
   };
   app.footer(kFooter);  // after the subcommands, which would inherit it
 

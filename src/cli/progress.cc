@@ -12,9 +12,11 @@
 
 namespace plx::cli {
 
-LoadProgress::LoadProgress(bool always)
+LoadProgress::LoadProgress(bool always, std::string_view what, ProgressUnit unit)
     : always_(always),
       terminal_(::isatty(STDERR_FILENO) == 1),
+      what_(what),
+      unit_(unit),
       start_(std::chrono::steady_clock::now()) {}
 
 LoadProgress::~LoadProgress() {
@@ -33,8 +35,13 @@ void LoadProgress::Update(uint64_t done, uint64_t total) {
       return;
   }
   const double percent = total > 0 ? 100.0 * static_cast<double>(done) / total : 100.0;
-  fmt::print(stderr, "\rparallax: loading {:3.0f}% ({} of {} records)", percent, FormatCount(done),
-             FormatCount(total));
+  if (unit_ == ProgressUnit::kBytes) {
+    fmt::print(stderr, "\rparallax: {} {:3.0f}% ({} of {})", what_, percent, FormatBytes(done),
+               FormatBytes(total));
+  } else {
+    fmt::print(stderr, "\rparallax: {} {:3.0f}% ({} of {} {})", what_, percent, FormatCount(done),
+               FormatCount(total), unit_ == ProgressUnit::kEvents ? "events" : "records");
+  }
   std::fflush(stderr);
   shown_ = true;
 }

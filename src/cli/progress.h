@@ -10,9 +10,14 @@
 
 namespace plx::cli {
 
+/// What a progress line counts.
+enum class ProgressUnit : uint8_t { kRecords, kEvents, kBytes };
+
 class LoadProgress {
  public:
-  explicit LoadProgress(bool always);
+  /// Draws "parallax: WHAT 42% (DONE of TOTAL UNIT)".
+  explicit LoadProgress(bool always, std::string_view what = "loading",
+                        ProgressUnit unit = ProgressUnit::kRecords);
   ~LoadProgress();
   LoadProgress(const LoadProgress&) = delete;
   LoadProgress& operator=(const LoadProgress&) = delete;
@@ -26,6 +31,8 @@ class LoadProgress {
   bool always_;
   bool terminal_;
   bool shown_ = false;
+  std::string_view what_;
+  ProgressUnit unit_;
   std::chrono::steady_clock::time_point start_;
 };
 
