@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Turns benchmark JSON output into the tables of docs/PERFORMANCE.md.
 
-  report.py OUT.md capture.json format.json ... [mpi_overhead.json] [viewer.json]
+  report.py OUT.md capture.json format.json ... [mpi_overhead.json] [viewer.json] [interop.json]
 
 Takes Google Benchmark JSON files, the JSON of bench/mpi_overhead.py and that
-of web/e2e/first_paint_bench.mjs (told apart by their "kind"). Rewrites the part of OUT.md between
+of web/e2e/first_paint_bench.mjs and bench/interop_bench.cc (told apart by their
+"kind"). Rewrites the part of OUT.md between
 '<!-- BEGIN GENERATED -->' and '<!-- END GENERATED -->' and prints the same
 tables.
 """
@@ -19,12 +20,15 @@ def load(paths):
     """Benchmark rows, their context, the MPI overhead JSON, the rows of
     analysis_bench and server_bench (kept apart: they measure another trace)
     and the viewer benchmark's JSON."""
-    rows, context, mpi, analysis, server, viewer = [], {}, None, [], [], None
+    rows, context, mpi, analysis, server, viewer, interop = [], {}, None, [], [], None, None
     for p in paths:
         with open(p) as f:
             data = json.load(f)
         if data.get("kind") == "mpi_overhead":
             mpi = data
+            continue
+        if data.get("kind") == "interop":
+            interop = data
             continue
         if data.get("kind") == "viewer":
             viewer = data
@@ -39,7 +43,39 @@ def load(paths):
             if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
                 continue
             target.append(b)
-    return rows, context, mpi, analysis, server, viewer
+    return rows, context, mpi, analysis, server, viewer, interop
+
+
+def interop_table(data):
+    """Export and import throughput per format (bench/interop_bench.cc), with
+    the peer tool reading the same file."""
+    if not data:
+        return ""
+    events = data["events"]
+    out = [f"Other formats (`bench/interop_bench.cc`): the synthetic MPI trace of "
+           f"{data['records'] / 1e6:.1f} M records ({events / 1e6:.1f} M events: a slice is an "
+           f"enter and a leave), loaded into the model in {data['load_s']:.2f} s, then written "
+           "in each format and read back into a .plx file; one run each, one core.",
+           "",
+           "| format | file | export | export rate | import | import rate | peer tool reading it |",
+           "|---|---:|---:|---:|---:|---:|---|"]
+
+    def rate(n, seconds):
+        return f"{n / seconds / 1e6:.2f} M events/s" if seconds > 0 else ""
+
+    for f in data["formats"]:
+        size = f["bytes"]
+        mbs = lambda s: f", {size / s / 1e6:.0f} MB/s" if s > 0 else ""
+        exp = f"{f['export_s']:.2f} s"
+        imp = f"{f['import_s']:.2f} s" if f["import_s"] >= 0 else "(write only)"
+        imp_rate = rate(f["imported_events"], f["import_s"]) + mbs(f["import_s"]) if f["import_s"] > 0 else ""
+        peer = ""
+        if f["peer"]:
+            peer = f"{f['peer']}: {f['peer_s']:.2f} s" if f["peer_s"] >= 0 else f"{f['peer']}: failed"
+        out.append(f"| {f['format']} | {size / 1e6:.0f} MB | {exp} | {rate(events, f['export_s'])}"
+                   f"{mbs(f['export_s'])} | {imp} | {imp_rate} | {peer} |")
+    out.append("")
+    return "\n".join(out)
 
 
 def viewer_table(server, viewer):
@@ -211,9 +247,10 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     out_md, paths = sys.argv[1], sys.argv[2:]
-    rows, context, mpi, analysis, server, viewer = load(paths)
+    rows, context, mpi, analysis, server, viewer, interop = load(paths)
     text = "\n".join(t for t in (tables(rows, context), analysis_table(analysis),
-                                 viewer_table(server, viewer), mpi_tables(mpi)) if t)
+                                 viewer_table(server, viewer), interop_table(interop),
+                                 mpi_tables(mpi)) if t)
     print(text)
     with open(out_md) as f:
         doc = f.read()

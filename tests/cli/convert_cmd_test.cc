@@ -1,0 +1,83 @@
+// `parallax convert` as a program: formats by extension and by option, the
+// summary line, progress per step, and one-line errors with exit status 1
+// (bad input) or 2 (bad usage).
+#include <gtest/gtest.h>
+
+#include "command_test.h"
+#include "support/trace_script.h"
+
+namespace plx::cli {
+namespace {
+
+class ConvertCmdTest : public CommandTest {
+ protected:
+  ConvertCmdTest() : CommandTest("convert") {}
+  void SetUp() override {
+    path_ = dir_.File("t.plx");
+    const Status s =
+        testing::WriteTraceScript(testing::MpiScriptPreamble(2) +
+                                      "enter 0 0 t=1000 MPI_Send\n"
+                                      "send 0 0 t=1100 comm=world peer=1 tag=5 bytes=64\n"
+                                      "leave 0 0 t=1200 MPI_Send\n"
+                                      "enter 1 0 t=1000 MPI_Recv\n"
+                                      "recv 1 0 t=1300 comm=world peer=0 tag=5 bytes=64\n"
+                                      "leave 1 0 t=1400 MPI_Recv\n",
+                                  path_);
+    ASSERT_TRUE(s.ok()) << s.message();
+  }
+};
+
+TEST_F(ConvertCmdTest, ConvertsByExtensionAndBack) {
+  const testing::RunResult to_json = Run({dir_.File("t.json")});
+  ASSERT_EQ(to_json.exit_code, 0) << to_json.output;
+  EXPECT_EQ(
+      to_json.output.rfind(
+          "wrote " + dir_.File("t.json") + " (json): 6 events from " + path_ + " (plx) in ", 0),
+      0u)
+      << to_json.output;
+  const testing::RunResult back = RunOn(dir_.File("t.json"), {dir_.File("back.plx")});
+  ASSERT_EQ(back.exit_code, 0) << back.output;
+  EXPECT_NE(back.output.find("(plx): 6 events from"), std::string::npos) << back.output;
+  // The round trip kept the states: `parallax stats` sees both calls.
+  const testing::RunResult stats =
+      testing::RunProgram({testing::BuildPath("src/cli/parallax"), "stats", dir_.File("back.plx")});
+  EXPECT_NE(stats.output.find("MPI_Send"), std::string::npos) << stats.output;
+  EXPECT_NE(stats.output.find("MPI_Recv"), std::string::npos) << stats.output;
+}
+
+TEST_F(ConvertCmdTest, FormatsByOptionAndProgressPerStep) {
+  const testing::RunResult r = Run({dir_.File("t.txt"), "--to", "paje", "--progress"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("parallax: loading 100%"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("parallax: writing 100% (6 of 6 events)"), std::string::npos) << r.output;
+  const testing::RunResult back =
+      RunOn(dir_.File("t.txt"), {dir_.File("b.plx"), "--from", "paje", "--progress"});
+  ASSERT_EQ(back.exit_code, 0) << back.output;
+  EXPECT_NE(back.output.find("parallax: reading 100%"), std::string::npos) << back.output;
+}
+
+TEST_F(ConvertCmdTest, BadUsageAndBadInput) {
+  testing::RunResult r = Run({dir_.File("t.xyz")});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("t.xyz: cannot tell its format from the name"), std::string::npos)
+      << r.output;
+  r = Run({dir_.File("t.json"), "--to", "vampir"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown format \"vampir\""), std::string::npos) << r.output;
+  r = RunOn(dir_.File("missing.json"), {dir_.File("m.plx")});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("missing.json"), std::string::npos) << r.output;
+  // A line of garbage in a Paje file: file and line in one line.
+  FILE* f = std::fopen(dir_.File("bad.paje").c_str(), "w");
+  std::fputs("%EventDef PajeDefineContainerType 0\n%  Alias string\n%EndEventDef\nnonsense here\n",
+             f);
+  std::fclose(f);
+  r = RunOn(dir_.File("bad.paje"), {dir_.File("bad.plx")});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("parallax: error: " + dir_.File("bad.paje") + ":4: "), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
+}
+
+}  // namespace
+}  // namespace plx::cli
