@@ -1,0 +1,384 @@
+// ImportPicl: reads a PICL trace in the MPICL ("new PICL") format through a
+// TraceBuilder: a process with one thread per node, user tasks as states,
+// blocking and non-blocking sends and receives as messages. Records are
+// ordered per node by (clock, sequence number) before they are written, so a
+// file need not be sorted and equal clocks keep the node's own order.
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "interop/picl.h"
+
+namespace plx::interop {
+
+namespace {
+
+constexpr int64_t kEntry = -3, kExit = -4;
+constexpr int64_t kOpenEvent = -901;
+constexpr int64_t kSendEvent = -21, kIsendEvent = -27, kRecvEvent = -52, kWaitRecvEvent = -61;
+
+// Reads a file line by line in large blocks.
+class LineReader {
+ public:
+  explicit LineReader(FILE* f) : f_(f), buf_(kBlock) {}
+  bool Next(std::string_view* line) {
+    for (;;) {
+      const char* b = buf_.data() + begin_;
+      const void* nl = std::memchr(b, '\n', end_ - begin_);
+      if (nl != nullptr) {
+        const size_t n = static_cast<size_t>(static_cast<const char*>(nl) - b);
+        *line = std::string_view(b, n);
+        begin_ += n + 1;
+        consumed_ += n + 1;
+        return true;
+      }
+      if (eof_) {
+        if (begin_ == end_) return false;
+        *line = std::string_view(b, end_ - begin_);
+        consumed_ += end_ - begin_;
+        begin_ = end_;
+        return true;
+      }
+      if (begin_ > 0) {
+        std::memmove(buf_.data(), b, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
+      }
+      if (end_ == buf_.size()) {
+        if (buf_.size() >= kMaxLine) {
+          too_long_ = true;
+          return false;
+        }
+        buf_.resize(buf_.size() * 2);
+      }
+      const size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - end_, f_);
+      if (got == 0) eof_ = true;
+      end_ += got;
+    }
+  }
+  bool too_long() const { return too_long_; }
+  uint64_t consumed() const { return consumed_; }
+
+ private:
+  static constexpr size_t kBlock = 1 << 20;
+  static constexpr size_t kMaxLine = 16 << 20;
+  FILE* f_;
+  std::vector<char> buf_;
+  size_t begin_ = 0, end_ = 0;
+  uint64_t consumed_ = 0;
+  bool eof_ = false;
+  bool too_long_ = false;
+};
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
+
+bool ParseInt(std::string_view s, int64_t* v) {
+  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
+  auto r = std::from_chars(s.data(), s.data() + s.size(), *v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+// Decimal seconds to nanoseconds, exactly: digits beyond the ninth decimal are
+// rounded half up. No exponents (PICL clocks are written "%f"-style).
+bool ParseSeconds(std::string_view s, int64_t* ns) {
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  const size_t dot = s.find('.');
+  const std::string_view whole = s.substr(0, dot);
+  const std::string_view frac = dot == std::string_view::npos ? "" : s.substr(dot + 1);
+  if (whole.empty() && frac.empty()) return false;
+  uint64_t sec = 0;
+  for (char c : whole) {
+    if (c < '0' || c > '9' || sec > 9000000000ull) return false;
+    sec = sec * 10 + static_cast<uint64_t>(c - '0');
+  }
+  uint64_t sub = 0;
+  for (size_t i = 0; i < frac.size(); ++i) {
+    const char c = frac[i];
+    if (c < '0' || c > '9') return false;
+    if (i < 9) sub = sub * 10 + static_cast<uint64_t>(c - '0');
+    if (i == 9 && c >= '5') ++sub;
+  }
+  for (size_t i = frac.size(); i < 9; ++i)
+    sub *= 10;
+  const uint64_t total = sec * 1000000000ull + sub;
+  if (total > static_cast<uint64_t>(INT64_MAX)) return false;
+  *ns = negative ? -static_cast<int64_t>(total) : static_cast<int64_t>(total);
+  return true;
+}
+
+// One record that maps onto the model, kept until its node is sorted.
+struct Record {
+  int64_t ns = 0;
+  uint64_t seq = 0;   // the node's sequence number (file order without one)
+  uint64_t line = 0;  // for errors
+  int64_t record = 0, event = 0;
+  int64_t data[4] = {};  // what the event needs: see Use()
+};
+
+class Reader {
+ public:
+  Reader(const std::string& path, TraceBuilder& out, const Progress& progress)
+      : path_(path), b_(out), progress_(progress) {}
+
+  Status Run() {
+    FILE* f = std::fopen(path_.c_str(), "rb");
+    if (f == nullptr) return ErrnoError(path_, errno);
+    std::fseek(f, 0, SEEK_END);
+    const long size = std::ftell(f);
+    std::rewind(f);
+    LineReader lines(f);
+    std::string_view line;
+    Status s;
+    uint64_t next_report = 0;
+    while (s.ok() && lines.Next(&line)) {
+      ++line_no_;
+      if (progress_ && lines.consumed() >= next_report) {
+        progress_(lines.consumed(), size > 0 ? static_cast<uint64_t>(size) : 0);
+        next_report = lines.consumed() + (4 << 20);
+      }
+      s = Line(line);
+    }
+    if (s.ok() && lines.too_long()) s = Error(line_no_ + 1, "", "line longer than 16 MiB");
+    std::fclose(f);
+    if (!s.ok()) return s;
+    return Write();
+  }
+
+ private:
+  struct Node {
+    std::vector<Record> records;
+    std::string process_name, thread_name;
+    bool named = false;  // by a "#plx process" line
+  };
+
+  Status Error(uint64_t line, std::string_view field, std::string_view what) const {
+    return InputError(path_, std::to_string(line), field, what);
+  }
+
+  // Splits into tok_/ntok_ (words and "quoted strings"); false past kMaxTokens.
+  bool Split(std::string_view line) {
+    ntok_ = 0;
+    size_t i = 0;
+    for (;;) {
+      while (i < line.size() && IsSpace(line[i]))
+        ++i;
+      if (i == line.size()) return true;
+      if (ntok_ == kMaxTokens) return false;
+      if (line[i] == '"') {
+        size_t end = line.find('"', i + 1);
+        if (end == std::string_view::npos) end = line.size();
+        tok_[ntok_++] = line.substr(i + 1, end - i - 1);
+        i = std::min(end + 1, line.size());
+      } else {
+        const size_t start = i;
+        while (i < line.size() && !IsSpace(line[i]))
+          ++i;
+        tok_[ntok_++] = line.substr(start, i - start);
+      }
+    }
+  }
+
+  Node& NodeOf(int64_t node) { return nodes_[node]; }
+
+  // "#plx ..." lines: the sequence-number convention and names.
+  Status Comment(std::string_view line) {
+    if (line.substr(0, 5) != "#plx " || !Split(line.substr(5)) || ntok_ == 0) return Status::Ok();
+    int64_t n;
+    if (tok_[0] == "seq") {
+      if (records_ > 0) return Error(line_no_, "#plx seq", "after the first record");
+      has_seq_ = true;
+    } else if (tok_[0] == "process" && ntok_ == 4) {
+      if (!ParseInt(tok_[1], &n) || n < 0) return Error(line_no_, "node", "bad node number");
+      NodeOf(n).process_name = std::string(tok_[2]);
+      NodeOf(n).thread_name = std::string(tok_[3]);
+      NodeOf(n).named = true;
+    } else if (tok_[0] == "state" && ntok_ == 3) {
+      if (!ParseInt(tok_[1], &n)) return Error(line_no_, "task", "bad task number");
+      state_names_[n] = std::string(tok_[2]);
+    }
+    return Status::Ok();
+  }
+
+  Status Line(std::string_view line) {
+    size_t i = 0;
+    while (i < line.size() && IsSpace(line[i]))
+      ++i;
+    if (i == line.size()) return Status::Ok();
+    if (line[i] == '#') return Comment(line.substr(i));
+    if (!Split(line.substr(i))) return Error(line_no_, "", "more than 64 fields");
+    static constexpr const char* kHead[] = {"record type", "event type", "clock",
+                                            "node",        "process",    "data count"};
+    if (ntok_ < 6) return Error(line_no_, kHead[ntok_], "missing (line has too few fields)");
+    int64_t head[6];
+    for (size_t k = 0; k < 6; ++k) {
+      if (k == 2) continue;
+      if (!ParseInt(tok_[k], &head[k])) return Error(line_no_, kHead[k], "bad integer");
+    }
+    Record r;
+    r.record = head[0];
+    r.event = head[1];
+    r.line = line_no_;
+    if (!ParseSeconds(tok_[2], &r.ns)) return Error(line_no_, "clock", "bad time");
+    const int64_t ndata = head[5];
+    if (ndata < 0) return Error(line_no_, "data count", "negative");
+    const size_t want = ndata > 0 ? static_cast<size_t>(ndata) + 7 : 6;
+    if (want > ntok_) return Error(line_no_, "data", "missing (line has too few fields)");
+    // More words than data fields: a format string with words (tracemsg);
+    // only records this reader skips look like this.
+    ++records_;
+    const Use use = UseOf(r.record, r.event);
+    if (use == Use::kSkip) {
+      b_.Note("picl.records_skipped");
+      return Status::Ok();
+    }
+    if (want != ntok_) return Error(line_no_, "data", "more fields than the data count");
+    if (ndata > 0 && tok_[6] != "2") return Error(line_no_, "data type", "not 2 (integers)");
+    int64_t data[kMaxTokens];
+    for (int64_t k = 0; k < ndata; ++k) {
+      if (!ParseInt(tok_[7 + k], &data[k])) return Error(line_no_, "data", "bad integer");
+    }
+    int64_t n = ndata;
+    if (has_seq_) {
+      if (n == 0) return Error(line_no_, "sequence number", "missing");
+      if (data[n - 1] < 0) return Error(line_no_, "sequence number", "negative");
+      r.seq = static_cast<uint64_t>(data[--n]);
+    } else {
+      r.seq = records_;
+    }
+    const int64_t node = head[3];
+    if (node < 0) return Error(line_no_, "node", "negative");
+    if (r.ns < 0) return Error(line_no_, "clock", "negative");
+    // Data each use needs: send entry: bytes, tag, destination; receive exit:
+    // bytes, tag, source.
+    if (use == Use::kSend || use == Use::kRecv) {
+      if (n < 3) return Error(line_no_, "data", "a message needs bytes, tag and peer");
+      if (data[2] < 0) return Error(line_no_, "data", "negative peer node");
+      r.data[0] = data[0];
+      r.data[1] = data[1];
+      r.data[2] = data[2];
+    }
+    NodeOf(node).records.push_back(r);
+    return Status::Ok();
+  }
+
+  enum class Use { kSkip, kOpen, kBegin, kEnd, kSend, kRecv };
+  static Use UseOf(int64_t record, int64_t event) {
+    if (record != kEntry && record != kExit) return Use::kSkip;
+    if (event >= 1) return record == kEntry ? Use::kBegin : Use::kEnd;
+    if (event == kOpenEvent) return Use::kOpen;
+    if (record == kEntry && (event == kSendEvent || event == kIsendEvent)) return Use::kSend;
+    if (record == kExit && (event == kRecvEvent || event == kWaitRecvEvent)) return Use::kRecv;
+    return Use::kSkip;
+  }
+
+  Status Write() {
+    std::vector<int64_t> members;
+    for (auto& [node, n] : nodes_)
+      members.push_back(node);
+    uint64_t unclosed = 0;
+    // Messages per channel (sender, receiver, tag) in each side's order.
+    std::map<std::tuple<int64_t, int64_t, int64_t>, uint64_t> sends, recvs;
+    for (auto& [node, n] : nodes_) {
+      if (n.records.empty() && !n.named) continue;
+      ProcessInfo info;
+      info.name = n.named ? n.process_name : "node " + std::to_string(node);
+      info.rank = node;
+      const uint32_t process = b_.AddProcess(info);
+      const uint32_t thread = b_.AddThread(process, {0, n.thread_name});
+      const uint32_t comm = b_.Communicator(process, "world", 0, 1, members);
+      std::stable_sort(n.records.begin(), n.records.end(), [](const Record& a, const Record& b) {
+        return a.ns != b.ns ? a.ns < b.ns : a.seq < b.seq;
+      });
+      std::vector<uint32_t> stack;
+      for (const Record& r : n.records) {
+        bool ok = true;
+        switch (UseOf(r.record, r.event)) {
+          case Use::kSkip:
+          case Use::kOpen:
+            break;
+          case Use::kBegin: {
+            const uint32_t s = StateOf(r.event);
+            ok = b_.Enter(thread, r.ns, s);
+            stack.push_back(s);
+            break;
+          }
+          case Use::kEnd: {
+            const uint32_t s = StateOf(r.event);
+            if (stack.empty() || stack.back() != s) {
+              b_.Note("picl.unmatched_task_ends");
+              break;
+            }
+            ok = b_.Leave(thread, r.ns, s);
+            stack.pop_back();
+            break;
+          }
+          case Use::kSend: {
+            const uint64_t match = ++sends[{node, r.data[2], r.data[1]}];
+            ok = b_.Send(thread, r.ns, comm, r.data[2], r.data[1],
+                         static_cast<uint64_t>(std::max<int64_t>(r.data[0], 0)), match);
+            break;
+          }
+          case Use::kRecv: {
+            const uint64_t match = ++recvs[{r.data[2], node, r.data[1]}];
+            ok = b_.Recv(thread, r.ns, comm, r.data[2], r.data[1],
+                         static_cast<uint64_t>(std::max<int64_t>(r.data[0], 0)), match);
+            break;
+          }
+        }
+        if (!ok) return Error(r.line, "clock", "out of order");
+      }
+      for (; !stack.empty(); stack.pop_back(), ++unclosed)
+        b_.Leave(thread, b_.LastTime(thread), stack.back());
+      std::vector<Record>().swap(n.records);
+    }
+    if (unclosed > 0) b_.Note("picl.tasks_open_at_end", unclosed);
+    return Status::Ok();
+  }
+
+  uint32_t StateOf(int64_t task) {
+    auto [it, added] = states_.try_emplace(task, 0u);
+    if (added) {
+      auto name = state_names_.find(task);
+      it->second =
+          b_.State(name != state_names_.end() ? name->second : "task " + std::to_string(task));
+    }
+    return it->second;
+  }
+
+  static constexpr size_t kMaxTokens = 64;
+
+  const std::string& path_;
+  TraceBuilder& b_;
+  const Progress& progress_;
+  uint64_t line_no_ = 0;
+  uint64_t records_ = 0;
+  bool has_seq_ = false;
+  std::string_view tok_[kMaxTokens];
+  size_t ntok_ = 0;
+  std::map<int64_t, Node> nodes_;
+  std::unordered_map<int64_t, std::string> state_names_;
+  std::unordered_map<int64_t, uint32_t> states_;
+};
+
+}  // namespace
+
+Status ImportPicl(const std::string& path, TraceBuilder& out, const Progress& progress) {
+  Reader reader(path, out, progress);
+  return reader.Run();
+}
+
+}  // namespace plx::interop
