@@ -98,6 +98,21 @@ TextWriter& TextWriter::PutDouble(double value) {
   return *this;
 }
 
+TextWriter& TextWriter::PutReal(double value) {
+  char* p = Room(36);
+  const size_t n = static_cast<size_t>(std::to_chars(p, p + 32, value).ptr - p);
+  used_ += n;
+  if (std::string_view(p, n).find_first_of(".en") == std::string_view::npos) Put(".0");
+  return *this;
+}
+
+TextWriter& TextWriter::PutQuoted(std::string_view text) {
+  Put('"');
+  for (char c : text)
+    Put(c == '"' ? '\'' : (c == '\n' || c == '\r') ? ' ' : c);
+  return Put('"');
+}
+
 Status TextWriter::Finish() {
   Flush();
   const int fd = fd_;

@@ -42,6 +42,11 @@ class TextWriter {
   TextWriter& PutFixed(int64_t value, int decimals);
   /// The shortest text that reads back as the same double.
   TextWriter& PutDouble(double value);
+  /// PutDouble, with ".0" added where the text would read as an integer.
+  TextWriter& PutReal(double value);
+  /// "text" for formats without escapes (Paje, PICL comments): quotes become
+  /// ' and line breaks spaces.
+  TextWriter& PutQuoted(std::string_view text);
 
   uint64_t bytes() const { return written_ + used_; }
   /// Writes the rest, closes and renames the file; the first write error if any.

@@ -16,7 +16,9 @@ TEST(TextWriterTest, WritesNumbersExactly) {
   ASSERT_TRUE(w.ok()) << w.status().message();
   (*w)->PutFixed(1234567, 3).Put(' ').PutFixed(5, 3).Put(' ').PutFixed(-5, 9).Put(' ');
   (*w)->PutFixed(0, 2).Put(' ').PutFixed(std::numeric_limits<int64_t>::min(), 9).Put(' ');
-  (*w)->PutInt(-42).Put(' ').PutUint(18446744073709551615u).Put(' ').PutDouble(0.1).Put('\n');
+  (*w)->PutInt(-42).Put(' ').PutUint(18446744073709551615u).Put(' ').PutDouble(0.1).Put(' ');
+  (*w)->PutReal(3).Put(' ').PutReal(2.5).Put(' ').PutReal(1e300).Put(' ');
+  (*w)->PutQuoted("say \"hi\"\nthere").Put('\n');
   // More than the buffer holds, in pieces and in one piece.
   const std::string big(3 << 20, 'x');
   (*w)->Put(big);
@@ -24,7 +26,8 @@ TEST(TextWriterTest, WritesNumbersExactly) {
   ASSERT_TRUE((*w)->Finish().ok());
   const std::string text = testing::ReadFile(path);
   EXPECT_EQ(text.substr(0, text.find('\n')),
-            "1234.567 0.005 -0.000000005 0.00 -9223372036.854775808 -42 18446744073709551615 0.1");
+            "1234.567 0.005 -0.000000005 0.00 -9223372036.854775808 -42 18446744073709551615 0.1 "
+            "3.0 2.5 1e+300 \"say 'hi' there\"");
   EXPECT_EQ(text.size(), text.find('\n') + 1 + big.size() + 1000000);
 }
 
