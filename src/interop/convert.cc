@@ -176,7 +176,20 @@ StatusOr<ConvertResult> Convert(const std::string& in, const std::string& out,
       plx = temporary;
     }
     PLX_ASSIGN_OR_RETURN(auto builder, TraceBuilder::Create(plx));
-    const Status imported = ImportInto(result.from, in, *builder, step("reading"));
+    // The reading step ends at 100 % even when an importer's last report was
+    // before its end (two-pass readers, the last block).
+    uint64_t read_total = 0, read_done = 0;
+    const Progress reading = step("reading");
+    Progress counted;
+    if (reading) {
+      counted = [&](uint64_t done, uint64_t total) {
+        read_done = done;
+        read_total = total;
+        reading(done, total);
+      };
+    }
+    const Status imported = ImportInto(result.from, in, *builder, counted);
+    if (imported.ok() && reading && read_done < read_total) reading(read_total, read_total);
     const Status finished = builder->Finish();
     result.stats = builder->stats();
     result.events = builder->events();

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "interop/paje.h"
@@ -664,6 +665,9 @@ class Reader {
     auto it = container_ids_.find(std::string(t));
     if (it == container_ids_.end())
       return Error(FieldName(d, r), "unknown container " + std::string(t));
+    if (containers_[it->second].alias != t && ambiguous_names_.count(it->first) > 0) {
+      b_.Note("paje.ambiguous_container_references");  // the latest container of that name
+    }
     *c = it->second;
     return Status::Ok();
   }
@@ -738,7 +742,9 @@ class Reader {
     containers_.push_back(std::move(c));
     auto [it, added] = container_ids_.try_emplace(containers_[id].name, id);
     if (!added) {
-      b_.Note("paje.duplicate_container_names");
+      // Legal (names repeat under different parents); only a reference by
+      // such a name is ambiguous (FindContainer counts those).
+      ambiguous_names_.insert(containers_[id].name);
       it->second = id;
     }
     container_ids_[containers_[id].alias] = id;
@@ -983,6 +989,7 @@ class Reader {
   std::vector<Value> values_;
   std::vector<Container> containers_ = {Container{"0", "0", 0, kNo, kNo, kNo, kNo, {}}};
   std::unordered_map<std::string, uint32_t> container_ids_ = {{"0", 0}};
+  std::unordered_set<std::string> ambiguous_names_;  // names of more than one container
   std::vector<Stack> stacks_;
   std::unordered_map<uint64_t, uint32_t> stack_ids_;
   std::unordered_map<uint64_t, Variable> variables_;

@@ -69,12 +69,14 @@ TEST_F(ConvertCmdTest, BadUsageAndBadInput) {
   EXPECT_NE(r.output.find("missing.json"), std::string::npos) << r.output;
   // A line of garbage in a Paje file: file and line in one line.
   FILE* f = std::fopen(dir_.File("bad.paje").c_str(), "w");
-  std::fputs("%EventDef PajeDefineContainerType 0\n%  Alias string\n%EndEventDef\nnonsense here\n",
-             f);
+  std::fputs(
+      "%EventDef PajeDefineContainerType 0\n%  Alias string\n%  Type string\n%  Name string\n"
+      "%EndEventDef\n0 P 0 Process\nnonsense here\n",
+      f);
   std::fclose(f);
   r = RunOn(dir_.File("bad.paje"), {dir_.File("bad.plx")});
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("parallax: error: " + dir_.File("bad.paje") + ":4: "), std::string::npos)
+  EXPECT_NE(r.output.find("parallax: error: " + dir_.File("bad.paje") + ":7: "), std::string::npos)
       << r.output;
   EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
 }

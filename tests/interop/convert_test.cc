@@ -2,8 +2,10 @@
 // formats through .plx, and the errors a user meets.
 #include "interop/convert.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "interop_test_trace.h"
 #include "support/test_support.h"
