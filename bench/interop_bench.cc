@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,12 @@ int main(int argc, char** argv) {
     Result r;
     r.format = ext;
     const std::string out = dir + "/interop-bench." + ext;
+    if (format == interop::Format::kOtf2) {  // the exporter does not overwrite an archive
+      std::error_code ignored;
+      for (const char* old : {"interop-bench.otf2", "interop-bench.def", "interop-bench"}) {
+        std::filesystem::remove_all(dir + "/" + old, ignored);
+      }
+    }
     fmt::print(stderr, "interop_bench: {} export\n", ext);
     start = Clock::now();
     const Status exported = interop::ExportAs(format, trace, out);
