@@ -93,7 +93,11 @@ class Exporter : public EventVisitor {
   }
   uint32_t String(const std::string& s) {
     auto [it, inserted] = string_ids_.try_emplace(s, static_cast<uint32_t>(strings_.size()));
-    if (inserted) strings_.push_back(s);
+    if (inserted) {
+      strings_.push_back(s);
+      // Every name must be known before the STRING definitions are written.
+      if (strings_written_ && status_.ok()) status_ = Internal(anchor_ + ": undefined string " + s);
+    }
     return it->second;
   }
   void PlanCommunicators();
@@ -114,6 +118,7 @@ class Exporter : public EventVisitor {
   uint64_t rma_matching_ = 0;
 
   std::vector<std::string> strings_;
+  bool strings_written_ = false;  // the STRING definitions are out
   std::unordered_map<std::string, uint32_t> string_ids_;
   std::vector<OtfComm> comms_;
   std::vector<uint32_t> comm_of_;          // model communicator -> comms_ index
@@ -333,10 +338,26 @@ Status Exporter::WriteDefinitions(OTF2_GlobalDefWriter* w) {
   }
   for (const auto& [h, id] : hosts)
     String(h);
-  for (const model::Process& p : t_.processes)
-    String(p.name);
-  for (const model::Thread& th : t_.threads)
-    String(th.name);
+  // Unnamed processes and threads get names: ViTE keys its containers by
+  // them and stops at the second empty one.
+  std::vector<std::string> process_names(t_.processes.size()), thread_names(t_.threads.size());
+  for (uint32_t p = 0; p < t_.processes.size(); ++p) {
+    const model::Process& pr = t_.processes[p];
+    process_names[p] = !pr.name.empty() ? pr.name
+                       : pr.rank >= 0   ? "rank " + std::to_string(pr.rank)
+                                        : "process " + std::to_string(p);
+    String(process_names[p]);
+  }
+  std::vector<uint32_t> threads_of(t_.processes.size(), 0);
+  for (uint32_t th = 0; th < t_.threads.size(); ++th) {
+    const model::Thread& td = t_.threads[th];
+    const uint32_t k = threads_of[td.process]++;
+    thread_names[th] = !td.name.empty() ? td.name : "thread " + std::to_string(k);
+    String(thread_names[th]);
+  }
+  // The paradigms' names, as Score-P writes them (ViTE looks them up).
+  const uint32_t user_name = String("user"), mpi_name = String("MPI");
+  const uint32_t pthread_name = String("Pthread");
   for (const model::State& s : t_.states)
     String(s.name);
   for (const OtfComm& c : comms_) {
@@ -351,6 +372,7 @@ Status Exporter::WriteDefinitions(OTF2_GlobalDefWriter* w) {
     String(et.name);
   for (uint32_t s = 0; s < strings_.size(); ++s)
     ok(OTF2_GlobalDefWriter_WriteString(w, s, strings_[s].c_str()));
+  strings_written_ = true;
 
   const uint64_t length = static_cast<uint64_t>(std::max<int64_t>(0, t_.end_ns - t_.begin_ns));
   uint64_t realtime = OTF2_UNDEFINED_TIMESTAMP;
@@ -358,18 +380,24 @@ Status Exporter::WriteDefinitions(OTF2_GlobalDefWriter* w) {
     realtime = static_cast<uint64_t>(t_.begin_ns + t_.processes[0].realtime_minus_monotonic_ns);
   }
   ok(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, Ts(t_.begin_ns), length, realtime));
+  ok(OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_USER, user_name,
+                                        OTF2_PARADIGM_CLASS_PROCESS));
+  ok(OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, mpi_name,
+                                        OTF2_PARADIGM_CLASS_PROCESS));
+  ok(OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_PTHREAD, pthread_name,
+                                        OTF2_PARADIGM_CLASS_THREAD_CREATE_WAIT));
 
   ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, root, machine,
                                               OTF2_UNDEFINED_SYSTEM_TREE_NODE));
   for (const auto& [h, id] : hosts)
     ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, id, String(h), node, 0));
   for (uint32_t p = 0; p < t_.processes.size(); ++p) {
-    ok(OTF2_GlobalDefWriter_WriteLocationGroup(w, p, String(t_.processes[p].name),
+    ok(OTF2_GlobalDefWriter_WriteLocationGroup(w, p, String(process_names[p]),
                                                OTF2_LOCATION_GROUP_TYPE_PROCESS, process_node[p],
                                                OTF2_UNDEFINED_LOCATION_GROUP));
   }
   for (uint32_t th = 0; th < t_.threads.size(); ++th) {
-    ok(OTF2_GlobalDefWriter_WriteLocation(w, th, String(t_.threads[th].name),
+    ok(OTF2_GlobalDefWriter_WriteLocation(w, th, String(thread_names[th]),
                                           OTF2_LOCATION_TYPE_CPU_THREAD, location_events_[th],
                                           t_.threads[th].process));
   }

@@ -85,10 +85,8 @@ class Writer : public EventVisitor {
  public:
   Writer(const model::Trace& t, Out& out) : t_(t), o_(out) {}
 
+  // No "#" comment line first: ViTE warns of an unidentified definition.
   void Definitions() {
-    o_.Put("# Paje trace written by Parallax from ");
-    o_.Put(t_.source);
-    o_.End();
     o_.Put(kHeader);
     o_.Put("0 P 0 \"Process\"\n0 T P \"Thread\"\n1 S T \"State\"\n2 L 0 T T \"Message\"\n");
     for (size_t c = 0; c < t_.counters.size(); ++c) {
