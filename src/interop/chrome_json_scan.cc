@@ -12,6 +12,8 @@
 #include <climits>
 #include <cstring>
 
+#include "interop/text_file.h"
+
 namespace plx::interop::chrome {
 
 namespace {
@@ -463,63 +465,10 @@ bool JsonStream::Skip() {
 // ---- Numbers --------------------------------------------------------------
 
 bool MicrosToNanos(std::string_view s, int64_t* ns) {
-  constexpr uint64_t kLimit = uint64_t{1} << 61;
-  constexpr int kMaxDigits = 24;
-  size_t i = 0;
-  const bool negative = i < s.size() && s[i] == '-';
-  if (negative) ++i;
-  uint8_t digits[kMaxDigits];
-  int count = 0;
-  int64_t scale = 3;  // microseconds to nanoseconds
-  bool any = false;
-  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
-    any = true;
-    if (count == 0 && s[i] == '0') continue;
-    if (count < kMaxDigits) {
-      digits[count++] = static_cast<uint8_t>(s[i] - '0');
-    } else {
-      ++scale;
-    }
-  }
-  if (i < s.size() && s[i] == '.') {
-    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
-      any = true;
-      if (count == 0 && s[i] == '0') {
-        --scale;
-      } else if (count < kMaxDigits) {
-        digits[count++] = static_cast<uint8_t>(s[i] - '0');
-        --scale;
-      }
-    }
-  }
-  if (!any) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    const bool minus = i < s.size() && s[i] == '-';
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-    if (i == s.size()) return false;
-    int64_t e = 0;
-    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
-      e = std::min<int64_t>(e * 10 + (s[i] - '0'), 100000);
-    scale += minus ? -e : e;
-  }
-  if (i != s.size()) return false;
-  uint64_t v = 0;
-  const int64_t keep = scale >= 0 ? count : count + scale;
-  for (int64_t k = 0; k < keep && k < count; ++k) {
-    v = v * 10 + digits[k];
-    if (v >= kLimit) return false;
-  }
-  if (scale > 0 && v != 0) {
-    for (int64_t k = 0; k < scale; ++k) {
-      v *= 10;
-      if (v >= kLimit) return false;
-    }
-  } else if (scale < 0 && keep >= 0 && keep < count && digits[keep] >= 5) {
-    ++v;  // round half up on the first digit past the nanosecond
-    if (v >= kLimit) return false;
-  }
-  *ns = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  constexpr int64_t kLimit = int64_t{1} << 61;
+  const std::optional<int64_t> v = ParseFixed(s, 3);
+  if (!v || *v >= kLimit || *v <= -kLimit) return false;
+  *ns = *v;
   return true;
 }
 

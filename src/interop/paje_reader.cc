@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "interop/paje.h"
+#include "interop/text_file.h"
 
 namespace plx::interop {
 
@@ -163,61 +164,6 @@ std::vector<Role> Required(Kind k) {
   return {};
 }
 
-// Reads a file line by line in large blocks.
-class LineReader {
- public:
-  explicit LineReader(FILE* f) : f_(f), buf_(kBlock) {}
-  // False at the end of the file or when a line is longer than kMaxLine
-  // (too_long() tells).
-  bool Next(std::string_view* line) {
-    for (;;) {
-      const char* b = buf_.data() + begin_;
-      const void* nl = std::memchr(b, '\n', end_ - begin_);
-      if (nl != nullptr) {
-        const size_t n = static_cast<size_t>(static_cast<const char*>(nl) - b);
-        *line = std::string_view(b, n);
-        begin_ += n + 1;
-        consumed_ += n + 1;
-        return true;
-      }
-      if (eof_) {
-        if (begin_ == end_) return false;
-        *line = std::string_view(b, end_ - begin_);
-        consumed_ += end_ - begin_;
-        begin_ = end_;
-        return true;
-      }
-      if (begin_ > 0) {
-        std::memmove(buf_.data(), b, end_ - begin_);
-        end_ -= begin_;
-        begin_ = 0;
-      }
-      if (end_ == buf_.size()) {
-        if (buf_.size() >= kMaxLine) {
-          too_long_ = true;
-          return false;
-        }
-        buf_.resize(buf_.size() * 2);
-      }
-      const size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - end_, f_);
-      if (got == 0) eof_ = true;
-      end_ += got;
-    }
-  }
-  bool too_long() const { return too_long_; }
-  uint64_t consumed() const { return consumed_; }
-
- private:
-  static constexpr size_t kBlock = 1 << 20;
-  static constexpr size_t kMaxLine = 64 << 20;
-  FILE* f_;
-  std::vector<char> buf_;
-  size_t begin_ = 0, end_ = 0;
-  uint64_t consumed_ = 0;
-  bool eof_ = false;
-  bool too_long_ = false;
-};
-
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\r';
 }
@@ -225,66 +171,9 @@ bool IsSpace(char c) {
 // Decimal seconds ("12.345678901", "1e-3", "-0") to nanoseconds, exactly
 // (digits beyond the nanosecond are rounded half up). False on anything else.
 bool ParseSeconds(std::string_view s, int64_t* ns) {
-  size_t i = 0;
-  bool negative = false;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) negative = s[i++] == '-';
-  uint64_t mant = 0;
-  int digits = 0, scale = 0;  // value = mant * 10^scale seconds
-  bool any = false, round_up = false, dropped = false;
-  auto digit = [&](char c, bool fraction) {
-    any = true;
-    if (digits < 19) {
-      mant = mant * 10 + static_cast<uint64_t>(c - '0');
-      if (mant != 0) ++digits;
-      if (fraction) --scale;
-    } else {
-      if (!fraction) ++scale;  // integer digits beyond 19: too large anyway
-      if (!dropped) round_up = c >= '5';
-      dropped = true;
-    }
-  };
-  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
-    digit(s[i], false);
-  if (i < s.size() && s[i] == '.') {
-    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
-      digit(s[i], true);
-  }
-  if (!any) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    bool eneg = false;
-    if (i < s.size() && (s[i] == '-' || s[i] == '+')) eneg = s[i++] == '-';
-    int e = 0;
-    const size_t start = i;
-    for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
-      if (e < 10000) e = e * 10 + (s[i] - '0');
-    }
-    if (i == start) return false;
-    scale += eneg ? -e : e;
-  }
-  if (i != s.size()) return false;
-  if (dropped && round_up) ++mant;
-  scale += 9;  // to nanoseconds
-  if (mant == 0) {
-    *ns = 0;
-    return true;
-  }
-  if (scale >= 0) {
-    for (int k = 0; k < scale; ++k) {
-      if (mant > static_cast<uint64_t>(INT64_MAX) / 10) return false;
-      mant *= 10;
-    }
-  } else {
-    bool up = false;
-    for (int k = 0; k < -scale && mant != 0; ++k) {
-      up = mant % 10 >= 5;
-      mant /= 10;
-    }
-    if (up) ++mant;
-  }
-  if (mant > static_cast<uint64_t>(INT64_MAX)) return false;
-  *ns = negative ? -static_cast<int64_t>(mant) : static_cast<int64_t>(mant);
-  return true;
+  const std::optional<int64_t> v = ParseFixed(s, 9);
+  if (v) *ns = *v;
+  return v.has_value();
 }
 
 bool ParseInt(std::string_view s, int64_t* v) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "interop/picl.h"
+#include "interop/text_file.h"
 
 namespace plx::interop {
 
@@ -24,59 +25,6 @@ namespace {
 constexpr int64_t kEntry = -3, kExit = -4;
 constexpr int64_t kOpenEvent = -901;
 constexpr int64_t kSendEvent = -21, kIsendEvent = -27, kRecvEvent = -52, kWaitRecvEvent = -61;
-
-// Reads a file line by line in large blocks.
-class LineReader {
- public:
-  explicit LineReader(FILE* f) : f_(f), buf_(kBlock) {}
-  bool Next(std::string_view* line) {
-    for (;;) {
-      const char* b = buf_.data() + begin_;
-      const void* nl = std::memchr(b, '\n', end_ - begin_);
-      if (nl != nullptr) {
-        const size_t n = static_cast<size_t>(static_cast<const char*>(nl) - b);
-        *line = std::string_view(b, n);
-        begin_ += n + 1;
-        consumed_ += n + 1;
-        return true;
-      }
-      if (eof_) {
-        if (begin_ == end_) return false;
-        *line = std::string_view(b, end_ - begin_);
-        consumed_ += end_ - begin_;
-        begin_ = end_;
-        return true;
-      }
-      if (begin_ > 0) {
-        std::memmove(buf_.data(), b, end_ - begin_);
-        end_ -= begin_;
-        begin_ = 0;
-      }
-      if (end_ == buf_.size()) {
-        if (buf_.size() >= kMaxLine) {
-          too_long_ = true;
-          return false;
-        }
-        buf_.resize(buf_.size() * 2);
-      }
-      const size_t got = std::fread(buf_.data() + end_, 1, buf_.size() - end_, f_);
-      if (got == 0) eof_ = true;
-      end_ += got;
-    }
-  }
-  bool too_long() const { return too_long_; }
-  uint64_t consumed() const { return consumed_; }
-
- private:
-  static constexpr size_t kBlock = 1 << 20;
-  static constexpr size_t kMaxLine = 16 << 20;
-  FILE* f_;
-  std::vector<char> buf_;
-  size_t begin_ = 0, end_ = 0;
-  uint64_t consumed_ = 0;
-  bool eof_ = false;
-  bool too_long_ = false;
-};
 
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\r';
@@ -91,33 +39,9 @@ bool ParseInt(std::string_view s, int64_t* v) {
 // Decimal seconds to nanoseconds, exactly: digits beyond the ninth decimal are
 // rounded half up. No exponents (PICL clocks are written "%f"-style).
 bool ParseSeconds(std::string_view s, int64_t* ns) {
-  bool negative = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  const size_t dot = s.find('.');
-  const std::string_view whole = s.substr(0, dot);
-  const std::string_view frac = dot == std::string_view::npos ? "" : s.substr(dot + 1);
-  if (whole.empty() && frac.empty()) return false;
-  uint64_t sec = 0;
-  for (char c : whole) {
-    if (c < '0' || c > '9' || sec > 9000000000ull) return false;
-    sec = sec * 10 + static_cast<uint64_t>(c - '0');
-  }
-  uint64_t sub = 0;
-  for (size_t i = 0; i < frac.size(); ++i) {
-    const char c = frac[i];
-    if (c < '0' || c > '9') return false;
-    if (i < 9) sub = sub * 10 + static_cast<uint64_t>(c - '0');
-    if (i == 9 && c >= '5') ++sub;
-  }
-  for (size_t i = frac.size(); i < 9; ++i)
-    sub *= 10;
-  const uint64_t total = sec * 1000000000ull + sub;
-  if (total > static_cast<uint64_t>(INT64_MAX)) return false;
-  *ns = negative ? -static_cast<int64_t>(total) : static_cast<int64_t>(total);
-  return true;
+  const std::optional<int64_t> v = ParseFixed(s, 9);
+  if (v) *ns = *v;
+  return v.has_value();
 }
 
 // One record that maps onto the model, kept until its node is sorted.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstring>
 
 #include "base/strings.h"
 
@@ -123,42 +124,102 @@ Status TextWriter::Finish() {
   return error_;
 }
 
+bool LineReader::Next(std::string_view* line) {
+  for (;;) {
+    const char* b = buffer_.data() + begin_;
+    const void* nl = std::memchr(b, '\n', end_ - begin_);
+    if (nl != nullptr) {
+      const size_t n = static_cast<size_t>(static_cast<const char*>(nl) - b);
+      *line = std::string_view(b, n);
+      begin_ += n + 1;
+      consumed_ += n + 1;
+      return true;
+    }
+    if (eof_) {
+      if (begin_ == end_) return false;
+      *line = std::string_view(b, end_ - begin_);
+      consumed_ += end_ - begin_;
+      begin_ = end_;
+      return true;
+    }
+    if (begin_ > 0) {
+      std::memmove(buffer_.data(), b, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    if (end_ == buffer_.size()) {
+      if (buffer_.size() >= kMaxLine) {
+        too_long_ = true;
+        return false;
+      }
+      buffer_.resize(buffer_.size() * 2);
+    }
+    const size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+    if (got == 0) eof_ = true;
+    end_ += got;
+  }
+}
+
 std::optional<int64_t> ParseFixed(std::string_view text, int decimals) {
   size_t i = 0;
-  const bool negative = !text.empty() && (text[0] == '-' || text[0] == '+');
-  if (negative) ++i;
-  const bool minus = negative && text[0] == '-';
-  uint64_t value = 0;
-  int fraction = -1;  // digits after the point so far; -1 before the point
-  bool any = false, round_up = false;
-  constexpr uint64_t kLimit = uint64_t{1} << 63;
+  const bool minus = !text.empty() && text[0] == '-';
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) ++i;
+  // The value is mant * 10^scale; up to 19 significant digits are kept, the
+  // first one dropped decides the rounding.
+  uint64_t mant = 0;
+  int significant = 0, scale = 0;
+  bool any = false, point = false, dropped = false, round_up = false;
   for (; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '.') {
-      if (fraction >= 0) return std::nullopt;
-      fraction = 0;
+      if (point) return std::nullopt;
+      point = true;
       continue;
     }
-    if (c < '0' || c > '9') return std::nullopt;
+    if (c < '0' || c > '9') break;
     any = true;
-    if (fraction >= decimals) {
-      if (fraction == decimals) round_up = c >= '5';
-      ++fraction;
-      continue;
+    if (significant < 19) {
+      mant = mant * 10 + static_cast<uint64_t>(c - '0');
+      if (mant != 0) ++significant;
+      if (point) --scale;
+    } else {
+      if (!point) ++scale;
+      if (!dropped) round_up = c >= '5';
+      dropped = true;
     }
-    const auto digit = static_cast<uint64_t>(c - '0');
-    if (value > (kLimit - digit) / 10) return std::nullopt;
-    value = value * 10 + digit;
-    if (fraction >= 0) ++fraction;
   }
   if (!any) return std::nullopt;
-  for (int f = std::max(fraction, 0); f < decimals; ++f) {
-    if (value > kLimit / 10) return std::nullopt;
-    value *= 10;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    const bool negative_exponent = i < text.size() && text[i] == '-';
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+    const size_t start = i;
+    int exponent = 0;
+    for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+      exponent = std::min(exponent * 10 + (text[i] - '0'), 100000);
+    }
+    if (i == start) return std::nullopt;
+    scale += negative_exponent ? -exponent : exponent;
   }
-  if (round_up) ++value;
-  if (value > kLimit - (minus ? 0 : 1)) return std::nullopt;
-  return minus ? static_cast<int64_t>(~value + 1) : static_cast<int64_t>(value);
+  if (i != text.size()) return std::nullopt;
+  if (dropped && round_up) ++mant;
+  scale += decimals;
+  constexpr uint64_t kLimit = uint64_t{1} << 63;  // the magnitude of INT64_MIN
+  if (scale >= 0) {
+    for (int k = 0; k < scale && mant != 0; ++k) {
+      if (mant > kLimit / 10) return std::nullopt;
+      mant *= 10;
+    }
+  } else {
+    bool up = false;  // ends as the most significant digit removed
+    for (int k = 0; k < -scale && mant != 0; ++k) {
+      up = mant % 10 >= 5;
+      mant /= 10;
+    }
+    if (up) ++mant;
+  }
+  if (mant > kLimit - (minus ? 0 : 1)) return std::nullopt;
+  return minus ? static_cast<int64_t>(~mant + 1) : static_cast<int64_t>(mant);
 }
 
 }  // namespace plx::interop

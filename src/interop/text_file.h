@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 
@@ -72,9 +74,32 @@ class TextWriter {
   Status error_;
 };
 
-/// The decimal number `text` ("-12.5", "3", "1e3" is refused) times
-/// 10^decimals, exactly; digits beyond `decimals` are rounded half away from
-/// zero. nullopt when it is not a plain decimal number or overflows int64.
+/// Reads a text file line by line in large blocks (the line importers).
+class LineReader {
+ public:
+  explicit LineReader(FILE* file) : file_(file), buffer_(kBlock) {}
+  /// The next line, without its '\n'; false at the end of the file or when a
+  /// line is longer than 64 MiB (too_long() tells).
+  bool Next(std::string_view* line);
+  bool too_long() const { return too_long_; }
+  /// Bytes of the lines returned so far.
+  uint64_t consumed() const { return consumed_; }
+
+ private:
+  static constexpr size_t kBlock = 1 << 20;
+  static constexpr size_t kMaxLine = 64 << 20;
+  FILE* file_;
+  std::vector<char> buffer_;
+  size_t begin_ = 0, end_ = 0;
+  uint64_t consumed_ = 0;
+  bool eof_ = false;
+  bool too_long_ = false;
+};
+
+/// The decimal number `text` ("-12.5", "3", ".5", "1.5e-3") times
+/// 10^decimals, exactly (no binary floating point on the way); digits beyond
+/// `decimals` are rounded half away from zero. nullopt when it is not a
+/// decimal number or does not fit int64_t.
 std::optional<int64_t> ParseFixed(std::string_view text, int decimals);
 
 }  // namespace plx::interop

@@ -49,7 +49,13 @@ TEST(ParseFixedTest, ParsesDecimalsExactly) {
   EXPECT_EQ(ParseFixed("9223372036.854775808", 9), std::nullopt);
   EXPECT_EQ(ParseFixed("-9223372036.854775808", 9), std::numeric_limits<int64_t>::min());
   EXPECT_EQ(ParseFixed("99999999999999999999", 0), std::nullopt);
-  for (const char* bad : {"", "-", ".", "1e3", "1.2.3", "abc", " 1", "1 "}) {
+  EXPECT_EQ(ParseFixed("1e3", 3), 1000000);
+  EXPECT_EQ(ParseFixed("1.5E-3", 9), 1500000);
+  EXPECT_EQ(ParseFixed("0.0015", 3), 2);  // half up
+  EXPECT_EQ(ParseFixed("123456789012345678901234", -10), 12345678901235);  // rounded
+  EXPECT_EQ(ParseFixed("0.000000000000000000001", 9), 0);
+  EXPECT_EQ(ParseFixed("1e400", 0), std::nullopt);
+  for (const char* bad : {"", "-", ".", "1e", "e3", "1.2.3", "abc", " 1", "1 ", "1e+"}) {
     EXPECT_EQ(ParseFixed(bad, 3), std::nullopt) << bad;
   }
 }
