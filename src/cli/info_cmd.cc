@@ -194,6 +194,24 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
     fmt::print("\nstates ({})\n{}", t.states.size(), states.Render());
   }
 
+  // An imported trace: what the importer skipped or repaired (the
+  // attributes "import.NAME" TraceBuilder leaves on the first process).
+  Table imported({{"import counter"}, {"count", Table::Align::kRight}});
+  size_t import_rows = 0;
+  if (!file.processes().empty()) {
+    const format::ProcessDefs& first = file.processes().begin()->second;
+    for (const format::AttributeDef& a : first.attributes) {
+      const std::string_view key = first.Str(a.key);
+      if (key.substr(0, 7) != "import.") continue;
+      imported.AddRow({std::string(key.substr(7)), std::string(first.Str(a.value))});
+      ++import_rows;
+    }
+  }
+  if (import_rows > 0) {
+    fmt::print("\nimported (what the importer skipped or repaired; docs/interop.md)\n{}",
+               imported.Render());
+  }
+
   if (check) {
     Table counters({{"counter"}, {"value", Table::Align::kRight}});
     for (const auto& [name, value] : TableSizes(t))

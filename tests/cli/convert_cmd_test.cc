@@ -45,6 +45,24 @@ TEST_F(ConvertCmdTest, ConvertsByExtensionAndBack) {
   EXPECT_NE(stats.output.find("MPI_Recv"), std::string::npos) << stats.output;
 }
 
+TEST_F(ConvertCmdTest, ImportCountersInTheSummaryAndInInfo) {
+  FILE* f = std::fopen(dir_.File("e.json").c_str(), "w");
+  std::fputs(R"([{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},)"
+             R"({"ph":"E","pid":1,"tid":1,"ts":2},{"ph":"E","pid":1,"tid":1,"ts":5}])",
+             f);
+  std::fclose(f);
+  const testing::RunResult r = RunOn(dir_.File("e.json"), {dir_.File("e.plx")});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the importer skipped or repaired:\n  chrome.unmatched_end"),
+            std::string::npos)
+      << r.output;
+  const testing::RunResult info =
+      testing::RunProgram({testing::BuildPath("src/cli/parallax"), "info", dir_.File("e.plx")});
+  EXPECT_NE(info.output.find("imported (what the importer skipped or repaired"), std::string::npos)
+      << info.output;
+  EXPECT_NE(info.output.find("chrome.unmatched_end"), std::string::npos) << info.output;
+}
+
 TEST_F(ConvertCmdTest, FormatsByOptionAndProgressPerStep) {
   const testing::RunResult r = Run({dir_.File("t.txt"), "--to", "paje", "--progress"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
