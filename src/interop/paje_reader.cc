@@ -5,7 +5,6 @@
 // variable and event type holds integers, the second writes the trace.
 // The mapping onto processes and threads is described in docs/interop.md.
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/strings.h"
 #include "interop/paje.h"
 #include "interop/text_file.h"
 
@@ -224,12 +224,7 @@ class Reader {
       : path_(path), b_(out), progress_(progress) {}
 
   Status Run() {
-    FILE* f = std::fopen(path_.c_str(), "rb");
-    if (f == nullptr) return ErrnoError(path_, errno);
-    std::fseek(f, 0, SEEK_END);
-    const long size = std::ftell(f);
-    size_ = size > 0 ? static_cast<uint64_t>(size) : 0;
-    std::rewind(f);
+    PLX_ASSIGN_OR_RETURN(FILE * f, OpenInput(path_, &size_));
     Status s = Pass(f, 1);
     if (s.ok()) {
       std::rewind(f);
@@ -315,7 +310,7 @@ class Reader {
     }
     if (lines.too_long()) {
       ++line_no_;
-      return Error("", "line longer than 64 MiB");
+      return Error("", StrFormat("line longer than %zu MiB", LineReader::kMaxLine >> 20));
     }
     if (in_def_ != kNo) return Error("%EventDef", "not closed by %EndEventDef");
     return Status::Ok();

@@ -4,7 +4,6 @@
 // ordered per node by (clock, sequence number) before they are written, so a
 // file need not be sorted and equal clocks keep the node's own order.
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/strings.h"
 #include "interop/picl.h"
 #include "interop/text_file.h"
 
@@ -59,11 +59,8 @@ class Reader {
       : path_(path), b_(out), progress_(progress) {}
 
   Status Run() {
-    FILE* f = std::fopen(path_.c_str(), "rb");
-    if (f == nullptr) return ErrnoError(path_, errno);
-    std::fseek(f, 0, SEEK_END);
-    const long size = std::ftell(f);
-    std::rewind(f);
+    uint64_t size = 0;
+    PLX_ASSIGN_OR_RETURN(FILE * f, OpenInput(path_, &size));
     LineReader lines(f);
     std::string_view line;
     Status s;
@@ -71,12 +68,14 @@ class Reader {
     while (s.ok() && lines.Next(&line)) {
       ++line_no_;
       if (progress_ && lines.consumed() >= next_report) {
-        progress_(lines.consumed(), size > 0 ? static_cast<uint64_t>(size) : 0);
+        progress_(lines.consumed(), size);
         next_report = lines.consumed() + (4 << 20);
       }
       s = Line(line);
     }
-    if (s.ok() && lines.too_long()) s = Error(line_no_ + 1, "", "line longer than 16 MiB");
+    if (s.ok() && lines.too_long())
+      s = Error(line_no_ + 1, "",
+                StrFormat("line longer than %zu MiB", LineReader::kMaxLine >> 20));
     std::fclose(f);
     if (!s.ok()) return s;
     return Write();

@@ -124,6 +124,16 @@ Status TextWriter::Finish() {
   return error_;
 }
 
+StatusOr<FILE*> OpenInput(const std::string& path, uint64_t* size) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return ErrnoError(path, errno);
+  std::fseek(f, 0, SEEK_END);
+  const long end = std::ftell(f);
+  *size = end > 0 ? static_cast<uint64_t>(end) : 0;
+  std::rewind(f);
+  return f;
+}
+
 bool LineReader::Next(std::string_view* line) {
   for (;;) {
     const char* b = buffer_.data() + begin_;

@@ -74,12 +74,17 @@ class TextWriter {
   Status error_;
 };
 
+/// Opens `path` for reading; *size is its length in bytes (for progress).
+StatusOr<FILE*> OpenInput(const std::string& path, uint64_t* size);
+
 /// Reads a text file line by line in large blocks (the line importers).
 class LineReader {
  public:
+  static constexpr size_t kMaxLine = 64 << 20;
+
   explicit LineReader(FILE* file) : file_(file), buffer_(kBlock) {}
   /// The next line, without its '\n'; false at the end of the file or when a
-  /// line is longer than 64 MiB (too_long() tells).
+  /// line is longer than kMaxLine (too_long() tells).
   bool Next(std::string_view* line);
   bool too_long() const { return too_long_; }
   /// Bytes of the lines returned so far.
@@ -87,7 +92,6 @@ class LineReader {
 
  private:
   static constexpr size_t kBlock = 1 << 20;
-  static constexpr size_t kMaxLine = 64 << 20;
   FILE* file_;
   std::vector<char> buffer_;
   size_t begin_ = 0, end_ = 0;

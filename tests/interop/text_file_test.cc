@@ -22,7 +22,8 @@ TEST(TextWriterTest, WritesNumbersExactly) {
   // More than the buffer holds, in pieces and in one piece.
   const std::string big(3 << 20, 'x');
   (*w)->Put(big);
-  for (int i = 0; i < 100000; ++i) (*w)->Put("0123456789");
+  for (int i = 0; i < 100000; ++i)
+    (*w)->Put("0123456789");
   ASSERT_TRUE((*w)->Finish().ok());
   const std::string text = testing::ReadFile(path);
   EXPECT_EQ(text.substr(0, text.find('\n')),
@@ -51,7 +52,7 @@ TEST(ParseFixedTest, ParsesDecimalsExactly) {
   EXPECT_EQ(ParseFixed("99999999999999999999", 0), std::nullopt);
   EXPECT_EQ(ParseFixed("1e3", 3), 1000000);
   EXPECT_EQ(ParseFixed("1.5E-3", 9), 1500000);
-  EXPECT_EQ(ParseFixed("0.0015", 3), 2);  // half up
+  EXPECT_EQ(ParseFixed("0.0015", 3), 2);                                   // half up
   EXPECT_EQ(ParseFixed("123456789012345678901234", -10), 12345678901235);  // rounded
   EXPECT_EQ(ParseFixed("0.000000000000000000001", 9), 0);
   EXPECT_EQ(ParseFixed("1e400", 0), std::nullopt);
