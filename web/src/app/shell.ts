@@ -3,7 +3,9 @@
 // session and exposes test hooks on window.parallax.
 import { formatCount, formatDuration, formatTime } from '../base/format';
 import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
+import { Cursor } from '../engine/cursor';
 import { Session } from '../engine/session';
+import { TraceUpdateHub } from '../engine/trace_updates';
 import type { TraceSummary } from '../protocol/api.gen';
 import type { Painter } from '../render/painter';
 import type { View, ViewContext, ViewFactory } from '../views/context';
@@ -66,6 +68,8 @@ export class Shell {
   private readonly panelBody: HTMLElement;
   private readonly side: HTMLElement;
   private timeline: TimelineView | null = null;
+  private readonly cursor = new Cursor(0);
+  private readonly updates = new TraceUpdateHub();
   private panelView: View | null = null;
   private panelId = '';
   private activeExport: 'timeline' | 'panel' = 'timeline';
@@ -205,7 +209,7 @@ export class Shell {
     );
     this.status.update({ pointer: null, window: timeline.window(), range: null, selection: '', loading: false });
 
-    const ctx: ViewContext = { api, summary, timeline, states: styles };
+    const ctx: ViewContext = { api, summary, timeline, states: styles, replay: this.cursor, updates: this.updates };
     const search = new SearchBox(api, summary, (s) => {
       timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id });
     });

@@ -5,7 +5,7 @@ import { chooseTrace, Session } from './session';
 import type { SocketLike } from './socket';
 
 const entry = (id: string, status: string) => ({
-  id, name: `${id}.plx`, path: `/x/${id}.plx`, status, phase: 'load', done: 0, total: 10, error: null as string | null,
+  id, name: `${id}.plx`, path: `/x/${id}.plx`, status, phase: 'load', done: 0, total: 10, error: null as string | null, live: false,
 });
 const list = (...traces: ReturnType<typeof entry>[]): TraceList => ({ api_version: 1, server: 't', traces });
 

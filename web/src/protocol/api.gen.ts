@@ -28,6 +28,8 @@ export interface TraceEntry {
   total: number;
   /** why loading failed */
   error: string | null;
+  /** a live trace (parallax serve --listen): it grows; see /live and the `live` WebSocket message */
+  live: boolean;
 }
 
 /** The answer of /traces. */
@@ -399,6 +401,139 @@ export interface WaitsResult {
   longest: WaitInstance[];
 }
 
+/** A counter track's value at a moment: its last sample at or before it. */
+export interface CounterValue {
+  /** index into TraceSummary.counters */
+  track: number;
+  value: number;
+  /** trace time of that sample */
+  time: number;
+}
+
+/** A message sent at or before a moment and not yet received then (or never). */
+export interface InFlightMessage {
+  /** message id for /details?kind=message (the send's) */
+  id: number;
+  send_row: number;
+  /** -1 when the receiver is not known (never received, peer outside the trace) */
+  recv_row: number;
+  send_time: number;
+  /** -1 when it was never received: undelivered */
+  recv_time: number;
+  bytes: number;
+  tag: number;
+}
+
+/** The state of the whole program at one moment: what every row is doing, counter values and messages in flight (the animation, lights and bar views draw it). */
+export interface AtResult {
+  /** as asked */
+  time: number;
+  /** per row: the innermost state at the moment, -1 when none */
+  states: number[];
+  /** per row: that slice's id, -1 when none */
+  slices: number[];
+  /** tracks with a sample at or before the moment */
+  counters: CounterValue[];
+  /** oldest send first, at most `limit` */
+  in_flight: InFlightMessage[];
+  /** messages in flight in all */
+  in_flight_total: number;
+}
+
+/** One event found by /step or /find: where replay goes next. */
+export interface EventRef {
+  /** false: nothing in that direction; the other fields are then 0 / '' */
+  found: boolean;
+  /** trace time to move the cursor to */
+  time: number;
+  row: number;
+  /** begin | end | instant | send | receive | sample (step); state | counter | message (find) */
+  kind: string;
+  /** slice id (begin, end, state), instant id, message id (send, receive, message), counter sample id (sample, counter) */
+  ref: number;
+  /** one line for people: 'MPI_Recv on rank 1 lasted 12.3 ms > 10 ms' */
+  text: string;
+}
+
+/** A slice in logical time. */
+export interface LamportSlice {
+  /** slice id */
+  id: number;
+  row: number;
+  state: number;
+  depth: number;
+  /** Lamport clock of its begin */
+  begin_clock: number;
+  /** Lamport clock of its end */
+  end_clock: number;
+  /** trace time of its begin (to follow the replay cursor) */
+  begin: number;
+  /** trace time of its end */
+  end: number;
+}
+
+/** A matched message in logical time. */
+export interface LamportMessage {
+  /** message id (the send's) */
+  id: number;
+  send_row: number;
+  recv_row: number;
+  send_clock: number;
+  recv_clock: number;
+  send_time: number;
+  recv_time: number;
+  bytes: number;
+  tag: number;
+}
+
+/** The logical-time (Lamport, space-time) view of a time range: x = Lamport clock, rows = threads. */
+export interface LamportResult {
+  /** smallest clock of what is returned */
+  min_clock: number;
+  /** largest clock of what is returned */
+  max_clock: number;
+  /** slices overlapping [from, to] in the rows asked, in begin order, at most `limit` */
+  slices: LamportSlice[];
+  /** messages sent or received in [from, to] touching those rows, at most `limit` */
+  messages: LamportMessage[];
+  /** more than `limit` slices or messages: narrow the range */
+  truncated: boolean;
+}
+
+/** How a live trace is doing: what the status bar shows. Also the body of the `live` WebSocket message. */
+export interface LiveStatus {
+  /** trace id */
+  trace: string;
+  /** snapshot number, +1 every update; a viewer refetches what it shows when it changes */
+  generation: number;
+  /** waiting | running | deadlocked | crashed | finished */
+  program: string;
+  /** traced processes connected now */
+  connections: number;
+  /** traced processes seen in all */
+  processes: number;
+  /** records received */
+  received: number;
+  /** records applied (released by the consistent-run builder) */
+  applied: number;
+  /** records applied before their causes (bound reached or cause never came) */
+  forced: number;
+  /** records left out of the streams (a traced program's queue was full) */
+  missing: number;
+  /** trace time of the newest applied record */
+  clock: number;
+  /** wall ms from the newest applied chunk's arrival to this snapshot being ready */
+  lag_ms: number;
+  /** trace time of the oldest record still kept (older detail dropped) */
+  window_from: number;
+  /** records dropped from the history window */
+  dropped: number;
+  /** bad frames or chunks in all */
+  bad_input: number;
+  /** the newest one, one line naming the connection and byte offset; '' when none */
+  last_bad_input: string;
+}
+
 // Endpoint parameters: optional ones have server-side defaults.
 /** The traces this server serves and their loading progress. */
 export interface TracesParams {
@@ -518,6 +653,62 @@ export interface DiagnosticsParams {
   limit?: number;
 }
 
+/** The state of every row, the counter values and the messages in flight at one moment (the replay cursor). */
+export interface AtParams {
+  /** trace time */
+  t: number;
+  /** in-flight messages returned, 0..100000 (default 10000) */
+  limit?: number;
+}
+
+/** The next (or previous) event after (before) a moment: replay's step one event forward or back. */
+export interface StepParams {
+  /** trace time; the event found is strictly after (forward) or before (back) it */
+  t: number;
+  /** forward | back (default forward) */
+  dir?: string;
+  /** only events of these rows; empty = all (default ) */
+  rows?: number[];
+}
+
+/** The first event after (before) a moment that meets a trigger condition: replay stops there. */
+export interface FindParams {
+  /** trace time; only events strictly after (forward) or before (back) it */
+  t: number;
+  /** forward | back (default forward) */
+  dir?: string;
+  /** search no further than this trace time; -1 = to the end (start) (default -1) */
+  until?: number;
+  /** state: a slice longer than `ns` (time = its begin + ns) | counter: a sample above `value` | message: a message of more than `bytes` (time = its send) */
+  kind: string;
+  /** state: only this state; -1 = any (default -1) */
+  state?: number;
+  /** state: the duration to exceed (default 0) */
+  ns?: number;
+  /** counter: only this track; -1 = any (default -1) */
+  counter?: number;
+  /** counter: the value to exceed (default 0) */
+  value?: number;
+  /** message: the size to exceed (default 0) */
+  bytes?: number;
+}
+
+/** Slices and messages of a time range placed on Lamport clocks, for the logical-time view. */
+export interface LamportParams {
+  /**  (default 0) */
+  from?: number;
+  /**  (default duration) */
+  to?: number;
+  /** empty = all (default ) */
+  rows?: number[];
+  /** slices and messages each, 1..200000 (default 20000) */
+  limit?: number;
+}
+
+/** A live trace's status (404 for a trace file). */
+export interface LiveParams {
+}
+
 /** Path (below API_PREFIX, {trace} to fill in) and response of each endpoint. */
 export const ENDPOINTS = {
   traces: { path: '/traces', response: 'TraceList' },
@@ -534,6 +725,11 @@ export const ENDPOINTS = {
   critical_path: { path: '/traces/{trace}/critical-path', response: 'CriticalPathResult' },
   processes: { path: '/traces/{trace}/processes', response: 'ProcessInfo[]' },
   diagnostics: { path: '/traces/{trace}/diagnostics', response: 'Diagnostics' },
+  at: { path: '/traces/{trace}/at', response: 'AtResult' },
+  step: { path: '/traces/{trace}/step', response: 'EventRef' },
+  find: { path: '/traces/{trace}/find', response: 'EventRef' },
+  lamport: { path: '/traces/{trace}/lamport', response: 'LamportResult' },
+  live: { path: '/traces/{trace}/live', response: 'LiveStatus' },
 } as const;
 
 export interface EndpointTypes {
@@ -551,6 +747,11 @@ export interface EndpointTypes {
   critical_path: { params: CriticalPathParams; response: CriticalPathResult };
   processes: { params: ProcessesParams; response: ProcessInfo[] };
   diagnostics: { params: DiagnosticsParams; response: Diagnostics };
+  at: { params: AtParams; response: AtResult };
+  step: { params: StepParams; response: EventRef };
+  find: { params: FindParams; response: EventRef };
+  lamport: { params: LamportParams; response: LamportResult };
+  live: { params: LiveParams; response: LiveStatus };
 }
 
 // Binary records (little-endian, packed).

@@ -43,11 +43,40 @@ export interface StateStyle {
   onChange(listener: () => void): () => void;
 }
 
+/**
+ * The replay cursor, shared by every view (MISSION R5, V4): a moment in trace
+ * time that play/pause/step/jump/breakpoints/triggers move. Views that show
+ * "the program at a moment" (animation, lights, bars, logical time) draw the
+ * cursor's moment and redraw when it moves.
+ */
+export interface ReplayCursor {
+  /** The cursor's trace time (ns). */
+  time(): number;
+  /** Moves the cursor (pauses nothing; views follow). */
+  seek(time: number): void;
+  /** Called whenever the cursor moves; returns an unsubscribe function. */
+  onMove(listener: (time: number) => void): () => void;
+}
+
+/**
+ * A live trace grows: after each server snapshot the summary is replaced and
+ * every view refetches what it shows. For a trace file nothing ever fires.
+ */
+export interface TraceUpdates {
+  /** Whether this trace is live (parallax serve --listen). */
+  live(): boolean;
+  /** Called with the new summary after each snapshot; returns an unsubscribe function. */
+  onUpdate(listener: (summary: TraceSummary) => void): () => void;
+}
+
 export interface ViewContext {
   api: ApiClient;
+  /** The summary when the view was made; a live trace's newest comes through `updates`. */
   summary: TraceSummary;
   timeline: TimelineControl;
   states: StateStyle;
+  replay: ReplayCursor;
+  updates: TraceUpdates;
 }
 
 /** A view in a panel tab (histogram, statistics, matrix, ...). */

@@ -3,7 +3,8 @@
 // Only imported by *.test.ts.
 import type { EndpointTypes, SliceRef, TraceSummary } from '../../protocol/api.gen';
 import type { Painter, TextStyle } from '../../render/painter';
-import type { ApiClient, StateStyle, TimelineControl, TimelineTarget, ViewContext } from '../context';
+import { Cursor } from '../../engine/cursor';
+import type { ApiClient, StateStyle, TimelineControl, TimelineTarget, TraceUpdates, ViewContext } from '../context';
 
 export type Handlers = {
   [K in keyof EndpointTypes]?: (params: EndpointTypes[K]['params']) => EndpointTypes[K]['response'] | Promise<EndpointTypes[K]['response']>;
@@ -125,16 +126,36 @@ export function fixtureSummary(): TraceSummary {
   };
 }
 
+/** Live updates a test fires by hand. */
+export class FakeUpdates implements TraceUpdates {
+  isLive = false;
+  private readonly listeners = new Set<(s: TraceSummary) => void>();
+  live(): boolean {
+    return this.isLive;
+  }
+  onUpdate(listener: (s: TraceSummary) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  fire(summary: TraceSummary): void {
+    for (const l of [...this.listeners]) l(summary);
+  }
+}
+
 export function fakeContext(handlers: Handlers, summary = fixtureSummary()): {
   ctx: ViewContext;
   api: FakeApi;
   timeline: FakeTimeline;
   states: FakeStates;
+  replay: Cursor;
+  updates: FakeUpdates;
 } {
   const api = fakeApi(handlers);
   const timeline = fakeTimeline(0, summary.duration);
   const states = fakeStates(summary);
-  return { ctx: { api, summary, timeline, states }, api, timeline, states };
+  const replay = new Cursor(0);
+  const updates = new FakeUpdates();
+  return { ctx: { api, summary, timeline, states, replay, updates }, api, timeline, states, replay, updates };
 }
 
 /** Lets pending promise callbacks run. */
