@@ -127,7 +127,10 @@ int plx_enabled(void) {
 }
 
 const char* plx_output_path(void) {
-  return Runtime::Get().running() ? Runtime::Get().output_path().c_str() : nullptr;
+  Runtime& rt = Runtime::Get();
+  // PLX_OUTPUT=- (live only) writes no file.
+  if (!rt.running() || rt.output_path() == "-") return nullptr;
+  return rt.output_path().c_str();
 }
 
 plx_state_t plx_state_define(const char* name, uint32_t color, const char* category) {

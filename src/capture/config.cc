@@ -83,6 +83,25 @@ Config ReadConfig() {
     else
       bad("PLX_CLOCK", v, "tsc or monotonic");
   }
+  if (const char* v = Env("PLX_LIVE")) {
+    if (ParseLiveEndpoint(v, &c.live_host, &c.live_port))
+      c.flush_ms = 20;  // the viewer lags the program by about this much
+    else
+      c.warnings.push_back(
+          StrFormat("PLX_LIVE=%s: expected host:port with a port 1-65535, like 127.0.0.1:7000; no "
+                    "live stream",
+                    v));
+  }
+  if (const char* v = Env("PLX_LIVE_TOKEN")) c.live_token = v;
+  if (const char* v = Env("PLX_LIVE_BUFFER")) {
+    size_t n = 0;
+    if (!ParseSize(v, &n) || n < (64u << 10) || n > (1ull << 32))
+      bad("PLX_LIVE_BUFFER", v, "a size from 64K to 4G, like 64M");
+    else
+      c.live_buffer_bytes = n;
+  }
+  if (!c.writes_file() && !c.live())
+    c.warnings.push_back("PLX_OUTPUT=- without PLX_LIVE: the trace is not kept anywhere");
   if (const char* v = Env("PLX_FLUSH_MS"); v && !ParseInt(v, 4, 60000, &c.flush_ms))
     bad("PLX_FLUSH_MS", v, "milliseconds from 4 to 60000");
   if (const char* v = Env("PLX_COMPRESS")) {
@@ -104,6 +123,31 @@ Config ReadConfig() {
   if (const char* v = Env("PLX_VERBOSE"); v && !ParseBool(v, &c.verbose))
     bad("PLX_VERBOSE", v, "1 or 0");
   return c;
+}
+
+bool ParseLiveEndpoint(std::string_view v, std::string* host, uint16_t* port) {
+  const size_t colon = v.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  std::string_view h = v.substr(0, colon);
+  if (h.front() == '[') {
+    if (h.size() < 3 || h.back() != ']') return false;
+    h = h.substr(1, h.size() - 2);
+  } else if (h.find_first_of(":[]") != std::string_view::npos) {
+    return false;  // an IPv6 address needs brackets
+  }
+  for (char ch : h)
+    if (static_cast<unsigned char>(ch) <= ' ') return false;
+  const std::string_view digits = v.substr(colon + 1);
+  if (digits.empty() || digits.size() > 5) return false;
+  uint32_t n = 0;
+  for (char ch : digits) {
+    if (ch < '0' || ch > '9') return false;
+    n = n * 10 + static_cast<uint32_t>(ch - '0');
+  }
+  if (n == 0 || n > 65535) return false;
+  host->assign(h);
+  *port = static_cast<uint16_t>(n);
+  return true;
 }
 
 std::string ExpandOutput(std::string_view pattern, std::string_view exe, int pid,

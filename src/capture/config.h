@@ -23,11 +23,22 @@ struct Config {
   bool signals = true;                // PLX_SIGNALS
   bool drop_when_full = false;        // PLX_FULL=drop
   bool verbose = false;               // PLX_VERBOSE
-  std::vector<std::string> warnings;  // one line per bad value (the default was used)
+  std::string live_host;              // PLX_LIVE=host:port ("" = no live stream)
+  uint16_t live_port = 0;
+  std::string live_token;                // PLX_LIVE_TOKEN
+  size_t live_buffer_bytes = 64u << 20;  // PLX_LIVE_BUFFER
+  std::vector<std::string> warnings;     // one line per bad value (the default was used)
+
+  bool live() const { return !live_host.empty(); }
+  /// PLX_OUTPUT=- means no trace file (live only).
+  bool writes_file() const { return output != "-"; }
 };
 
 /// Reads the PLX_* variables; bad values keep the default and add a warning.
 Config ReadConfig();
+
+/// Splits a live endpoint "host:port" or "[ipv6]:port" (port 1-65535).
+bool ParseLiveEndpoint(std::string_view v, std::string* host, uint16_t* port);
 
 /// Expands %e (executable name), %p (pid), %h (host), %t (start time
 /// YYYYmmdd-HHMMSS) and %% in an output pattern.

@@ -25,7 +25,7 @@ void OnSignal(int sig, siginfo_t* info, void*) {
   const int saved_errno = errno;
   // Only the first signal flushes; one that arrives during the flush (or is
   // caused by it) goes straight to the default action.
-  if (g_entered.fetch_add(1) == 0) Runtime::Get().CrashFlush();
+  if (g_entered.fetch_add(1) == 0) Runtime::Get().CrashFlush(sig);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);

@@ -109,13 +109,15 @@ bool Runtime::Init() {
   const std::string path = !output_override_.empty() ? output_override_
                                                      : ExpandOutput(config_.output, exe_name,
                                                                     ::getpid(), host, now.tv_sec);
-  Status opened = output_.Open(path);
-  if (!opened.ok()) {
+  if (!config_.writes_file() && output_override_.empty()) {
+    output_.OpenWithoutFile();
+  } else if (Status opened = output_.Open(path); !opened.ok()) {
     std::fprintf(stderr, "parallax: cannot write the trace: %s; tracing is off\n",
                  opened.message().c_str());
     state_.store(kDisabled, std::memory_order_release);
     return false;
   }
+  if (config_.live() && live_.Start(config_, ::getpid(), host, exe)) output_.SetLive(&live_);
   streams_.reset(new std::atomic<ThreadStream*>[kMaxStreams]());
   registry_.Init(config_.level);
   registry_.Process(static_cast<uint64_t>(::getpid()), host, exe, args);
@@ -136,7 +138,15 @@ bool Runtime::Init() {
   g_mask.store(registry_.selected_mask(), std::memory_order_relaxed);
   writer_ = std::thread([this] { WriterLoop(); });
   if (config_.signals) InstallCrashHandlers();
-  if (config_.verbose) std::fprintf(stderr, "parallax: tracing to %s\n", path.c_str());
+  if (config_.verbose) {
+    const char* live = config_.live() ? live_.endpoint().c_str() : "";
+    if (output_.path() == "-")
+      std::fprintf(stderr, "parallax: tracing to the live stream at %s only (PLX_OUTPUT=-)\n",
+                   live);
+    else
+      std::fprintf(stderr, "parallax: tracing to %s%s%s\n", output_.path().c_str(),
+                   *live ? ", streaming to " : "", live);
+  }
   return true;
 }
 
@@ -416,16 +426,25 @@ void Runtime::Finalize() {
   DrainAll(*writer_ctx_, false);
   state_.store(kFinished, std::memory_order_release);
   Status finished = output_.Finish();
+  live_.Finish(output_.records_written());
   if (!finished.ok()) {
     std::fprintf(stderr, "parallax: writing the trace failed: %s\n", finished.message().c_str());
   } else if (config_.verbose) {
-    std::fprintf(stderr, "parallax: wrote %s chunks, %s to %s\n",
-                 FormatCount(output_.chunks_written()).c_str(),
-                 FormatBytes(output_.bytes_written()).c_str(), output_.path().c_str());
+    if (output_.path() == "-")
+      std::fprintf(stderr, "parallax: sealed %s chunks (no file)",
+                   FormatCount(output_.chunks_written()).c_str());
+    else
+      std::fprintf(stderr, "parallax: wrote %s chunks, %s to %s",
+                   FormatCount(output_.chunks_written()).c_str(),
+                   FormatBytes(output_.bytes_written()).c_str(), output_.path().c_str());
+    if (config_.live())
+      std::fprintf(stderr, "; %s of them left out of the live stream",
+                   FormatCount(live_.dropped_chunks()).c_str());
+    std::fprintf(stderr, "\n");
   }
 }
 
-void Runtime::CrashFlush() {
+void Runtime::CrashFlush(int signal) {
   if (state_.load(std::memory_order_acquire) != kRunning) return;
   g_mask.store(0, std::memory_order_relaxed);
   SyncClock(true, true);
@@ -440,6 +459,7 @@ void Runtime::CrashFlush() {
     if (r == OwnerLock::CrashResult::kLocked) s->lock.Unlock();
   }
   DrainDefinitions(*crash_ctx_, target);
+  live_.CrashEnd(signal, output_.records_written());
 }
 
 void Runtime::AfterForkInChild() {

@@ -16,6 +16,7 @@
 
 #include "capture/config.h"
 #include "capture/drain.h"
+#include "capture/live_sender.h"
 #include "capture/registry.h"
 #include "capture/thread_stream.h"
 #include "capture/trace_output.h"
@@ -52,8 +53,9 @@ class Runtime {
   Slot* ReserveSlow(ThreadStream* s, uint32_t n);
   /// The calling thread is exiting.
   void Detach(ThreadStream* s);
-  /// From a signal handler: write everything recorded so far. Async-signal-safe.
-  void CrashFlush();
+  /// From a signal handler: write everything recorded so far (and try to end
+  /// the live stream with END "crashed"). Async-signal-safe.
+  void CrashFlush(int signal);
 
   Registry& registry() { return registry_; }
   const Config& config() const { return config_; }
@@ -84,6 +86,7 @@ class Runtime {
   Config config_;
   Registry registry_;
   TraceOutput output_;
+  LiveSender live_;                       // PLX_LIVE
   std::atomic<bool> recording_on_{true};  // plx_control
   std::string output_override_;           // SetOutputPath
   bool config_read_ = false;

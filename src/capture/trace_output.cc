@@ -1,4 +1,5 @@
-// TraceOutput: append-only writes with an in-memory index.
+// TraceOutput: append-only writes with an in-memory index, and the hand-off
+// of each chunk to the live stream.
 #include "capture/trace_output.h"
 
 #include <fcntl.h>
@@ -16,6 +17,11 @@ Status TraceOutput::Open(const std::string& path) {
   format::EncodeFileHeader(header);
   if (!WriteAll(header, sizeof header)) return error_;
   return Status::Ok();
+}
+
+void TraceOutput::OpenWithoutFile() {
+  path_.assign(1, '-');  // not = "-": a false -Wrestrict in gcc 12
+  discard_ = true;
 }
 
 bool TraceOutput::WriteAll(const uint8_t* p, size_t n) {
@@ -51,10 +57,15 @@ bool TraceOutput::Append(std::span<const uint8_t> chunk, bool crashing) {
     lock_.Lock();
   }
   const uint64_t at = offset_;
-  const bool ok = fd_ >= 0 && WriteAll(chunk.data(), chunk.size());
+  const bool ok = discard_ ? !finished_ : fd_ >= 0 && WriteAll(chunk.data(), chunk.size());
   if (ok) {
     ++chunks_;
-    if (!crashing) index_.AddSealed(at, chunk.data());
+    format::ChunkHeader h;
+    if (format::ParseChunkHeader(chunk.data(), &h) == nullptr &&
+        h.type == format::ChunkType::kEvents)
+      records_ += h.record_count;
+    if (!crashing && !discard_) index_.AddSealed(at, chunk.data());
+    if (!crashing && live_ != nullptr) live_->Offer(chunk, h.type == format::ChunkType::kDefs);
   }
   if (locked) lock_.Unlock();
   return ok;
@@ -62,6 +73,7 @@ bool TraceOutput::Append(std::span<const uint8_t> chunk, bool crashing) {
 
 Status TraceOutput::Finish() {
   OwnerLockGuard guard(lock_);
+  finished_ = true;
   if (fd_ < 0) return error_;
   if (!failed_) {
     std::vector<uint8_t> tail = index_.Finish(offset_);

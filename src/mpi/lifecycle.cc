@@ -119,6 +119,7 @@ bool ReceiveFile(int from, const std::string& path) {
 // Every rank's part reaches rank 0 (read in place on a shared file system,
 // sent over MPI otherwise), which merges them into the final trace.
 void MergeParts() {
+  if (g_final_path == "-") return;  // PLX_OUTPUT=- on rank 0: nothing to merge
   std::vector<char> mine(kPathBytes, 0);
   std::memcpy(mine.data(), g_part_path.data(),
               std::min<size_t>(g_part_path.size(), kPathBytes - 1));
@@ -178,11 +179,13 @@ void AfterInit(uint64_t begin_tick, const char* function) {
   g_shared_clock = SharesClockWithRoot(g_private);
   if (g_rank == 0) g_final_path = FinalPath();
   BroadcastString(&g_final_path);
-  const std::string dir = g_final_path + ".parts";
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-    std::fprintf(stderr, "parallax: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
-  g_part_path = dir + "/rank-" + std::to_string(g_rank) + ".plx";
-  if (!rt.SetOutputPath(g_part_path) && rt.running()) g_part_path = rt.output_path();
+  if (g_final_path != "-" && rt.config().writes_file()) {
+    const std::string dir = g_final_path + ".parts";
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+      std::fprintf(stderr, "parallax: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
+    g_part_path = dir + "/rank-" + std::to_string(g_rank) + ".plx";
+    if (!rt.SetOutputPath(g_part_path) && rt.running()) g_part_path = rt.output_path();
+  }  // else PLX_OUTPUT=-: no files, the ranks only stream (PLX_LIVE)
   g_active = true;
   cap::tls_attach_tick = begin_tick;
   if (rt.EnsureInit()) {
