@@ -1,7 +1,8 @@
 // `parallax serve [FILE...]` and `parallax view FILE`: the viewer's server.
 // Starts the HTTP + WebSocket server (src/server), prints the URL with its
 // access token, loads the traces in the background, opens a browser (view,
-// unless --no-browser) and serves until SIGINT or SIGTERM.
+// unless --no-browser) and serves until SIGINT or SIGTERM. With --listen it
+// also takes live streams from traced programs (docs/live.md).
 #include <fmt/core.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -18,6 +19,8 @@
 
 #include "cli/command.h"
 #include "server/http_server.h"
+#include "server/live_listener.h"
+#include "server/live_publisher.h"
 #include "server/trace_loader.h"
 
 namespace plx::cli {
@@ -31,7 +34,43 @@ struct ServeOptions {
   std::string web_dir;
   bool no_browser = false;
   bool open_browser = false;  // view: true
+  std::string listen;         // live: HOST:PORT
+  double window_seconds = 60;
+  std::string window_bytes = "1G";
+  int update_ms = 100;
 };
+
+// "HOST:PORT", "[V6]:PORT" or ":PORT" (127.0.0.1).
+Status ParseListen(const std::string& text, std::string* host, uint16_t* port) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos)
+    return InvalidArgument("--listen: '" + text + "' is not HOST:PORT");
+  std::string h = text.substr(0, colon);
+  if (h.size() >= 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+  *host = h.empty() ? "127.0.0.1" : h;
+  const std::string p = text.substr(colon + 1);
+  char* end = nullptr;
+  const unsigned long n = std::strtoul(p.c_str(), &end, 10);
+  if (p.empty() || *end != '\0' || n > 65535)
+    return InvalidArgument("--listen: port '" + p + "' is not 0..65535");
+  *port = static_cast<uint16_t>(n);
+  return Status::Ok();
+}
+
+// "1073741824", "512M", "1G", "64k".
+Status ParseBytes(const std::string& text, uint64_t* bytes) {
+  char* end = nullptr;
+  const double n = std::strtod(text.c_str(), &end);
+  double unit = 1;
+  const std::string suffix = end;
+  if (suffix == "k" || suffix == "K") unit = 1024;
+  if (suffix == "m" || suffix == "M") unit = 1024.0 * 1024;
+  if (suffix == "g" || suffix == "G") unit = 1024.0 * 1024 * 1024;
+  if (end == text.c_str() || !(n > 0) || (unit == 1 && !suffix.empty()) || n * unit > 1e18)
+    return InvalidArgument("--window-bytes: '" + text + "' is not a size (e.g. 512M, 1G)");
+  *bytes = static_cast<uint64_t>(n * unit);
+  return Status::Ok();
+}
 
 // Opens `url` with $BROWSER or xdg-open when there is a display; false when
 // there is nothing to open it with.
@@ -81,7 +120,18 @@ std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressIn
 
 Status RunServe(const ServeOptions& o) {
   std::vector<std::string> paths = o.paths;
-  if (paths.empty()) {
+  const bool live = !o.listen.empty();
+  std::string live_host;
+  uint16_t live_port = 0;
+  uint64_t window_bytes = 0;
+  if (live) {
+    PLX_RETURN_IF_ERROR(ParseListen(o.listen, &live_host, &live_port));
+    PLX_RETURN_IF_ERROR(ParseBytes(o.window_bytes, &window_bytes));
+    if (!(o.window_seconds > 0)) return InvalidArgument("--window: must be more than 0 seconds");
+    if (o.update_ms < 1 || o.update_ms > 60000)
+      return InvalidArgument("--update-ms: must be 1..60000");
+  }
+  if (paths.empty() && !live) {
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(".", ec))
       if (entry.is_regular_file() && entry.path().extension() == ".plx")
@@ -111,10 +161,38 @@ Status RunServe(const ServeOptions& o) {
   options.token = o.token;
   options.web_root = o.web_dir;
   server::HttpServer http(store, options);
+
+  std::mutex print_mu;
+  std::unique_ptr<server::live::LiveTrace> live_trace;
+  std::unique_ptr<server::live::LivePublisher> publisher;
+  std::unique_ptr<server::live::LiveListener> listener;
+  if (live) {
+    server::live::LiveOptions lo;
+    lo.token = http.token();
+    lo.window_seconds = o.window_seconds;
+    lo.window_bytes = window_bytes;
+    live_trace = std::make_unique<server::live::LiveTrace>(lo);
+    live_trace->SetLog([&print_mu](const std::string& line) {
+      std::lock_guard lock(print_mu);
+      fmt::print(stderr, "parallax: {}\n", line);
+    });
+    publisher = std::make_unique<server::live::LivePublisher>(
+        *live_trace, store, [&http](const std::string& m) { http.Broadcast(m, true); },
+        std::chrono::milliseconds(o.update_ms));
+    listener = std::make_unique<server::live::LiveListener>(*live_trace, live_host, live_port);
+    PLX_RETURN_IF_ERROR(listener->Start());
+  }
   PLX_RETURN_IF_ERROR(http.Start());
 
   fmt::print("parallax: serving {} trace{} at {}\n", store.traces().size(),
              store.traces().size() == 1 ? "" : "s", http.Url());
+  if (live) {
+    fmt::print(
+        "parallax: live: trace a program with: PLX_LIVE={} PLX_LIVE_TOKEN={} "
+        "parallax record -- ./app\n",
+        listener->Endpoint(), http.token());
+    publisher->Start();
+  }
   std::fflush(stdout);  // before anything on stderr: tools read the URL from a pipe
   if (http.web_root().empty())
     fmt::print(stderr,
@@ -123,7 +201,6 @@ Status RunServe(const ServeOptions& o) {
     fmt::print(stderr, "parallax: no display to open a browser on; open the URL above\n");
   fmt::print(stderr, "parallax: press Ctrl-C to stop\n");
 
-  std::mutex print_mu;
   const auto start = std::chrono::steady_clock::now();
   auto loader = std::make_unique<server::TraceLoader>(
       store, http, [&](const server::ServedTrace& t, const server::LoadProgressInfo& p) {
@@ -136,6 +213,8 @@ Status RunServe(const ServeOptions& o) {
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   fmt::print(stderr, "parallax: stopping\n");
+  if (listener) listener->Stop();
+  if (publisher) publisher->Stop();
   http.Stop();
   // A trace may still be loading; its thread cannot be interrupted, and
   // nothing it holds needs saving.
@@ -164,14 +243,28 @@ Command AddServeCommand(CLI::App& parent, const GlobalOptions&) {
   app->footer(
       "Prints a URL with a random access token; requests without it are refused. Binds\n"
       "127.0.0.1 unless --bind says otherwise. Traces load in the background; the viewer\n"
-      "shows their progress. Without FILE, serves every .plx file in this directory.\n"
-      "The API is described in docs/api.md.\n"
+      "shows their progress. Without FILE (and without --listen), serves every .plx file\n"
+      "in this directory. The API is described in docs/api.md.\n"
+      "\n"
+      "With --listen, traced programs stream to the server while they run (PLX_LIVE and\n"
+      "PLX_LIVE_TOKEN, printed at start) and it serves them as the trace 'live'\n"
+      "(docs/live.md).\n"
       "\n"
       "Examples:\n"
       "  parallax serve run.plx other.plx\n"
-      "  parallax serve run.plx --port 8080 --bind 0.0.0.0");
+      "  parallax serve run.plx --port 8080 --bind 0.0.0.0\n"
+      "  parallax serve --listen 127.0.0.1:7000 --window 30");
   app->add_option("FILE", o->paths, "The .plx trace files");
   AddServerOptions(app, o.get());
+  app->add_option("--listen", o->listen,
+                  "Take live streams from traced programs on HOST:PORT (PORT 0: a free one)");
+  app->add_option("--window", o->window_seconds,
+                  "Live: seconds of trace time kept; older detail is dropped")
+      ->default_str("60");
+  app->add_option("--window-bytes", o->window_bytes, "Live: chunk bytes kept at most (K, M, G)")
+      ->default_str("1G");
+  app->add_option("--update-ms", o->update_ms, "Live: milliseconds between viewer updates")
+      ->default_str("100");
   return {app, [o] { return RunServe(*o); }};
 }
 

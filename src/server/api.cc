@@ -237,17 +237,44 @@ ServedTrace& TraceStore::Add(const std::string& path) {
   for (char c : stem)
     id += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
   if (id.empty()) id = "trace";
+  std::lock_guard lock(mu_);
   std::string unique = id;
-  for (int n = 2; Find(unique) != nullptr; ++n)
+  for (int n = 2; FindLocked(unique) != nullptr; ++n)
     unique = id + "-" + std::to_string(n);
-  traces_.push_back(std::make_unique<ServedTrace>(unique, path));
+  traces_.push_back(std::make_shared<ServedTrace>(unique, path));
   return *traces_.back();
 }
 
-ServedTrace* TraceStore::Find(std::string_view id) {
-  for (auto& t : traces_)
-    if (t->id() == id) return t.get();
+void TraceStore::AddShared(std::shared_ptr<ServedTrace> trace) {
+  std::lock_guard lock(mu_);
+  traces_.push_back(std::move(trace));
+}
+
+void TraceStore::Replace(std::shared_ptr<ServedTrace> trace) {
+  std::lock_guard lock(mu_);
+  for (auto& t : traces_) {
+    if (t->id() == trace->id()) {
+      t.swap(trace);
+      return;  // the old one dies with its last request, outside the lock
+    }
+  }
+  traces_.push_back(std::move(trace));
+}
+
+std::shared_ptr<ServedTrace> TraceStore::FindLocked(std::string_view id) const {
+  for (const auto& t : traces_)
+    if (t->id() == id) return t;
   return nullptr;
+}
+
+std::shared_ptr<ServedTrace> TraceStore::Find(std::string_view id) const {
+  std::lock_guard lock(mu_);
+  return FindLocked(id);
+}
+
+std::vector<std::shared_ptr<ServedTrace>> TraceStore::traces() const {
+  std::lock_guard lock(mu_);
+  return traces_;
 }
 
 namespace {
@@ -261,7 +288,26 @@ Json TraceEntryJson(const ServedTrace& t) {
               {"phase", p.phase},
               {"done", p.done},
               {"total", p.total},
-              {"error", p.status == LoadStatus::kFailed ? Json(p.error) : Json(nullptr)}};
+              {"error", p.status == LoadStatus::kFailed ? Json(p.error) : Json(nullptr)},
+              {"live", t.live()}};
+}
+
+Json LiveStatusJson(const LiveStatus& s) {
+  return Json{{"trace", s.trace},
+              {"generation", s.generation},
+              {"program", s.program},
+              {"connections", s.connections},
+              {"processes", s.processes},
+              {"received", s.received},
+              {"applied", s.applied},
+              {"forced", s.forced},
+              {"missing", s.missing},
+              {"clock", s.clock},
+              {"lag_ms", s.lag_ms},
+              {"window_from", s.window_from},
+              {"dropped", s.dropped},
+              {"bad_input", s.bad_input},
+              {"last_bad_input", s.last_bad_input}};
 }
 
 }  // namespace
@@ -291,6 +337,12 @@ std::string HelloMessage() {
       .dump();
 }
 
+std::string LiveMessage(const LiveStatus& status) {
+  Json j{{"type", "live"}};
+  j.update(LiveStatusJson(status));
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   auto params = QueryParams::Parse(query);
   if (!params.ok()) return ErrorResponse(400, params.status().message());
@@ -309,8 +361,14 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   if (slash == std::string_view::npos)
     return ErrorResponse(404, "no such endpoint: /traces/" + std::string(path));
   const std::string_view id = path.substr(0, slash), endpoint = path.substr(slash + 1);
-  ServedTrace* trace = store_.Find(id);
+  // Held for the request: a live trace's newer snapshot may replace it meanwhile.
+  const std::shared_ptr<ServedTrace> trace = store_.Find(id);
   if (trace == nullptr) return ErrorResponse(404, "no such trace: '" + std::string(id) + "'");
+  if (endpoint == "live") {
+    if (!trace->live())
+      return ErrorResponse(404, "trace '" + trace->id() + "' is a file, not a live trace");
+    return handlers::JsonResponse(LiveStatusJson(trace->live_status()));
+  }
   if (!trace->ready()) {
     const LoadProgressInfo p = trace->progress();
     ApiResponse r =
@@ -335,6 +393,10 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   if (endpoint == "waits") return Waits(*trace, q);
   if (endpoint == "critical-path") return CriticalPathHandler(*trace, q);
   if (endpoint == "diagnostics") return DiagnosticsHandler(*trace, q);
+  if (endpoint == "at") return At(*trace, q);
+  if (endpoint == "step") return Step(*trace, q);
+  if (endpoint == "find") return Find(*trace, q);
+  if (endpoint == "lamport") return Lamport(*trace, q);
   return ErrorResponse(404, "no such endpoint: " + std::string(endpoint));
 }
 

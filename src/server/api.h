@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,15 +21,25 @@ struct ApiResponse {
 };
 
 /// The traces of one server, each with a URL-safe id made from its file name.
+/// A live trace's entry is replaced by each newer snapshot while requests go
+/// on with the one they found (they hold its shared_ptr). Thread-safe.
 class TraceStore {
  public:
   /// Adds a trace (not yet loaded); returns it.
   ServedTrace& Add(const std::string& path);
-  ServedTrace* Find(std::string_view id);
-  const std::vector<std::unique_ptr<ServedTrace>>& traces() const { return traces_; }
+  /// Adds a trace made elsewhere (the live trace), under its own id.
+  void AddShared(std::shared_ptr<ServedTrace> trace);
+  /// Puts `trace` in place of the entry with its id (added if none).
+  void Replace(std::shared_ptr<ServedTrace> trace);
+  std::shared_ptr<ServedTrace> Find(std::string_view id) const;
+  /// The traces now, in the order they were added.
+  std::vector<std::shared_ptr<ServedTrace>> traces() const;
 
  private:
-  std::vector<std::unique_ptr<ServedTrace>> traces_;
+  std::shared_ptr<ServedTrace> FindLocked(std::string_view id) const;
+
+  mutable std::mutex mu_;
+  std::vector<std::shared_ptr<ServedTrace>> traces_;
 };
 
 class Api {
@@ -50,5 +61,7 @@ ApiResponse ErrorResponse(int status, std::string_view message);
 std::string ProgressMessage(const ServedTrace& trace, const LoadProgressInfo& progress);
 /// The WebSocket's first message.
 std::string HelloMessage();
+/// The `live` WebSocket message: {"type": "live", ...LiveStatus}.
+std::string LiveMessage(const LiveStatus& status);
 
 }  // namespace plx::server

@@ -26,6 +26,9 @@ inline double TraceTime(const model::Trace& t, int64_t ns) {
 }
 /// Model time of a trace time (rounded down).
 int64_t ModelTime(const model::Trace& t, double trace_time);
+/// Model time of a trace time of at most 1e18 in magnitude, rounded down (up),
+/// saturating at the ends of int64.
+int64_t ClampedModelTime(const model::Trace& t, double trace_time, bool round_up);
 
 /// {"file", "line", "function"}, or null for an unknown call site.
 Json CallsiteJson(const model::Trace& t, uint32_t callsite);
@@ -53,5 +56,9 @@ ApiResponse Matrix(ServedTrace& trace, const QueryParams& q);
 ApiResponse Waits(ServedTrace& trace, const QueryParams& q);
 ApiResponse CriticalPathHandler(ServedTrace& trace, const QueryParams& q);
 ApiResponse DiagnosticsHandler(ServedTrace& trace, const QueryParams& q);
+ApiResponse At(ServedTrace& trace, const QueryParams& q);
+ApiResponse Step(ServedTrace& trace, const QueryParams& q);
+ApiResponse Find(ServedTrace& trace, const QueryParams& q);
+ApiResponse Lamport(ServedTrace& trace, const QueryParams& q);
 
 }  // namespace plx::server::handlers

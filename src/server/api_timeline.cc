@@ -92,11 +92,31 @@ ApiResponse InstantDetails(const model::Trace& t, uint32_t id) {
                            {"fields", std::move(fields)}});
 }
 
-ApiResponse MessageDetails(ServedTrace& served, uint32_t send) {
+// `id` is a message record: the send, or the receive (replay steps land on
+// both), which shows its matched send's message.
+ApiResponse MessageDetails(ServedTrace& served, uint32_t id) {
   const model::Trace& t = served.trace();
   const model::MessageTable& m = t.messages;
-  if (!m.is_send[send])
-    return ErrorResponse(404, "parameter 'id': message " + std::to_string(send) + " is not a send");
+  if (!m.is_send[id]) {
+    const uint32_t send = served.replay().partner(id);
+    if (send != model::kNone) return MessageDetails(served, send);
+    Json fields = Json::array();
+    fields.push_back(Field("from", "(no send recorded)"));
+    fields.push_back(Field("to", RowLabel(t, m.thread[id])));
+    fields.push_back(Field("size", Bytes(m.bytes[id])));
+    fields.push_back(Field("tag", std::to_string(m.tag[id])));
+    fields.push_back(Field("communicator", CommName(t, m.comm[id])));
+    return JsonResponse(Json{{"kind", "message"},
+                             {"id", id},
+                             {"name", "receive"},
+                             {"row", m.thread[id]},
+                             {"begin", TraceTime(t, m.time[id])},
+                             {"end", TraceTime(t, m.time[id])},
+                             {"depth", 0},
+                             {"callsite", nullptr},
+                             {"fields", std::move(fields)}});
+  }
+  const uint32_t send = id;
   const auto& pairs = served.pairs().pairs;
   const auto it =
       std::lower_bound(pairs.begin(), pairs.end(), send,

@@ -100,18 +100,39 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
       if (ec) return;
       self->server_.AddSocket(self);
       self->Send(HelloMessage());
-      for (const auto& t : self->server_.store.traces())
+      for (const auto& t : self->server_.store.traces()) {
         self->Send(ProgressMessage(*t, t->progress()));
+        if (t->live()) self->Send(LiveMessage(t->live_status()), true);
+      }
       self->Read();
     });
   }
 
-  /// Queues a text message (any thread).
-  void Send(std::string message) {
-    net::post(ws_.get_executor(), [self = shared_from_this(), m = std::move(message)]() mutable {
-      self->queue_.push_back(std::move(m));
-      if (self->queue_.size() == 1) self->WriteNext();
-    });
+  /// Queues a text message (any thread). A `latest_only` one replaces the
+  /// latest_only message still waiting (not the one being written).
+  void Send(std::string message, bool latest_only = false) {
+    net::post(ws_.get_executor(),
+              [self = shared_from_this(), m = std::move(message), latest_only]() mutable {
+                auto& q = self->queue_;
+                if (self->closing_) return;
+                if (latest_only) {
+                  for (size_t i = 1; i < q.size(); ++i) {
+                    if (q[i].latest_only) {
+                      q[i].text = std::move(m);
+                      return;
+                    }
+                  }
+                }
+                if (q.size() >= HttpServer::kMaxQueuedMessages) {
+                  // A reader this far behind is gone or stuck: close it rather than grow.
+                  self->closing_ = true;
+                  beast::get_lowest_layer(self->ws_).close();
+                  q.clear();
+                  return;
+                }
+                q.push_back({std::move(m), latest_only});
+                if (q.size() == 1) self->WriteNext();
+              });
   }
 
  private:
@@ -132,7 +153,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 
   void WriteNext() {
     ws_.text(true);
-    ws_.async_write(net::buffer(queue_.front()),
+    ws_.async_write(net::buffer(queue_.front().text),
                     [self = shared_from_this()](beast::error_code ec, size_t) {
                       if (ec) {
                         self->queue_.clear();
@@ -146,7 +167,12 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   websocket::stream<beast::tcp_stream> ws_;
   ServerState& server_;
   beast::flat_buffer buffer_;
-  std::deque<std::string> queue_;
+  struct Queued {
+    std::string text;
+    bool latest_only;
+  };
+  std::deque<Queued> queue_;  // front: being written
+  bool closing_ = false;
 };
 
 // One HTTP connection: reads requests one after another (keep-alive).
@@ -381,7 +407,7 @@ std::string HttpServer::Url() const {
   return "http://" + host + ":" + std::to_string(impl_->port) + "/?token=" + impl_->options.token;
 }
 
-void HttpServer::Broadcast(const std::string& message) {
+void HttpServer::Broadcast(const std::string& message, bool latest_only) {
   std::vector<std::shared_ptr<WsSession>> live;
   {
     std::lock_guard lock(impl_->ws_mu);
@@ -389,7 +415,7 @@ void HttpServer::Broadcast(const std::string& message) {
       if (auto s = w.lock()) live.push_back(std::move(s));
   }
   for (const auto& s : live)
-    s->Send(message);
+    s->Send(message, latest_only);
 }
 
 void HttpServer::Stop() {

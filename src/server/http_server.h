@@ -39,8 +39,12 @@ class HttpServer {
   const std::string& web_root() const;
   /// http://ADDRESS:PORT/?token=TOKEN
   std::string Url() const;
-  /// Sends a text message to every open WebSocket (any thread).
-  void Broadcast(const std::string& message);
+  /// Sends a text message to every open WebSocket (any thread). A
+  /// `latest_only` message replaces one still queued for a slow reader (live
+  /// updates: only the newest matters). A socket that lets kMaxQueuedMessages
+  /// pile up is closed; the viewer reconnects and gets the current state.
+  void Broadcast(const std::string& message, bool latest_only = false);
+  static constexpr size_t kMaxQueuedMessages = 1024;
   /// Stops accepting, closes connections, joins the threads.
   void Stop();
 

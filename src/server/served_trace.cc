@@ -54,6 +54,19 @@ void ServedTrace::SetProgress(const std::string& phase, uint64_t done, uint64_t 
 
 void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_progress) {
   on_progress_ = on_progress;
+  SetProgress("load", 0, 0);
+  LoadOpened(format::TraceFile::Open(path_), true);
+}
+
+void ServedTrace::LoadFromBytes(std::vector<uint8_t> bytes,
+                                const std::function<void(const LoadProgressInfo&)>& on_progress) {
+  on_progress_ = on_progress;
+  SetProgress("load", 0, 0);
+  LoadOpened(format::TraceFile::FromBytes(path_, std::move(bytes)), false);
+}
+
+void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file,
+                             bool warm_analyses) {
   auto fail = [&](const Status& status) {
     {
       std::lock_guard lock(progress_mu_);
@@ -62,8 +75,6 @@ void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_pr
     status_.store(LoadStatus::kFailed, std::memory_order_release);
     SetProgress(progress_.phase, 0, 0);
   };
-  SetProgress("load", 0, 0);
-  auto file = format::TraceFile::Open(path_);
   if (!file.ok()) return fail(file.status());
   file_records_ = (*file)->total_records();
   model::LoadOptions options;
@@ -87,6 +98,7 @@ void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_pr
   stats();  // the summary and the statistics view need it first
   status_.store(LoadStatus::kReady, std::memory_order_release);
   SetProgress("ready", 1, 1);
+  if (!warm_analyses) return;
   // Warm the analyses the diagnostics panel shows while the user looks at the
   // timeline (seconds on 100 M events); a request that comes first waits for
   // the one being computed, never computes it twice.
@@ -142,6 +154,18 @@ const analysis::RmaMatrix& ServedTrace::rma_matrix() {
 const std::vector<analysis::Anomaly>& ServedTrace::anomalies() {
   std::call_once(anomalies_once_, [&] { anomalies_ = analysis::FindAnomalies(trace_); });
   return anomalies_;
+}
+
+const ReplayIndex& ServedTrace::replay() {
+  std::call_once(replay_once_, [&] {
+    replay_ = std::make_unique<ReplayIndex>(ReplayIndex::Build(*index_, pairs_));
+  });
+  return *replay_;
+}
+
+const time::LamportClocks& ServedTrace::lamport() {
+  std::call_once(lamport_once_, [&] { lamport_ = time::ComputeLamportClocks(trace_); });
+  return lamport_;
 }
 
 }  // namespace plx::server

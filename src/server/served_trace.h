@@ -19,10 +19,18 @@
 #include "analysis/imbalance.h"
 #include "analysis/state_stats.h"
 #include "analysis/wait_states.h"
+#include "base/status.h"
 #include "model/trace.h"
+#include "server/live_status.h"
+#include "server/replay_index.h"
 #include "server/timeline_index.h"
 #include "time/causal_repair.h"
+#include "time/logical_clocks.h"
 #include "time/message_pairs.h"
+
+namespace plx::format {
+class TraceFile;
+}
 
 namespace plx::server {
 
@@ -55,6 +63,16 @@ class ServedTrace {
   /// phase, and once when the trace is ready or failed. Once ready, it goes on
   /// to compute the analyses of the diagnostics panel before it returns.
   void Load(const std::function<void(const LoadProgressInfo&)>& on_progress);
+  /// Loads a trace image held in memory (a live snapshot: the bytes of a .plx
+  /// file) as Load() loads the file, but leaves every analysis to its first use.
+  void LoadFromBytes(std::vector<uint8_t> bytes,
+                     const std::function<void(const LoadProgressInfo&)>& on_progress = {});
+
+  /// Makes this a live trace (TraceEntry.live): `status` answers /live.
+  void SetLiveStatus(std::function<LiveStatus()> status) { live_status_ = std::move(status); }
+  bool live() const { return static_cast<bool>(live_status_); }
+  /// The live trace's status (only when live()).
+  LiveStatus live_status() const { return live_status_(); }
 
   LoadProgressInfo progress() const;
   bool ready() const { return status_.load(std::memory_order_acquire) == LoadStatus::kReady; }
@@ -77,9 +95,15 @@ class ServedTrace {
   const analysis::RmaMatrix& rma_matrix();
   /// Robust anomalies of every state (the default AnomalyOptions), worst first.
   const std::vector<analysis::Anomaly>& anomalies();
+  /// The replay index (/at, /step, /find, /lamport), built on first use.
+  const ReplayIndex& replay();
+  /// Lamport clocks of every event (/lamport), computed on first use.
+  const time::LamportClocks& lamport();
 
  private:
   void SetProgress(const std::string& phase, uint64_t done, uint64_t total);
+  // Load() and LoadFromBytes() after opening: model, repair, index.
+  void LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, bool warm_analyses);
 
   std::string id_;
   std::string path_;
@@ -87,6 +111,7 @@ class ServedTrace {
   mutable std::mutex progress_mu_;
   LoadProgressInfo progress_;
   std::function<void(const LoadProgressInfo&)> on_progress_;
+  std::function<LiveStatus()> live_status_;
 
   model::Trace trace_;
   time::MessagePairs pairs_;
@@ -105,6 +130,9 @@ class ServedTrace {
   analysis::CommMatrix matrix_;
   analysis::RmaMatrix rma_;
   std::vector<analysis::Anomaly> anomalies_;
+  std::once_flag replay_once_, lamport_once_;
+  std::unique_ptr<ReplayIndex> replay_;
+  time::LamportClocks lamport_;
 };
 
 }  // namespace plx::server

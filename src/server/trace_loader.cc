@@ -8,7 +8,8 @@ namespace plx::server {
 
 TraceLoader::TraceLoader(TraceStore& store, HttpServer& server, PhaseFn on_phase) {
   for (const auto& trace : store.traces()) {
-    ServedTrace* t = trace.get();
+    if (trace->live()) continue;   // live_publisher.h loads its snapshots
+    ServedTrace* t = trace.get();  // files stay in the store as long as the server
     threads_.emplace_back([t, &server, on_phase] {
       std::string phase;
       auto last = std::chrono::steady_clock::time_point();

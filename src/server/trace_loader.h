@@ -16,8 +16,8 @@ class TraceLoader {
  public:
   using PhaseFn = std::function<void(const ServedTrace&, const LoadProgressInfo&)>;
 
-  /// Starts loading at once. `on_phase` (may be empty) runs on the loading
-  /// thread at every change of phase, and when a trace is ready or failed.
+  /// Starts loading at once (every trace but a live one). `on_phase` (may be empty) runs on the
+  /// loading thread at every change of phase, and when a trace is ready or failed.
   TraceLoader(TraceStore& store, HttpServer& server, PhaseFn on_phase);
   /// Waits for the traces still loading.
   ~TraceLoader();

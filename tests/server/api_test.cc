@@ -122,6 +122,14 @@ TEST_F(ApiTest, TileCarriesSlicesInstantsArrowsAndCounters) {
   EXPECT_EQ(m["kind"], "message");
   EXPECT_NE(m["fields"].dump().find("64 bytes"), std::string::npos);
   EXPECT_NE(m["fields"].dump().find("rank 1"), std::string::npos);
+  // Replay steps land on receives too: a receive's details are its message's.
+  int receives_shown_as_the_message = 0;
+  for (int id = 0; id < 16; ++id) {
+    if (id == static_cast<int>(arrow.ref)) continue;
+    const ApiResponse d = api_.Handle("/traces/t/details", "kind=message&id=" + std::to_string(id));
+    if (d.status == 200 && json::parse(d.body)["id"] == arrow.ref) ++receives_shown_as_the_message;
+  }
+  EXPECT_EQ(receives_shown_as_the_message, 1);
 }
 
 TEST_F(ApiTest, AnalysisEndpointsAnswer) {
