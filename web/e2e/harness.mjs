@@ -23,7 +23,8 @@ export function parseArgs(argv, defaults) {
 
 /**
  * Starts `parallax serve FILES --no-browser` and resolves once it printed its
- * URL. The result has url, origin, token, api(path) (JSON), raw(path)
+ * URL. The result has url, origin, token, log (stderr lines), out (stdout
+ * lines), proc, api(path) (JSON), raw(path)
  * (ArrayBuffer), fetchWithout(path) (no token), waitAllReady(ms), stop().
  */
 export async function startServer(parallax, files, extraArgs = []) {
@@ -31,10 +32,12 @@ export async function startServer(parallax, files, extraArgs = []) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = [];
+  const out = [];  // every line it printed on stdout
   createInterface({ input: proc.stderr }).on('line', (line) => log.push(line));
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('parallax serve printed no URL in 30 s')), 30000);
     createInterface({ input: proc.stdout }).on('line', (line) => {
+      out.push(line);
       const m = line.match(/https?:\/\/\S+/);
       if (m) {
         clearTimeout(timer);
@@ -60,6 +63,8 @@ export async function startServer(parallax, files, extraArgs = []) {
     origin,
     token,
     log,
+    out,
+    proc,
     api: async (path) => (await get(path)).json(),
     raw: async (path) => (await get(path)).arrayBuffer(),
     fetchWithout: (path) => fetch(`${origin}${path}`),
@@ -104,4 +109,47 @@ export function launchBrowser() {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+/**
+ * A list of named checks: check(name, fn) runs fn and prints TAP-like
+ * "ok N - name" / "not ok N - name" lines; finish() prints the summary line
+ * and exits non-zero when any failed.
+ */
+export function checks() {
+  const results = [];
+  return {
+    results,
+    async check(name, fn) {
+      const start = Date.now();
+      try {
+        await fn();
+        results.push(true);
+        console.log(`ok ${results.length} - ${name} (${Date.now() - start} ms)`);
+      } catch (e) {
+        results.push(false);
+        console.log(`not ok ${results.length} - ${name}\n  ${String(e?.stack ?? e).replace(/\n/g, '\n  ')}`);
+      }
+    },
+    fail(what, e) {
+      results.push(false);
+      console.log(`not ok - ${what}: ${e?.stack ?? e}`);
+    },
+    finish(what = 'end-to-end checks') {
+      const failed = results.filter((r) => !r).length;
+      console.log(`${results.length - failed} of ${results.length} ${what} passed`);
+      process.exit(failed ? 1 : 0);
+    },
+  };
+}
+
+/** Polls `probe` (async) until `ok(value)` holds or `ms` pass; returns the last value. */
+export async function until(probe, ok, ms = 5000, stepMs = 50) {
+  const deadline = Date.now() + ms;
+  let value = await probe();
+  while (!ok(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, stepMs));
+    value = await probe();
+  }
+  return value;
 }

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { launchBrowser, parseArgs, startServer } from './harness.mjs';
+import { checks, launchBrowser, parseArgs, startServer, until } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-out' });
 const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
@@ -21,29 +21,7 @@ if (!args.parallax || !traceFile) {
 }
 mkdirSync(args.out, { recursive: true });
 
-const results = [];
-async function check(name, fn) {
-  const start = Date.now();
-  try {
-    await fn();
-    results.push(true);
-    console.log(`ok ${results.length} - ${name} (${Date.now() - start} ms)`);
-  } catch (e) {
-    results.push(false);
-    console.log(`not ok ${results.length} - ${name}\n  ${String(e?.stack ?? e).replace(/\n/g, '\n  ')}`);
-  }
-}
-
-/** Polls `probe` (async) until `ok(value)` holds or `ms` pass; returns the last value. */
-async function until(probe, ok, ms = 5000) {
-  const deadline = Date.now() + ms;
-  let value = await probe();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await probe();
-  }
-  return value;
-}
+const { check, fail, finish } = checks();
 
 const hexToRgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 const near = (a, b, tol = 12) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
@@ -302,13 +280,10 @@ try {
     assert.deepEqual(await page.evaluate(() => window.parallax.errors()), []);
   });
 } catch (e) {
-  results.push(false);
-  console.log(`not ok - setup: ${e?.stack ?? e}`);
+  fail('setup', e);
 } finally {
   if (page) writeFileSync(join(args.out, 'last.png'), await page.screenshot().catch(() => Buffer.alloc(0)));
   await browser.close();
   await server.stop();
 }
-const failed = results.filter((r) => !r).length;
-console.log(`${results.length - failed} of ${results.length} end-to-end checks passed`);
-process.exit(failed ? 1 : 0);
+finish();

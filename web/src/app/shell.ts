@@ -4,11 +4,13 @@
 import { formatCount, formatDuration, formatTime } from '../base/format';
 import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
+import { ReplayController } from '../engine/replay';
 import { Session } from '../engine/session';
 import { TraceUpdateHub } from '../engine/trace_updates';
-import type { TraceSummary } from '../protocol/api.gen';
+import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
 import type { Painter } from '../render/painter';
 import type { View, ViewContext, ViewFactory } from '../views/context';
+import { liveWindow } from '../views/timeline/follow';
 import { LABEL_WIDTH } from '../views/timeline/geometry';
 import { TimelineView } from '../views/timeline/timeline';
 import { DetailsPanel, rowLabel } from '../widgets/details';
@@ -17,34 +19,13 @@ import { ErrorBanner } from '../widgets/error_banner';
 import { exportView } from '../widgets/export';
 import { Legend } from '../widgets/legend';
 import { ProgressBar } from '../widgets/progress';
+import { ReplayBar } from '../widgets/replay_bar';
 import { SearchBox } from '../widgets/search';
 import { StatusBar } from '../widgets/status_bar';
 import { mountainView, PANEL_VIEWS } from '../views/registry';
+import './hooks';
+import { SwappableStyles } from './live_styles';
 import { StateStyles } from './state_style';
-
-export interface ParallaxHooks {
-  timeline: {
-    window(): { from: number; to: number };
-    rowY(row: number): number;
-    /** middle of the lane at `depth` of `row`, CSS px within the canvas */
-    laneY(row: number, depth: number): number;
-    timeToX(t: number): number;
-    xToTime(x: number): number;
-    highlighted(): number[];
-    selected(): number;
-  } | null;
-  ready: boolean;
-  /** error messages shown in the banner */
-  errors(): string[];
-  /** the loaded trace's summary */
-  summary: TraceSummary | null;
-}
-
-declare global {
-  interface Window {
-    parallax: ParallaxHooks;
-  }
-}
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
 const SCROLLBAR_WIDTH = 14;
@@ -70,6 +51,18 @@ export class Shell {
   private timeline: TimelineView | null = null;
   private readonly cursor = new Cursor(0);
   private readonly updates = new TraceUpdateHub();
+  private readonly replaySlot: HTMLElement;
+  private replay: ReplayController | null = null;
+  private replayBar: ReplayBar | null = null;
+  private api: TraceApi | null = null;
+  private styles: SwappableStyles | null = null;
+  private legendSlot: HTMLElement | null = null;
+  private details: DetailsPanel | null = null;
+  private waiting: HTMLElement | null = null;
+  /** the live snapshot the shown summary is from; the newest status seen */
+  private generation = -1;
+  private liveStatus: LiveStatus | null = null;
+  private refreshing = false;
   private panelView: View | null = null;
   private panelId = '';
   private activeExport: 'timeline' | 'panel' = 'timeline';
@@ -85,6 +78,8 @@ export class Shell {
       ready: false,
       errors: () => this.errors.messages(),
       summary: null,
+      replay: null,
+      live: null,
     };
     this.traceName = h('span', { class: 'trace-name', 'data-testid': 'trace-name' }, 'Parallax');
     this.searchSlot = h('div', { class: 'search-slot' });
@@ -94,6 +89,7 @@ export class Shell {
     this.tabs = h('nav', { class: 'tabs', role: 'tablist', 'data-testid': 'tabs' });
     this.panelBody = h('div', { class: 'panel-body', 'data-testid': 'panel' });
     this.side = h('div', { class: 'side' });
+    this.replaySlot = h('div', { class: 'replay-slot' });
     const splitter = h('div', { class: 'splitter', title: 'Drag to resize' });
     const panel = h('section', { class: 'panel' }, this.tabs, this.panelBody);
     const center = h('div', { class: 'center' }, this.timelineHost, this.mountainHost, splitter, panel);
@@ -101,6 +97,7 @@ export class Shell {
       'div',
       { class: 'app' },
       h('header', { class: 'topbar' }, h('span', { class: 'logo' }, 'Parallax'), this.traceName, this.searchSlot, this.controls),
+      this.replaySlot,
       this.progress.el,
       this.errors.el,
       h('main', { class: 'main' }, center, this.side),
@@ -132,6 +129,7 @@ export class Shell {
         this.progress.hide();
         this.errors.show(`trace ${this.session?.entry?.name ?? p.trace} failed to load: ${p.error}`);
       },
+      onLive: (s) => this.onLive(s),
     });
     let api: TraceApi;
     try {
@@ -143,38 +141,141 @@ export class Shell {
     const entry = this.session.entry!;
     this.traceName.textContent = entry.name;
     document.title = `${entry.name} – Parallax`;
+    this.updates.setLive(entry.live === true);
     let summary: TraceSummary;
     try {
+      if (entry.live) {
+        // The snapshot the summary will be at least as new as.
+        const status = await api.get('live', {});
+        this.generation = status.generation;
+        this.showLive(status);
+      }
       summary = await api.get('summary', {});
     } catch {
       return; // in the banner
     }
+    this.api = api;
     this.build(api, summary);
+    if (entry.live) {
+      if (this.liveStatus && this.liveStatus.generation > this.generation) void this.refresh();
+    } else {
+      void this.showFileProgramState(api);
+    }
+  }
+
+  /** For a trace file: deadlocked when the diagnostics found a deadlock, else finished. */
+  private async showFileProgramState(api: TraceApi): Promise<void> {
+    try {
+      const d = await api.get('diagnostics', { limit: 1 });
+      const dead = d.findings.find((f) => f.kind === 'deadlock');
+      if (dead) this.status.setProgram('deadlocked', dead.text);
+      else this.status.setProgram('finished');
+    } catch {
+      this.status.setProgram('finished', 'diagnostics unavailable');
+    }
+  }
+
+  private showLive(s: LiveStatus): void {
+    this.liveStatus = s;
+    window.parallax.live = s;
+    this.status.setLive(s);
+  }
+
+  /** A `live` message: new counts in the status bar; a new snapshot refetches the summary. */
+  private onLive(s: LiveStatus): void {
+    this.showLive(s);
+    if (this.api && this.timeline && s.generation > this.generation) void this.refresh();
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.refreshing || !this.api) return;
+    this.refreshing = true;
+    try {
+      while (this.liveStatus && this.liveStatus.generation > this.generation) {
+        const generation = this.liveStatus.generation;
+        let summary: TraceSummary;
+        try {
+          summary = await this.api.get('summary', {});
+        } catch {
+          return; // in the banner; the next message tries again
+        }
+        this.generation = generation;
+        this.applySummary(summary);
+      }
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  /** A live trace's newer summary: timeline rows, duration and tiles, replay end, then every view. */
+  private applySummary(summary: TraceSummary): void {
+    const old = this.summary;
+    this.summary = summary;
+    window.parallax.summary = summary;
+    if (old && this.styles && (old.states.length !== summary.states.length || old.name !== summary.name)) {
+      this.setStyles(new StateStyles(summary.states, summary.name, storage()));
+    }
+    if (this.details && old && old.threads.length !== summary.threads.length) {
+      this.details = new DetailsPanel(summary);
+      this.side.firstElementChild?.replaceWith(this.details.el);
+    }
+    const t = this.timeline;
+    const r = this.replay;
+    if (t) {
+      t.setSummary(summary);
+      if (r?.state().followLive) t.setWindow(liveWindow(t.window(), summary.duration));
+    }
+    r?.setEnd(summary.duration);
+    this.replayBar?.setSummary(summary);
+    this.showSize(summary);
+    this.showWaiting(summary);
+    this.updates.publish(summary);
+  }
+
+  private setStyles(next: StateStyles): void {
+    if (!this.styles) this.styles = new SwappableStyles(next);
+    else this.styles.swap(next);
+    this.legendSlot?.replaceChildren(new Legend(next).el);
+  }
+
+  private showSize(summary: TraceSummary): void {
+    this.status.setExtra(
+      `${formatCount(summary.threads.length)} rows · ${formatCount(summary.slices)} slices · ${formatCount(summary.messages)} messages · ${formatDuration(summary.duration)}`,
+    );
+  }
+
+  /** A live trace with no thread yet says so over the empty timeline. */
+  private showWaiting(summary: TraceSummary): void {
+    if (!this.waiting) return;
+    this.waiting.hidden = !(this.updates.live() && summary.threads.length === 0);
+    // An empty timeline never draws a tile: it is as ready as it gets.
+    if (summary.threads.length === 0) {
+      window.parallax.ready = true;
+      document.body.dataset['ready'] = 'true';
+    }
   }
 
   private build(api: TraceApi, summary: TraceSummary): void {
     this.summary = summary;
     window.parallax.summary = summary;
     for (const p of summary.problems) this.errors.show(`trace problem: ${p}`);
-    let store: Storage | null = null;
-    try {
-      store = window.localStorage;
-    } catch {
-      store = null;
-    }
-    const styles = new StateStyles(summary.states, summary.name, store);
     const details = new DetailsPanel(summary);
-    const legend = new Legend(styles);
-    this.side.replaceChildren(details.el, legend.el);
+    this.details = details;
+    this.legendSlot = h('div', { class: 'legend-slot' });
+    this.side.replaceChildren(details.el, this.legendSlot);
+    this.setStyles(new StateStyles(summary.states, summary.name, storage()));
+    const styles = this.styles!;
 
     const timeline = new TimelineView(this.timelineHost, {
       api,
       summary,
       style: styles,
+      replay: this.cursor,
       onDetails: (d, loading) => {
-        if (d) details.show(d);
-        else if (loading) details.loading();
-        else details.clear();
+        const panel = this.details ?? details;
+        if (d) panel.show(d);
+        else if (loading) panel.loading();
+        else panel.clear();
       },
       onStatus: (s) => {
         const sel = s.selected;
@@ -184,7 +285,7 @@ export class Shell {
           range: s.range,
           loading: s.loading,
           selection: sel
-            ? `selected ${sel.name || 'slice ' + sel.id} on ${rowLabel(summary, sel.row)}, ${formatDuration(sel.end - sel.begin)} at ${formatTime(sel.begin)}`
+            ? `selected ${sel.name || 'slice ' + sel.id} on ${rowLabel(this.summary ?? summary, sel.row)}, ${formatDuration(sel.end - sel.begin)} at ${formatTime(sel.begin)}`
             : '',
         });
       },
@@ -203,10 +304,14 @@ export class Shell {
       xToTime: (x) => timeline.xToTime(x),
       highlighted: () => timeline.highlighted(),
       selected: () => timeline.selected(),
+      setWindow: (from, to) => timeline.setWindow({ from, to }),
     };
-    this.status.setExtra(
-      `${formatCount(summary.threads.length)} rows · ${formatCount(summary.slices)} slices · ${formatCount(summary.messages)} messages · ${formatDuration(summary.duration)}`,
-    );
+    this.showSize(summary);
+    this.waiting = h('div', { class: 'live-waiting', 'data-testid': 'live-waiting', hidden: true },
+      'Waiting for a program: start one with PLX_LIVE=host:port pointing at this server.');
+    this.timelineHost.append(this.waiting);
+    this.showWaiting(summary);
+    this.buildReplay(api, summary, timeline);
     this.status.update({ pointer: null, window: timeline.window(), range: null, selection: '', loading: false });
 
     const ctx: ViewContext = { api, summary, timeline, states: styles, replay: this.cursor, updates: this.updates };
@@ -223,6 +328,28 @@ export class Shell {
     const mountain = mountainView({ labelWidth: LABEL_WIDTH, rightMargin: SCROLLBAR_WIDTH, height: 90 });
     this.mountView(mountain, ctx, this.mountainHost);
     this.buildTabs(ctx);
+  }
+
+  private buildReplay(api: TraceApi, summary: TraceSummary, timeline: TimelineView): void {
+    const replay = new ReplayController({
+      api,
+      cursor: this.cursor,
+      end: summary.duration,
+      stateName: (i) => this.summary?.states[i]?.name ?? `state ${i}`,
+      counterName: (i) => this.summary?.counters[i]?.name ?? `counter ${i}`,
+    });
+    this.replay = replay;
+    // Stepping to (or stopping at) an event selects it: its slice and details.
+    replay.onEvent((ev) => timeline.showEvent(ev));
+    const bar = new ReplayBar({ replay, summary, live: this.updates.live() });
+    this.replayBar = bar;
+    this.replaySlot.replaceChildren(bar.el);
+    window.parallax.replay = {
+      time: () => this.cursor.time(),
+      state: () => replay.state(),
+      breakpoints: () => replay.breakpoints(),
+      idle: () => replay.idle(),
+    };
   }
 
   private buildControls(timeline: TimelineView): void {
@@ -341,5 +468,13 @@ export class Shell {
       splitter.addEventListener('pointermove', move);
       splitter.addEventListener('pointerup', up);
     });
+  }
+}
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
   }
 }

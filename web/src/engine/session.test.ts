@@ -74,4 +74,26 @@ describe('Session', () => {
     await expect(api.get('summary', {})).rejects.toThrow(/truncated file/);
     expect(failures).toEqual(['truncated file']);
   });
+
+  it('delivers live messages for its trace, also after it is ready', async () => {
+    const http = new HttpClient({
+      token: null,
+      fetch: async () => new Response(JSON.stringify(list({ ...entry('live', 'ready'), live: true })), { status: 200 }),
+    });
+    let socket: SocketLike | null = null;
+    const seen: string[] = [];
+    const s = new Session({
+      http, wanted: null, socketUrl: 'ws://x', pollMs: 0,
+      createSocket: () => (socket = { onopen: null, onclose: null, onerror: null, onmessage: null, send() {}, close() {} }),
+      onLive: (st) => seen.push(`${st.trace} ${st.generation} ${st.program} ${st.applied}`),
+    });
+    await s.open();
+    const sock = socket as unknown as SocketLike;
+    const status = { trace: 'live', generation: 4, program: 'running', applied: 99 };
+    sock.onmessage!({ data: JSON.stringify({ type: 'live', ...status }) });
+    sock.onmessage!({ data: JSON.stringify({ type: 'live', ...status, trace: 'other' }) });
+    sock.onmessage!({ data: JSON.stringify({ type: 'live', status: { ...status, generation: 5 } }) });
+    expect(seen).toEqual(['live 4 running 99', 'live 5 running 99']);
+    s.close();
+  });
 });

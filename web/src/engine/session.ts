@@ -1,7 +1,7 @@
 // Opening a trace: list the served traces, pick one (the page's ?trace= or the
 // first), follow its loading over the WebSocket (and by polling /traces as a
 // fallback), and release the TraceApi's queued requests once it is ready.
-import type { TraceEntry, TraceList } from '../protocol/api.gen';
+import type { LiveStatus, TraceEntry, TraceList } from '../protocol/api.gen';
 import { HttpClient, TraceApi, type TraceStatus } from './client';
 import { LiveSocket, type ServerMessage, type SocketLike } from './socket';
 
@@ -26,6 +26,8 @@ export interface SessionOptions {
   onProgress?: (p: LoadProgress) => void;
   onReady?: (entry: TraceEntry) => void;
   onFailed?: (p: LoadProgress) => void;
+  /** A live trace's new snapshot (the `live` WebSocket message), also after it is ready. */
+  onLive?: (s: LiveStatus) => void;
 }
 
 /** The entry for `wanted` (an id or a name), else the first; null when none. */
@@ -139,6 +141,13 @@ export class Session {
   }
 
   private onMessage(m: ServerMessage): void {
+    if (m.type === 'live') {
+      // The status may come flat beside `type` or as `status` (tolerated).
+      const nested = (m as { status?: unknown }).status;
+      const s = (nested && typeof nested === 'object' ? nested : m) as LiveStatus;
+      if (this.entry && s.trace === this.entry.id) this.options.onLive?.(s);
+      return;
+    }
     if (this.done || !this.entry) return;
     const e = this.entry;
     switch (m.type) {

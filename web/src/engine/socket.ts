@@ -1,5 +1,6 @@
 // The WebSocket to /api/v1/ws: delivers the server's messages and reconnects
 // with exponential backoff when the connection drops.
+import type { LiveStatus } from '../protocol/api.gen';
 
 export interface HelloMessage {
   type: 'hello';
@@ -22,8 +23,11 @@ export interface FailedMessage {
   trace: string;
   error: string;
 }
+/** A live trace's new snapshot: the LiveStatus fields beside `type`. */
+export type LiveMessage = { type: 'live' } & LiveStatus;
 export type ServerMessage =
   | HelloMessage
+  | LiveMessage
   | ProgressMessage
   | ReadyMessage
   | FailedMessage

@@ -119,4 +119,23 @@ describe('mountain view', () => {
     await flush();
     expect(host.querySelector('[data-testid=view-error]')!.textContent).toBe('to: must be > from');
   });
+
+  it('draws the replay cursor and refetches after a live update', async () => {
+    vi.useFakeTimers();
+    const f = fakeContext({ mountain });
+    const view = new MountainView(f.ctx, { labelWidth: 100 });
+    view.mount(host);
+    await vi.advanceTimersByTimeAsync(0);
+    f.replay.seek(500_000);
+    const p = new RecordingPainter(600, 120);
+    view.paint(p);
+    const line = p.ops.find((o) => o.op === 'line' && o.color === '#c2185b');
+    // plot from x=100, 500 px wide: the middle of [0, 1 ms]
+    expect(line?.args.slice(0, 1)).toEqual([350]);
+    const before = f.api.calls.length;
+    f.updates.fire(f.ctx.summary);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(f.api.calls.length).toBe(before + 1);
+    view.unmount();
+  });
 });

@@ -26,6 +26,8 @@ const BOTTOM = 16;
 const FONT = '10px sans-serif';
 const TEXT = '#555555';
 const AXIS = '#9e9e9e';
+/** the timeline's replay cursor colour (views/timeline/paint.ts) */
+const REPLAY_COLOR = '#c2185b';
 
 export class MountainView implements View {
   private readonly status = new StatusLine();
@@ -75,6 +77,9 @@ export class MountainView implements View {
         this.debouncedLoad();
       }),
       this.ctx.states.onChange(() => this.chart?.scheduleRedraw()),
+      // The replay cursor is drawn; a live trace's new snapshot is fetched.
+      this.ctx.replay.onMove(() => this.chart?.scheduleRedraw()),
+      this.ctx.updates.onUpdate(() => this.debouncedLoad()),
     );
     this.win = this.ctx.timeline.window();
     this.load();
@@ -146,6 +151,8 @@ export class MountainView implements View {
       p.polygon(a.points, this.ctx.states.color(a.state));
     }
     if (this.hoverX !== null) p.line(this.hoverX, plot.y, this.hoverX, plot.y + plot.h, '#000000');
+    const cx = timeToX(this.ctx.replay.time(), this.win, plot);
+    if (cx >= plot.x && cx <= plot.x + plot.w) p.line(cx, plot.y, cx, plot.y + plot.h, REPLAY_COLOR, 2);
     p.restore();
   }
 

@@ -40,7 +40,11 @@ export interface PaintModel {
   range: { from: number; to: number } | null;
   /** x of the cursor line, or null */
   cursorX: number | null;
+  /** x of the replay cursor, or null (absent: none) */
+  replayX?: number | null;
 }
+
+export const REPLAY_COLOR = '#c2185b';
 
 /** Cuts `text` to fit `width` px given its full width, with an ellipsis. */
 export function fitText(text: string, fullWidth: number, width: number): string {
@@ -243,10 +247,16 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
   }
 
   if (m.cursorX !== null && m.cursorX >= left) p.line(m.cursorX, RULER_HEIGHT, m.cursorX, H, 'rgba(200,0,0,0.6)', 1);
+  const rx = m.replayX ?? null;
+  if (rx !== null && rx >= left && rx <= right) p.line(rx, RULER_HEIGHT, rx, H, REPLAY_COLOR, 2);
   p.restore();
 
   paintLabels(p, g, items);
   paintRuler(p, g, ticks, m.range);
+  // The replay cursor's handle on the ruler.
+  if (rx !== null && rx >= left && rx <= right) {
+    p.polygon([rx - 6, RULER_HEIGHT - 11, rx + 6, RULER_HEIGHT - 11, rx, RULER_HEIGHT - 1], REPLAY_COLOR);
+  }
 }
 
 function sliceRect(

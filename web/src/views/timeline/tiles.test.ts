@@ -117,6 +117,23 @@ describe('TileLoader', () => {
     expect(drawn[2]!.request.to).toBe(drawn[0]!.request.to);
   });
 
+  it('after invalidate (a live snapshot) asks again for the same view, drawing the old tile meanwhile', async () => {
+    const { loader, pending, drawn, answer } = setup();
+    const v = { from: 0, to: 1000 };
+    loader.want(planTile(v, 100, 1e6, [0], []), v);
+    answer(0);
+    await tick();
+    const old = loader.current;
+    loader.invalidate();
+    expect(loader.current).toBe(old);
+    loader.want(planTile(v, 100, 1e6, [0], []), v);
+    expect(pending).toHaveLength(2);
+    answer(1);
+    await tick();
+    expect(drawn).toHaveLength(2);
+    expect(loader.current).not.toBe(old);
+  });
+
   it('reports failures and retries on the next want', async () => {
     const { loader, pending, errors } = setup();
     const v = { from: 0, to: 1000 };

@@ -169,4 +169,10 @@ export class TileLoader {
     this.latest = null;
     this.seq++;
   }
+
+  /** The trace changed (a live snapshot): drop cached tiles and ask again; the drawn tile stays until then. */
+  invalidate(): void {
+    this.reset();
+    this.cache.clear();
+  }
 }

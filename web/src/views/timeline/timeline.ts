@@ -13,7 +13,8 @@ import type { Tile } from '../../engine/tile';
 import type { Details, PathSegment, SliceRef, TraceSummary } from '../../protocol/api.gen';
 import { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
-import type { ApiClient, StateStyle, TimelineControl, TimelineTarget } from '../context';
+import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
+import { followWindow } from './follow';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { hitTest, type Hit } from './hit';
 import { paintTimeline, type SliceBox } from './paint';
@@ -38,6 +39,8 @@ export interface TimelineOptions {
   onFirstDraw?: () => void;
   /** For failures that are not API errors (decoding, drawing). */
   onError?: (e: unknown) => void;
+  /** The replay cursor: drawn as a line and kept in view; a click on the ruler moves it. */
+  replay?: ReplayCursor;
 }
 
 export interface TimelineStatus {
@@ -50,7 +53,7 @@ export interface TimelineStatus {
 
 type Drag =
   | { mode: 'pan'; x: number; y: number; window: TimeWindow; scroll: number; moved: boolean }
-  | { mode: 'range'; zoom: boolean; from: number; x: number }
+  | { mode: 'range'; zoom: boolean; from: number; x: number; ruler?: boolean }
   | { mode: 'measure'; from: number };
 
 export class TimelineView implements TimelineControl {
@@ -91,7 +94,7 @@ export class TimelineView implements TimelineControl {
 
   constructor(
     host: HTMLElement,
-    private readonly options: TimelineOptions,
+    private options: TimelineOptions,
   ) {
     const { summary } = options;
     this.root = host;
@@ -115,6 +118,7 @@ export class TimelineView implements TimelineControl {
       (e) => this.options.onError?.(e),
     );
     this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
+    if (options.replay) this.cleanups.push(options.replay.onMove((t) => this.followReplay(t)));
     this.bindEvents();
     this.resize();
   }
@@ -231,6 +235,42 @@ export class TimelineView implements TimelineControl {
     this.relayout();
   }
 
+  /** The replay cursor moved: draw it and keep it in view (the zoom stays). */
+  private followReplay(t: number): void {
+    this.setWindow(followWindow(this.win, t));
+    this.requestDraw();
+  }
+
+  /**
+   * A live trace's new snapshot: new rows and duration, every tile asked
+   * again. The window stays unless it showed the whole trace (then it still does).
+   */
+  setSummary(summary: TraceSummary): void {
+    const before = this.options.summary.duration;
+    const whole = this.win.from <= 0 && this.win.to >= before;
+    this.options = { ...this.options, summary };
+    this.loader.invalidate();
+    this.criticalPath = null;
+    this.anomalies = null;
+    this.relayout();
+    if (whole) this.fit();
+    for (const o of ['critical-path', 'anomalies'] as const) if (this.overlays[o]) this.setOverlay(o, true);
+    this.emitStatus();
+  }
+
+  /** Selects what replay stepped to: a slice (with details), a message or instant (details), else nothing. */
+  showEvent(ev: { kind: string; ref: number; row: number; time: number }): void {
+    if (ev.kind === 'begin' || ev.kind === 'end' || ev.kind === 'state') {
+      this.selectSlice(ev.ref, { row: ev.row, begin: ev.time, end: ev.time, depth: 0 });
+    } else if (ev.kind === 'send' || ev.kind === 'receive' || ev.kind === 'message') {
+      this.showDetails('message', ev.ref);
+    } else if (ev.kind === 'instant') {
+      this.showDetails('instant', ev.ref);
+    } else {
+      this.clearSelection();
+    }
+  }
+
   clearSelection(): void {
     this.selectedBox = null;
     this.detailsSeq++;
@@ -261,6 +301,7 @@ export class TimelineView implements TimelineControl {
         anomalies: this.overlays.anomalies ? this.anomalies : null,
         range: this.range,
         cursorX: this.drag ? null : this.pointerX,
+        replayX: this.options.replay ? g.timeToX(this.options.replay.time()) : null,
       },
       this.textWidths,
     );
@@ -558,7 +599,7 @@ export class TimelineView implements TimelineControl {
       this.canvas.setPointerCapture?.(e.pointerId);
       if (x >= LABEL_WIDTH && y < RULER_HEIGHT) {
         const t = g.xToTime(x);
-        this.drag = { mode: 'range', zoom: true, from: t, x };
+        this.drag = { mode: 'range', zoom: true, from: t, x, ruler: true };
         this.range = { from: t, to: t };
       } else if (x >= LABEL_WIDTH && e.shiftKey) {
         const t = g.xToTime(x);
@@ -609,6 +650,9 @@ export class TimelineView implements TimelineControl {
         this.range = null;
         if (!cancelled && r && Math.abs(x - d.x) >= CLICK_SLOP) {
           this.setWindow({ from: Math.min(r.from, r.to), to: Math.max(r.from, r.to) });
+        } else if (!cancelled && d.ruler) {
+          // A click on the ruler (no drag) moves the replay cursor there.
+          this.options.replay?.seek(d.from);
         }
       } else if (d.mode === 'measure') {
         // The measurement stays until the next click or Escape.

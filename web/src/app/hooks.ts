@@ -1,0 +1,40 @@
+// The test hooks on window.parallax: what end-to-end tests and benchmarks read
+// of the running viewer (timeline geometry, replay, live status, errors).
+import type { ReplayState } from '../engine/replay';
+import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
+
+export interface ParallaxHooks {
+  timeline: {
+    window(): { from: number; to: number };
+    rowY(row: number): number;
+    /** middle of the lane at `depth` of `row`, CSS px within the canvas */
+    laneY(row: number, depth: number): number;
+    timeToX(t: number): number;
+    xToTime(x: number): number;
+    highlighted(): number[];
+    selected(): number;
+    /** shows [from, to] (clamped to the trace) */
+    setWindow(from: number, to: number): void;
+  } | null;
+  ready: boolean;
+  /** error messages shown in the banner */
+  errors(): string[];
+  /** the loaded trace's summary */
+  summary: TraceSummary | null;
+  replay: {
+    /** the replay cursor's trace time */
+    time(): number;
+    state(): ReplayState;
+    breakpoints(): number[];
+    /** resolves once no /step or /find answer is outstanding */
+    idle(): Promise<void>;
+  } | null;
+  /** a live trace's newest status, null for a file */
+  live: LiveStatus | null;
+}
+
+declare global {
+  interface Window {
+    parallax: ParallaxHooks;
+  }
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { followWindow, liveWindow } from './follow';
+
+describe('followWindow', () => {
+  const w = { from: 1000, to: 2000 };
+  it('leaves the window alone while the cursor is in it', () => {
+    expect(followWindow(w, 1000)).toBe(w);
+    expect(followWindow(w, 1500)).toBe(w);
+    expect(followWindow(w, 2000)).toBe(w);
+  });
+  it('turns whole pages forward or back, keeping the width', () => {
+    expect(followWindow(w, 2500)).toEqual({ from: 2000, to: 3000 });
+    expect(followWindow(w, 5200)).toEqual({ from: 5000, to: 6000 });
+    expect(followWindow(w, 500)).toEqual({ from: 0, to: 1000 });
+    expect(followWindow(w, -1500)).toEqual({ from: -2000, to: -1000 });
+  });
+  it('gives back the same window when the cursor returns (stepping back over a page turn)', () => {
+    const w0 = { from: 303_000_123.5, to: 303_004_987.25 };
+    const ahead = followWindow(w0, 303_007_000);
+    expect(ahead.from).toBeGreaterThan(w0.from);
+    const back = followWindow(ahead, 303_001_000);
+    expect(back.from).toBeCloseTo(w0.from, 3);
+    expect(back.to).toBeCloseTo(w0.to, 3);
+  });
+  it('slides to the newest clock when following live', () => {
+    expect(liveWindow(w, 9000)).toEqual({ from: 8000, to: 9000 });
+  });
+});
