@@ -1,23 +1,53 @@
-// write_mpi_trace [EVENTS]: prints the path of the synthetic MPI trace of
-// EVENTS records (default 100 M) in $PLX_BENCH_DIR, writing it first when it
-// is not there. The viewer benchmark (web/e2e/first_paint_bench.mjs) serves it.
+// write_mpi_trace [EVENTS [RANKS]]: prints the path of the synthetic MPI trace
+// of EVENTS records (default 100 M) on RANKS ranks (default 16) in
+// $PLX_BENCH_DIR, writing it first when it is not there. The viewer benchmarks
+// serve it: web/e2e/first_paint_bench.mjs (16 ranks) and
+// web/e2e/animation_bench.mjs (1024 ranks).
 #include <fmt/core.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "bench/mpi_trace_gen.h"
 
+namespace {
+
+bool ParseCount(const char* arg, uint64_t* out) {
+  char* end = nullptr;
+  *out = std::strtoull(arg, &end, 10);
+  return end != arg && *end == '\0' && *out != 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   uint64_t events = 100'000'000;
-  if (argc > 1) {
-    char* end = nullptr;
-    events = std::strtoull(argv[1], &end, 10);
-    if (end == argv[1] || *end != '\0' || events == 0) {
-      fmt::print(stderr, "usage: write_mpi_trace [EVENTS]\n");
-      return 2;
-    }
+  uint64_t ranks = 16;
+  if (argc > 3 || (argc > 1 && !ParseCount(argv[1], &events)) ||
+      (argc > 2 && (!ParseCount(argv[2], &ranks) || ranks < 2 || ranks > 65536))) {
+    fmt::print(stderr, "usage: write_mpi_trace [EVENTS [RANKS (2..65536)]]\n");
+    return 2;
   }
-  fmt::print("{}\n", plx::bench::CachedMpiTrace(events));
+  if (ranks == 16) {
+    fmt::print("{}\n", plx::bench::CachedMpiTrace(events));
+    return 0;
+  }
+  const char* dir = std::getenv("PLX_BENCH_DIR");
+  const std::string path =
+      fmt::format("{}/mpi-trace-{}-r{}.plx", dir && *dir ? dir : ".", events, ranks);
+  if (!std::filesystem::exists(path)) {
+    fmt::print(stderr, "writing a synthetic MPI trace of {} events on {} ranks to {} ...\n", events,
+               ranks, path);
+    const std::string partial = path + ".partial";
+    plx::StatusOr<uint64_t> written = plx::bench::WriteMpiTrace(
+        partial, plx::bench::MpiTraceOptions{static_cast<uint32_t>(ranks), events, 1});
+    if (!written.ok()) {
+      fmt::print(stderr, "error: {}\n", written.status().message());
+      return 1;
+    }
+    std::filesystem::rename(partial, path);
+  }
+  fmt::print("{}\n", path);
   return 0;
 }

@@ -72,6 +72,7 @@ try {
 
       // While it runs: the viewer's summary grows, generation after generation.
       const seen = [];
+      let shot = false;
       const deadline = Date.now() + 60000;
       while (running(child) && Date.now() < deadline) {
         const s = await page.evaluate(() => {
@@ -80,6 +81,12 @@ try {
           return sum ? { slices: sum.slices, messages: sum.messages, rows: sum.threads.length, state } : null;
         });
         if (s && running(child)) seen.push(s);
+        if (args.screenshot && !shot && s?.slices > 0 && seen.length >= 12 && running(child)) {
+          // The picture for the README, taken mid-run.
+          mkdirSync(resolve(args.screenshot, '..'), { recursive: true });
+          writeFileSync(args.screenshot, await page.screenshot());
+          shot = true;
+        }
         await new Promise((r) => setTimeout(r, 150));
       }
       const during = seen.filter((s) => s.slices > 0 && s.messages > 0);
@@ -87,11 +94,6 @@ try {
       assert.ok(during.at(-1).slices > during[0].slices, 'slices kept appearing');
       assert.ok(during.at(-1).messages > during[0].messages, 'messages kept appearing');
       assert.ok(during.some((s) => /running/i.test(s.state)), 'the program state said running');
-      if (args.screenshot) {
-        // The picture for the README, taken mid-run.
-        mkdirSync(resolve(args.screenshot, '..'), { recursive: true });
-        writeFileSync(args.screenshot, await page.screenshot());
-      }
 
       const { code, output } = await child.done;
       assert.equal(code, 0, `the traced program finished normally: ${output}`);

@@ -8,6 +8,7 @@
 // WebSocket message and the summary fetch.
 //
 //   node e2e/live_lag_bench.mjs --parallax PARALLAX --build BUILD_DIR [--json OUT] [--update-ms MS]
+//                               [--seconds S] [--work-us US (job length: the record rate)]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { join, resolve } from 'node:path';
 
 import { launchBrowser, parseArgs, startServer, until } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', build: '', json: '', 'update-ms': '50', seconds: '8' });
+const args = parseArgs(process.argv.slice(2), { parallax: '', build: '', json: '', 'update-ms': '50', seconds: '8', 'work-us': '200' });
 const farm = resolve(args.build, 'examples/thread_farm');
 if (!args.parallax || !existsSync(farm)) {
   console.error('usage: live_lag_bench.mjs --parallax PARALLAX --build BUILD_DIR (with examples/thread_farm) [--json OUT]');
@@ -35,9 +36,10 @@ try {
   const env = { PLX_LIVE: text.match(/PLX_LIVE=(\S+)/)[1], PLX_LIVE_TOKEN: text.match(/PLX_LIVE_TOKEN=(\S+)/)[1] };
   const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
   await page.goto(server.url);
-  // About `seconds` of steady work: 2 workers, 200 µs jobs.
-  const jobs = Math.round((Number(args.seconds) * 2 * 1e6) / 250);
-  child = spawn(farm, ['--workers', '2', '--jobs', String(jobs), '--work-us', '200'], {
+  // About `seconds` of steady work: 2 workers, jobs of --work-us µs.
+  const workUs = Number(args['work-us']);
+  const jobs = Math.round((Number(args.seconds) * 2 * 1e6) / (workUs * 1.25));
+  child = spawn(farm, ['--workers', '2', '--jobs', String(jobs), '--work-us', String(workUs)], {
     stdio: 'ignore',
     env: { ...process.env, ...env, PLX_OUTPUT: join(dir, 'farm.plx') },
   });
@@ -69,13 +71,16 @@ try {
   const results = {
     kind: 'live_lag',
     update_ms: Number(args['update-ms']),
+    work_us: workUs,
     snapshots_seen: lags.length,
     lag_ms: { median: quantile(steady, 0.5), p90: quantile(steady, 0.9), worst: Math.max(...steady) },
     records: status.applied,
     records_per_s: status.applied / Number(args.seconds),
   };
-  console.log(`display lag over ${steady.length} snapshots (${results.records} records, update every ${args['update-ms']} ms): ` +
-              `median ${results.lag_ms.median} ms, p90 ${results.lag_ms.p90} ms, worst ${results.lag_ms.worst} ms`);
+  const ms = (v) => `${v.toFixed(0)} ms`;
+  console.log(`display lag over ${steady.length} snapshots (${results.records} records, ` +
+              `${(results.records_per_s / 1000).toFixed(0)} k records/s, update every ${args['update-ms']} ms): ` +
+              `median ${ms(results.lag_ms.median)}, p90 ${ms(results.lag_ms.p90)}, worst ${ms(results.lag_ms.worst)}`);
   if (args.json) writeFileSync(args.json, JSON.stringify(results, null, 2));
 } finally {
   if (child && child.exitCode === null) child.kill('SIGKILL');
