@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { launchBrowser, parseArgs, startServer } from './harness.mjs';
+import { checks, launchBrowser, parseArgs, startServer } from './harness.mjs';
 
 const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', 'web-dir': '' });
 const traceFile = args['trace-dir'] && readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
@@ -24,18 +24,7 @@ const setups = resolve(dirname(fileURLToPath(import.meta.url)), '../../examples/
 const NONE = '#d9d9d9'; // setup_model.ts DEFAULT_NONE: a node whose module has no state
 const MESSAGE = '#1f3b73'; // paint_dynamic.ts MESSAGE_COLOR
 
-const results = [];
-async function check(name, fn) {
-  const start = Date.now();
-  try {
-    await fn();
-    results.push(true);
-    console.log(`ok ${results.length} - ${name} (${Date.now() - start} ms)`);
-  } catch (e) {
-    results.push(false);
-    console.log(`not ok ${results.length} - ${name}\n  ${String(e?.stack ?? e).replace(/\n/g, '\n  ')}`);
-  }
-}
+const { check, finish } = checks();
 
 const hexToRgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 const near = (a, b, tol = 10) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
@@ -205,6 +194,4 @@ try {
   await server.stop();
 }
 
-const failed = results.filter((r) => !r).length;
-console.log(`${results.length - failed}/${results.length} passed`);
-process.exit(failed ? 1 : 0);
+finish('animation checks');

@@ -15,7 +15,7 @@ import { fitGeometry, nodeAt, setupBounds, type Geometry } from './geometry';
 import { MessageFrame } from './in_flight';
 import { buildColoring, colorIndex, type Coloring } from './kinds';
 import { BUILTIN_LAYOUTS, builtinLayout, type BuiltinLayout } from './layouts';
-import { LatestFetcher } from './latest_fetcher';
+import { LatestRequest } from '../common/latest_request';
 import { moduleStates, resolveModules, traceModules, type ResolvedModules } from './modules';
 import { paintDynamic, type DynamicFrame } from './paint_dynamic';
 import { BOTTOM, drawingArea, MARGIN, paintStatic, TOP } from './paint_static';
@@ -60,7 +60,7 @@ export class AnimationView implements View {
   private readonly buckets = new ColorBuckets();
   private readonly messages = new MessageFrame();
   private hovered = -1;
-  private readonly fetcher: LatestFetcher<AtResult>;
+  private readonly fetcher: LatestRequest<number, AtResult>;
   private unsubscribe: (() => void)[] = [];
   /** node state changes seen in /at answers (the benchmark's count) */
   changes = 0;
@@ -73,9 +73,9 @@ export class AnimationView implements View {
 
   constructor(private readonly ctx: ViewContext) {
     this.summary = ctx.summary;
-    this.fetcher = new LatestFetcher<AtResult>(
+    this.fetcher = new LatestRequest<number, AtResult>(
       (t) => this.ctx.api.get('at', { t, limit: MESSAGE_LIMIT }),
-      (_t, r) => this.apply(r),
+      (r) => this.apply(r),
       (err) => this.status.error(err),
     );
   }

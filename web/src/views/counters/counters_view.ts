@@ -11,7 +11,7 @@ import type { View, ViewContext, ViewFactory } from '../context';
 import { layoutBars, layoutLights, layoutLines, lightsCellAt, type LightsLayout } from './counters_layout';
 import { buildModel, type CounterModel, defaultTracks, metricLabel, valuesAt } from './counters_model';
 import { paintBars, paintLights, paintLines } from './counters_paint';
-import { LatestRequest } from './latest';
+import { LatestRequest } from '../common/latest_request';
 
 export type CounterMode = 'lights' | 'bars' | 'lines';
 export const MODES: readonly [CounterMode, string][] = [

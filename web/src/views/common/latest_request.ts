@@ -1,11 +1,14 @@
 // Coalesced requests for views that follow a fast-moving input (the replay
 // cursor): at most one request in flight; while it runs only the newest ask
-// is kept, and it is sent when the running one ends.
+// is kept, and it is sent when the running one ends. A cursor that moves every
+// frame so costs one request per round trip.
 
 export class LatestRequest<P, R> {
   private running = false;
   private pending: { params: P } | null = null;
   private generation = 0;
+  /** requests sent (for tests and the benchmarks) */
+  sent = 0;
 
   constructor(
     private readonly fetch: (params: P) => Promise<R>,
@@ -37,6 +40,7 @@ export class LatestRequest<P, R> {
   private start(params: P): void {
     const gen = this.generation;
     this.running = true;
+    this.sent++;
     let promise: Promise<R>;
     try {
       promise = this.fetch(params);
@@ -52,6 +56,10 @@ export class LatestRequest<P, R> {
           if (gen === this.generation) this.onError(err);
         },
       )
+      .catch((err: unknown) => {
+        // A listener that threw: report it, and go on with the next request.
+        if (gen === this.generation) this.onError(err);
+      })
       .finally(() => {
         if (gen !== this.generation) return;
         this.running = false;
