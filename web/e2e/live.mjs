@@ -68,6 +68,8 @@ try {
       const errors = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(server.url);
+      // The statistics panel is open from the start: it must follow the snapshots.
+      await page.locator('[data-view=stats]').click();
       const child = runFarm(plx, env);
 
       // While it runs: the viewer's summary grows, generation after generation.
@@ -121,6 +123,8 @@ try {
         assert.deepEqual(live.states.map((s) => s.name), file.states.map((s) => s.name), 'states');
         const [ls, fs] = await Promise.all([server.api('/traces/live/stats'), fileServer.api(`/traces/${entry.id}/stats`)]);
         assert.deepEqual(ls.rows, fs.rows, 'per-state statistics');
+        const shown = await until(() => page.locator('[data-testid=stats-row]').count(), (n) => n === ls.rows.length, 10000);
+        assert.equal(shown, ls.rows.length, 'the statistics panel shows the last snapshot\'s states');
         const rows = file.threads.map((t) => t.index).join(',');
         const tile = `tile?rows=${rows}&from=0&to=${file.duration}&width=1200`;
         const [lt, ft] = await Promise.all([server.raw(`/traces/live/${tile}`), fileServer.raw(`/traces/${entry.id}/${tile}`)]);

@@ -25,6 +25,7 @@ import { StatusBar } from '../widgets/status_bar';
 import { mountainView, PANEL_VIEWS } from '../views/registry';
 import './hooks';
 import { SwappableStyles } from './live_styles';
+import { PanelRefresher } from './panel_refresh';
 import { StateStyles } from './state_style';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
@@ -64,6 +65,9 @@ export class Shell {
   private liveStatus: LiveStatus | null = null;
   private refreshing = false;
   private panelView: View | null = null;
+  private panelFactory: ViewFactory | null = null;
+  private panelCtx: ViewContext | null = null;
+  private readonly panelRefresher = new PanelRefresher((s) => this.remountPanel(s));
   private panelId = '';
   private activeExport: 'timeline' | 'panel' = 'timeline';
   private session: Session | null = null;
@@ -315,6 +319,9 @@ export class Shell {
     this.status.update({ pointer: null, window: timeline.window(), range: null, selection: '', loading: false });
 
     const ctx: ViewContext = { api, summary, timeline, states: styles, replay: this.cursor, updates: this.updates };
+    this.updates.onUpdate((s) => {
+      if (this.panelFactory && !this.panelFactory.followsUpdates) this.panelRefresher.update(s);
+    });
     const search = new SearchBox(api, summary, (s) => {
       timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id });
     });
@@ -447,8 +454,24 @@ export class Shell {
       b.setAttribute('aria-selected', String(on));
     }
     this.panelBody.dataset['view'] = f.id;
-    this.panelView = this.mountView(f, ctx, this.panelBody);
+    this.panelRefresher.cancel();
+    this.panelFactory = f;
+    this.panelCtx = ctx;
+    this.panelView = this.mountView(f, { ...ctx, summary: this.summary ?? ctx.summary }, this.panelBody);
     if (this.activeExport === 'panel' && !this.panelView?.paint) this.setActiveExport('timeline');
+  }
+
+  /** A live trace's newer summary for a panel view that does not follow updates itself. */
+  private remountPanel(summary: TraceSummary): void {
+    const f = this.panelFactory;
+    if (!f || !this.panelCtx) return;
+    try {
+      this.panelView?.unmount();
+    } catch (e) {
+      this.errors.show(e);
+    }
+    this.panelBody.replaceChildren();
+    this.panelView = this.mountView(f, { ...this.panelCtx, summary }, this.panelBody);
   }
 
   private bindSplitter(splitter: HTMLElement, panel: HTMLElement): void {

@@ -97,4 +97,9 @@ export interface ViewFactory {
   id: string;
   title: string;
   create(ctx: ViewContext): View;
+  /**
+   * The view refetches on ctx.updates itself. Other panel views are made
+   * again from a live trace's newest summary (at most every 2 s).
+   */
+  followsUpdates?: boolean;
 }

@@ -408,4 +408,5 @@ export const ANIMATION_VIEW: ViewFactory = {
   id: 'animation',
   title: 'Animation',
   create: (ctx) => new AnimationView(ctx),
+  followsUpdates: true,
 };

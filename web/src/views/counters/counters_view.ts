@@ -287,4 +287,5 @@ export const COUNTERS_VIEW: ViewFactory = {
   id: 'counters',
   title: 'Counters',
   create: (ctx) => new CountersView(ctx),
+  followsUpdates: true,
 };

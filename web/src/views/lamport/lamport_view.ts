@@ -298,4 +298,5 @@ export const LAMPORT_VIEW: ViewFactory = {
   id: 'lamport',
   title: 'Logical time',
   create: (ctx) => new LamportView(ctx),
+  followsUpdates: true,
 };
