@@ -2,6 +2,7 @@
 // `parallax serve` started on 127.0.0.1 (its URL and token read from what it
 // prints), typed access to its API from node, and headless Chromium through
 // playwright-core (Debian's /usr/bin/chromium; no browser is downloaded).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -152,4 +153,17 @@ export async function until(probe, ok, ms = 5000, stepMs = 50) {
     value = await probe();
   }
   return value;
+}
+
+/**
+ * Collects the page's uncaught errors from now on; the returned function
+ * asserts there were none, nor any in the viewer's error banner.
+ */
+export function watchPageErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return async () => {
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await page.evaluate(() => window.parallax.errors()), []);
+  };
 }
