@@ -1,6 +1,7 @@
 // Test helpers for the views: a fake server client answering from fixtures,
 // a timeline and state style that record what views do, a recording Painter.
 // Only imported by *.test.ts.
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { EndpointTypes, SliceRef, TraceSummary } from '../../protocol/api.gen';
 import type { Painter, TextStyle } from '../../render/painter';
 import { Cursor } from '../../engine/cursor';
@@ -213,6 +214,25 @@ export class RecordingPainter implements Painter {
   texts(): string[] {
     return this.ops.filter((o) => o.op === 'text').map((o) => o.text!);
   }
+}
+
+/**
+ * A fresh host element for each test of the calling file (canvas stubbed),
+ * removed after it, with real timers restored; returns the current one.
+ */
+export function viewHost(): () => HTMLElement {
+  let host: HTMLElement | null = null;
+  beforeEach(() => {
+    stubCanvas();
+    host = document.createElement('div');
+    document.body.append(host);
+  });
+  afterEach(() => {
+    host?.remove();
+    host = null;
+    vi.useRealTimers();
+  });
+  return () => host!;
 }
 
 /** jsdom has no canvas: make getContext return null quietly. */

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeTile } from '../../engine/tile_encode';
 import type { AtParams, AtResult, CounterTrack, TileParams, TraceSummary } from '../../protocol/api.gen';
 import { EMPTY_CELL, HEAT_STOPS } from '../common/colors';
-import { fakeContext, fixtureSummary, flush, RecordingPainter, stubCanvas, type Handlers } from '../common/testing';
+import { fakeContext, fixtureSummary, flush, RecordingPainter, type Handlers, viewHost } from '../common/testing';
 import { layoutLights, layoutLines, timeToX } from './counters_layout';
 import { buildModel, lightColor } from './counters_model';
 import { CURSOR_COLOR, LINE_COLOR } from './counters_paint';
@@ -41,21 +41,12 @@ function tile(p: TileParams): ArrayBuffer {
   return encodeTile({ from: p.from, to: p.to, width: p.width, points });
 }
 
-let host: HTMLElement;
-beforeEach(() => {
-  stubCanvas();
-  host = document.createElement('div');
-  document.body.append(host);
-});
-afterEach(() => {
-  host.remove();
-  vi.useRealTimers();
-});
+const host = viewHost();
 
 function setup(handlers: Handlers = { at, tile }, s = summary()) {
   const f = fakeContext(handlers, s);
   const view = new CountersView(f.ctx, { debounceMs: 10 });
-  view.mount(host);
+  view.mount(host());
   return { ...f, view };
 }
 
@@ -121,8 +112,8 @@ describe('counters view', () => {
     const { view, replay } = setup();
     replay.seek(500_000); // load 50, mem 30; rank 1: load 40, mem 25
     await flush();
-    host.querySelector<HTMLButtonElement>('[data-testid=counters-mode-bars]')!.click();
-    const select = host.querySelector<HTMLSelectElement>('[data-testid=counters-metric]')!;
+    host().querySelector<HTMLButtonElement>('[data-testid=counters-mode-bars]')!.click();
+    const select = host().querySelector<HTMLSelectElement>('[data-testid=counters-metric]')!;
     select.value = '1';
     select.dispatchEvent(new Event('change'));
     await flush();
@@ -140,7 +131,7 @@ describe('counters view', () => {
   it('draws line graphs of the chosen tracks from the tile, with the cursor', async () => {
     const { view, api, replay, timeline } = setup();
     await flush();
-    host.querySelector<HTMLButtonElement>('[data-testid=counters-mode-lines]')!.click();
+    host().querySelector<HTMLButtonElement>('[data-testid=counters-mode-lines]')!.click();
     await flush();
     const tileCall = api.calls.find((c) => c.endpoint === 'tile')!;
     // jsdom: 600 px wide; the plot is what the line layout leaves
@@ -158,7 +149,7 @@ describe('counters view', () => {
     const cursor = p.ops.find((o) => o.op === 'line' && o.color === CURSOR_COLOR)!;
     expect(cursor.args[0]).toBe(x(250_000));
     // Unchecking a track refetches without it; a window change refetches.
-    const box = host.querySelector<HTMLInputElement>('[data-testid=counters-track-2]')!;
+    const box = host().querySelector<HTMLInputElement>('[data-testid=counters-track-2]')!;
     box.checked = false;
     box.dispatchEvent(new Event('change'));
     await flush();
@@ -186,7 +177,7 @@ describe('counters view', () => {
   it('says when the trace has no counters', async () => {
     const { api } = setup({ at, tile }, fixtureSummary());
     await flush();
-    expect(host.querySelector<HTMLElement>('[data-testid=counters-empty]')!.hidden).toBe(false);
+    expect(host().querySelector<HTMLElement>('[data-testid=counters-empty]')!.hidden).toBe(false);
     expect(api.calls).toEqual([]);
   });
 
@@ -210,6 +201,6 @@ describe('counters view', () => {
       tile,
     });
     await flush();
-    expect(host.querySelector('[data-testid=view-error]')!.textContent).toBe("parameter 't': not a number");
+    expect(host().querySelector('[data-testid=view-error]')!.textContent).toBe("parameter 't': not a number");
   });
 });

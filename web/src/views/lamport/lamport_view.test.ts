@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LamportParams, LamportResult } from '../../protocol/api.gen';
-import { fakeContext, fixtureSummary, flush, RecordingPainter, stubCanvas } from '../common/testing';
+import { fakeContext, fixtureSummary, flush, RecordingPainter, viewHost } from '../common/testing';
 import { clockToX, laneTop, layoutRows, plotFor, rowAnchorY } from './lamport_layout';
 import { ARROW_COLOR, CURSOR_COLOR } from './lamport_paint';
 import { LAMPORT_VIEW, LamportView } from './lamport_view';
@@ -22,21 +22,12 @@ function lamport(): LamportResult {
   };
 }
 
-let host: HTMLElement;
-beforeEach(() => {
-  stubCanvas();
-  host = document.createElement('div');
-  document.body.append(host);
-});
-afterEach(() => {
-  host.remove();
-  vi.useRealTimers();
-});
+const host = viewHost();
 
 function setup(handler: (p: LamportParams) => LamportResult | Promise<LamportResult> = () => lamport()) {
   const f = fakeContext({ lamport: handler });
   const view = new LamportView(f.ctx, { debounceMs: 10 });
-  view.mount(host);
+  view.mount(host());
   return { ...f, view };
 }
 
@@ -69,7 +60,7 @@ describe('logical-time view', () => {
     expect(arrows[0]!.args).toEqual([clockToX(4, win, plot), rowAnchorY(l, 0), clockToX(6, win, plot), rowAnchorY(l, 2)]);
     expect(p.ops.filter((o) => o.op === 'polygon' && o.color === ARROW_COLOR)).toHaveLength(2); // heads
     expect(p.texts()).toEqual(expect.arrayContaining(['rank 0', 'rank 1', 'main', 'worker', 'Lamport clock']));
-    const canvas = host.querySelector<HTMLCanvasElement>('[data-testid=lamport-chart]')!;
+    const canvas = host().querySelector<HTMLCanvasElement>('[data-testid=lamport-chart]')!;
     expect(canvas).not.toBeNull();
     view.unmount();
   });
@@ -135,7 +126,7 @@ describe('logical-time view', () => {
   it('says when the answer was truncated', async () => {
     setup(() => ({ ...lamport(), truncated: true }));
     await flush();
-    const note = host.querySelector<HTMLElement>('[data-testid=lamport-truncated]')!;
+    const note = host().querySelector<HTMLElement>('[data-testid=lamport-truncated]')!;
     expect(note.hidden).toBe(false);
     expect(note.textContent).toMatch(/zoom the timeline in/i);
   });
@@ -143,18 +134,18 @@ describe('logical-time view', () => {
   it('zooms in clock space with the wheel and fits back', async () => {
     const { view } = setup();
     await flush();
-    const canvas = host.querySelector<HTMLCanvasElement>('[data-testid=lamport-chart]')!;
+    const canvas = host().querySelector<HTMLCanvasElement>('[data-testid=lamport-chart]')!;
     canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: -300, clientX: 400, clientY: 50, cancelable: true }));
     const w = view.clockWindow();
     expect(w.to - w.from).toBeLessThan(8);
-    host.querySelector<HTMLButtonElement>('[data-testid=lamport-fit]')!.click();
+    host().querySelector<HTMLButtonElement>('[data-testid=lamport-fit]')!.click();
     expect(view.clockWindow()).toEqual({ from: 0, to: 8 });
   });
 
   it('shows size and tag of a hovered message; a click on a bar jumps the timeline to it', async () => {
     const { timeline } = setup();
     await flush();
-    const canvas = host.querySelector<HTMLCanvasElement>('[data-testid=lamport-chart]')!;
+    const canvas = host().querySelector<HTMLCanvasElement>('[data-testid=lamport-chart]')!;
     // jsdom: the canvas sits at (0, 0) and is 600 px wide.
     const l = layoutRows(fixtureSummary());
     const plot = plotFor(600);
@@ -162,7 +153,7 @@ describe('logical-time view', () => {
     const mx = (clockToX(4, win, plot) + clockToX(6, win, plot)) / 2;
     const my = (rowAnchorY(l, 0) + rowAnchorY(l, 2)) / 2;
     canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: mx, clientY: my }));
-    const tip = host.querySelector<HTMLElement>('[data-testid=lamport-tooltip]')!;
+    const tip = host().querySelector<HTMLElement>('[data-testid=lamport-tooltip]')!;
     expect(tip.hidden).toBe(false);
     expect(tip.textContent).toBe('rank 0 · main → rank 1 · main: 2 KiB, tag 3; clock 4 → 6');
     const bx = clockToX(2, win, plot);
@@ -194,6 +185,6 @@ describe('logical-time view', () => {
       throw new Error("parameter 'to': must be greater than 'from'");
     });
     await flush();
-    expect(host.querySelector('[data-testid=view-error]')!.textContent).toBe("parameter 'to': must be greater than 'from'");
+    expect(host().querySelector('[data-testid=view-error]')!.textContent).toBe("parameter 'to': must be greater than 'from'");
   });
 });

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MountainParams, MountainResult } from '../../protocol/api.gen';
-import { fakeContext, flush, RecordingPainter, stubCanvas } from '../common/testing';
+import { fakeContext, flush, RecordingPainter, viewHost } from '../common/testing';
 import { MOUNTAIN_VIEW, MountainView } from './mountain_view';
 
 function mountain(p: MountainParams): MountainResult {
@@ -16,16 +16,7 @@ function mountain(p: MountainParams): MountainResult {
   };
 }
 
-let host: HTMLElement;
-beforeEach(() => {
-  stubCanvas();
-  host = document.createElement('div');
-  document.body.append(host);
-});
-afterEach(() => {
-  host.remove();
-  vi.useRealTimers();
-});
+const host = viewHost();
 
 describe('mountain view', () => {
   it('is exported as its own factory', () => {
@@ -35,7 +26,7 @@ describe('mountain view', () => {
   it('fetches the timeline window with buckets = plot width / 2', async () => {
     const f = fakeContext({ mountain });
     const view = new MountainView(f.ctx, { labelWidth: 100 });
-    view.mount(host);
+    view.mount(host());
     await flush();
     // jsdom: the canvas falls back to 600 px; the plot is 500 px wide
     expect(f.api.calls[0]).toEqual({ endpoint: 'mountain', params: { from: 0, to: 1_000_000, buckets: 250, unit: 'thread' } });
@@ -50,7 +41,7 @@ describe('mountain view', () => {
         new Promise<MountainResult>((resolve) => resolvers.push(() => resolve(mountain(p)))),
     });
     const view = new MountainView(f.ctx);
-    view.mount(host);
+    view.mount(host());
     expect(f.api.calls).toHaveLength(1);
     f.timeline.moveTo(0, 500_000);
     f.timeline.moveTo(100, 400_000);
@@ -81,7 +72,7 @@ describe('mountain view', () => {
   it('colours areas by state and leaves hidden ones out', async () => {
     const f = fakeContext({ mountain });
     const view = new MountainView(f.ctx);
-    view.mount(host);
+    view.mount(host());
     await flush();
     const p = new RecordingPainter(800, 120);
     view.paint(p);
@@ -98,11 +89,11 @@ describe('mountain view', () => {
   it('shows time and per-state counts on hover', async () => {
     const f = fakeContext({ mountain });
     const view = new MountainView(f.ctx);
-    view.mount(host);
+    view.mount(host());
     await flush();
-    const canvas = host.querySelector<HTMLCanvasElement>('[data-testid=mountain-chart]')!;
+    const canvas = host().querySelector<HTMLCanvasElement>('[data-testid=mountain-chart]')!;
     canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: 400 }));
-    const tip = host.querySelector<HTMLElement>('[data-testid=mountain-tooltip]')!;
+    const tip = host().querySelector<HTMLElement>('[data-testid=mountain-tooltip]')!;
     expect(tip.hidden).toBe(false);
     // x = 400 of a 400 px plot starting at 200: half of [0, 1 ms]
     expect(tip.textContent).toContain('500 µs');
@@ -115,16 +106,16 @@ describe('mountain view', () => {
 
   it('shows errors', async () => {
     const f = fakeContext({ mountain: () => Promise.reject(new Error('to: must be > from')) });
-    new MountainView(f.ctx).mount(host);
+    new MountainView(f.ctx).mount(host());
     await flush();
-    expect(host.querySelector('[data-testid=view-error]')!.textContent).toBe('to: must be > from');
+    expect(host().querySelector('[data-testid=view-error]')!.textContent).toBe('to: must be > from');
   });
 
   it('draws the replay cursor and refetches after a live update', async () => {
     vi.useFakeTimers();
     const f = fakeContext({ mountain });
     const view = new MountainView(f.ctx, { labelWidth: 100 });
-    view.mount(host);
+    view.mount(host());
     await vi.advanceTimersByTimeAsync(0);
     f.replay.seek(500_000);
     const p = new RecordingPainter(600, 120);
