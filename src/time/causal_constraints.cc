@@ -43,13 +43,14 @@ void CloseGroup(CausalConstraints* c, CausalConstraints::Kind kind, int64_t lag,
 }  // namespace
 
 CausalConstraints BuildCausalConstraints(const model::Trace& trace, int64_t min_latency_ns,
-                                         bool collectives) {
+                                         bool collectives, const MessagePairs* matched) {
   CausalConstraints c;
   c.source_first.push_back(0);
   c.target_first.push_back(0);
 
   const model::MessageTable& m = trace.messages;
-  const MessagePairs pairs = MatchMessages(trace);
+  const MessagePairs own = matched != nullptr ? MessagePairs{} : MatchMessages(trace);
+  const MessagePairs& pairs = matched != nullptr ? *matched : own;
   for (const MessagePair& p : pairs.pairs) {
     const uint32_t from = trace.threads[m.thread[p.send]].process;
     const uint32_t to = trace.threads[m.thread[p.recv]].process;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "time/message_pairs.h"
 
 namespace plx::time {
 
@@ -46,9 +47,11 @@ struct CausalConstraints {
 /// other collectives, records outside any slice and nonblocking collectives
 /// (recorded inside MPI_Wait/MPI_Test calls, which need not overlap the other
 /// participants' calls) give no constraint.
-/// `collectives` false leaves collectives out.
+/// `collectives` false leaves collectives out. `pairs`, when given, are the
+/// trace's MatchMessages (else they are matched here).
 CausalConstraints BuildCausalConstraints(const model::Trace& trace, int64_t min_latency_ns,
-                                         bool collectives = true);
+                                         bool collectives = true,
+                                         const MessagePairs* pairs = nullptr);
 
 /// The latest source of group `g` not on `thread` under `time_of` (a function
 /// EventRef -> int64_t), or false when there is none. Top-two search: groups

@@ -28,6 +28,11 @@ struct RepairOptions {
   /// Stop after this many shift updates (0: 64 per anchor event + 10^6). Only
   /// constraints that contradict each other (inconsistent matching) need it.
   uint64_t max_updates = 0;
+  /// The trace's MatchMessages when the caller has them (else matched here).
+  /// Repair keeps each thread's order, so they stay the trace's pairs after it
+  /// unless events moved and two threads of a process send on one channel
+  /// without a recorded matching sequence.
+  const MessagePairs* pairs = nullptr;
 };
 
 /// Happened-before violations: receives before their sends, collective calls

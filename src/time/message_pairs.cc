@@ -1,4 +1,4 @@
-// MatchMessages: one hash lookup per record gives its channel; a counting sort
+// MatchMessages: one hash lookup per record gives its channel (a flat table); a counting sort
 // groups rows by channel and side; each group is sorted in matching order and
 // the two sides are zipped.
 #include "time/message_pairs.h"
@@ -21,18 +21,59 @@ namespace {
 constexpr uint64_t kStreams = 3;
 using ChannelKey = std::array<uint64_t, 5>;
 
-struct KeyHash {
-  size_t operator()(const ChannelKey& k) const {
-    uint64_t h = 0x9e3779b97f4a7c15ull;
-    for (uint64_t w : k) {
-      h ^= w + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-      h *= 0xbf58476d1ce4e5b9ull;
-    }
-    return static_cast<size_t>(h ^ (h >> 31));
-  }
-};
-
 constexpr uint32_t kNoChannel = model::kNone;
+
+uint64_t HashKey(const ChannelKey& k) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (uint64_t w : k) {
+    h ^= w + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ull;
+  }
+  return h ^ (h >> 31);
+}
+
+// Channel numbers by key, in order of first appearance: open addressing with
+// linear probing over a power-of-two table of numbers into `keys`, so a
+// lookup touches one slot and one key, and nothing is allocated per channel
+// (a trace may have a channel per message: a tag per job).
+class ChannelNumbers {
+ public:
+  explicit ChannelNumbers(size_t expected) {
+    size_t n = 64;
+    while (n < 2 * expected)
+      n *= 2;
+    slots_.assign(n, kNoChannel);
+  }
+  uint32_t size() const { return static_cast<uint32_t>(keys_.size()); }
+
+  /// The key's number; a new key gets the next one.
+  uint32_t Find(const ChannelKey& key) {
+    for (size_t i = HashKey(key) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      const uint32_t c = slots_[i];
+      if (c == kNoChannel) {
+        slots_[i] = size();
+        keys_.push_back(key);
+        if (2 * keys_.size() > slots_.size()) Grow();
+        return size() - 1;
+      }
+      if (keys_[c] == key) return c;
+    }
+  }
+
+ private:
+  void Grow() {
+    slots_.assign(2 * slots_.size(), kNoChannel);
+    for (uint32_t c = 0; c < size(); ++c) {
+      size_t i = HashKey(keys_[c]) & (slots_.size() - 1);
+      while (slots_[i] != kNoChannel)
+        i = (i + 1) & (slots_.size() - 1);
+      slots_[i] = c;
+    }
+  }
+
+  std::vector<uint32_t> slots_;
+  std::vector<ChannelKey> keys_;
+};
 
 // The channel of message row `row`, or false when it cannot be paired.
 bool KeyOf(const model::Trace& trace, const std::unordered_map<int64_t, uint32_t>& by_rank,
@@ -70,7 +111,7 @@ MessagePairs MatchMessages(const model::Trace& trace) {
   // Channel of every row; a channel's sends are group 2c, its receives 2c + 1.
   const auto by_rank = ProcessesByRank(trace);
   const auto identities = CommunicatorKeys(trace);
-  std::unordered_map<ChannelKey, uint32_t, KeyHash> channels;
+  ChannelNumbers channels(rows / 8);
   std::vector<uint32_t> group(rows, kNoChannel);
   std::vector<uint32_t> group_size;
   ChannelKey key, last_key{};
@@ -83,10 +124,9 @@ MessagePairs MatchMessages(const model::Trace& trace) {
     }
     // Consecutive rows of a thread mostly share a channel: skip the lookup then.
     if (last_channel == kNoChannel || key != last_key) {
-      auto [it, inserted] = channels.try_emplace(key, static_cast<uint32_t>(channels.size()));
-      if (inserted) group_size.resize(group_size.size() + 2);
+      last_channel = channels.Find(key);
+      if (2 * channels.size() > group_size.size()) group_size.resize(2 * channels.size());
       last_key = key;
-      last_channel = it->second;
     }
     group[i] = 2 * last_channel + (m.is_send[i] ? 0 : 1);
     ++group_size[group[i]];
