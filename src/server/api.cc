@@ -337,10 +337,18 @@ std::string HelloMessage() {
       .dump();
 }
 
-std::string LiveMessage(const LiveStatus& status) {
+std::string LiveMessage(const LiveStatus& status, std::string_view summary_json) {
   Json j{{"type", "live"}};
   j.update(LiveStatusJson(status));
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (summary_json.empty()) return out;
+  // Spliced as text: the summary is already JSON, and parsing it again to
+  // nest it would cost more than building it.
+  out.pop_back();  // '}'
+  out += ",\"summary\":";
+  out += summary_json;
+  out += '}';
+  return out;
 }
 
 ApiResponse Api::Handle(std::string_view path, std::string_view query) {

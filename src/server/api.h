@@ -61,7 +61,9 @@ ApiResponse ErrorResponse(int status, std::string_view message);
 std::string ProgressMessage(const ServedTrace& trace, const LoadProgressInfo& progress);
 /// The WebSocket's first message.
 std::string HelloMessage();
-/// The `live` WebSocket message: {"type": "live", ...LiveStatus}.
-std::string LiveMessage(const LiveStatus& status);
+/// The `live` WebSocket message: {"type": "live", ...LiveStatus}, and with a
+/// new snapshot its TraceSummary as `summary` (`summary_json`: the body
+/// /summary answers; empty: none).
+std::string LiveMessage(const LiveStatus& status, std::string_view summary_json = {});
 
 }  // namespace plx::server

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "server/api_handlers.h"
 #include "server/live_snapshot.h"
 
 namespace plx::server::live {
@@ -64,6 +65,7 @@ void LivePublisher::Run() {
 void LivePublisher::UpdateNow() {
   trace_.FlushIfStalled(Clock::now());
   bool built = false;
+  std::string summary;  // of a new snapshot, for the message
   if (trace_.Changed(version_)) {
     const auto start = Clock::now();
     SnapshotWork work = trace_.TakeSnapshotWork();
@@ -78,6 +80,8 @@ void LivePublisher::UpdateNow() {
               ? 0
               : std::chrono::duration<double, std::milli>(ready - work.newest_arrival).count();
       ++generation_;
+      ApiResponse r = handlers::Summary(*snapshot);
+      if (r.status == 200 && r.body.size() <= kMaxMessageSummary) summary = std::move(r.body);
       store_.Replace(snapshot);
       std::lock_guard lock(mu_);
       current_ = std::move(snapshot);
@@ -99,7 +103,7 @@ void LivePublisher::UpdateNow() {
     board_->status = s;
   }
   if ((built || !sent_any_ || !(s == last_sent_)) && broadcast_) {
-    broadcast_(LiveMessage(s));
+    broadcast_(LiveMessage(s, summary));
     last_sent_ = s;
     sent_any_ = true;
   }

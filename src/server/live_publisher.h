@@ -2,8 +2,11 @@
 // in which something was applied it builds the window's .plx image, loads it
 // as a ServedTrace (model, causal repair, timeline index; analyses on first
 // use), puts it in the TraceStore in place of the previous one, and
-// broadcasts one `live` WebSocket message. A build that takes longer than the
-// interval is followed at once by one with everything that came meanwhile.
+// broadcasts one `live` WebSocket message. The message carries the new
+// snapshot's summary (when at most kMaxMessageSummary bytes; a viewer fetches
+// a larger one), so a viewer shows it without another round trip. A build
+// that takes longer than the interval is followed at once by one with
+// everything that came meanwhile.
 #pragma once
 
 #include <chrono>
@@ -19,6 +22,10 @@
 #include "server/live_trace.h"
 
 namespace plx::server::live {
+
+/// The largest summary a `live` message carries (a trace with thousands of rows
+/// has a larger one; viewers fetch /summary then).
+inline constexpr size_t kMaxMessageSummary = size_t{256} << 10;
 
 class LivePublisher {
  public:

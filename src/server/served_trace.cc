@@ -84,12 +84,16 @@ void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file,
   trace_ = std::move(*trace);  // its problems include the file's
 
   SetProgress("repair", 0, 0);
-  auto repair = time::RepairCausality(&trace_);
+  pairs_ = time::MatchMessages(trace_);
+  time::RepairOptions repair_options;
+  repair_options.pairs = &pairs_;
+  auto repair = time::RepairCausality(&trace_, repair_options);
   if (!repair.ok()) return fail(repair.status());
   repair_ = std::move(*repair);
 
   SetProgress("index", 0, 0);
-  pairs_ = time::MatchMessages(trace_);
+  // Pairs need matching again only where the repair may have reordered sends.
+  if (repair_.events_moved > 0) pairs_ = time::MatchMessages(trace_);
   index_ = std::make_unique<TimelineIndex>(TimelineIndex::Build(
       trace_, pairs_,
       [this](uint64_t done, uint64_t total) { SetProgress("index", done, total); }));

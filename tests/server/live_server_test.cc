@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -173,6 +174,17 @@ TEST(LiveServerTest, LiveMessagesReachViewersAndASlowOneStallsNothing) {
         EXPECT_TRUE(m.contains(field)) << field;
     }
     EXPECT_GE(distinct, 3u);  // snapshots while the program streamed
+    // A new snapshot's message carries its summary, whose duration is the
+    // message's clock (a status-only message, e.g. at finish, has none).
+    uint64_t with_summary = 0;
+    for (const json& m : live_messages) {
+      if (!m.contains("summary")) continue;
+      ++with_summary;
+      ASSERT_TRUE(m["summary"].is_object());
+      EXPECT_EQ(m["summary"]["id"], "live");
+      EXPECT_EQ(m["summary"]["duration"], m["clock"]);
+    }
+    EXPECT_GE(with_summary, 3u);
     EXPECT_EQ(live_messages.back()["program"], "finished");
     EXPECT_EQ(live_messages.back()["received"], records);
   }
@@ -195,6 +207,16 @@ TEST(LiveServerTest, LiveMessagesReachViewersAndASlowOneStallsNothing) {
   EXPECT_EQ(list["traces"][1]["live"], true);
   std::tie(status, body) = Get(server.port(), "/api/v1/traces/live/summary");
   ASSERT_EQ(status, 200) << body;
+  {
+    // The newest summary a message carried is the snapshot /summary serves.
+    std::lock_guard lock(mu);
+    const auto newest = std::find_if(live_messages.rbegin(), live_messages.rend(),
+                                     [](const json& m) { return m.contains("summary"); });
+    ASSERT_NE(newest, live_messages.rend());
+    if ((*newest)["generation"] == live["generation"]) {
+      EXPECT_EQ((*newest)["summary"], json::parse(body));
+    }
+  }
   EXPECT_EQ(json::parse(body)["processes"].size(), 2u);
   EXPECT_EQ(json::parse(body)["messages"], 800);
 

@@ -133,7 +133,7 @@ export class Shell {
         this.progress.hide();
         this.errors.show(`trace ${this.session?.entry?.name ?? p.trace} failed to load: ${p.error}`);
       },
-      onLive: (s) => this.onLive(s),
+      onLive: (s, summary) => this.onLive(s, summary),
     });
     let api: TraceApi;
     try {
@@ -185,10 +185,17 @@ export class Shell {
     this.status.setLive(s);
   }
 
-  /** A `live` message: new counts in the status bar; a new snapshot refetches the summary. */
-  private onLive(s: LiveStatus): void {
+  /** A `live` message: new counts in the status bar; a new snapshot's summary
+   *  is shown from the message, or fetched when the message has none. */
+  private onLive(s: LiveStatus, summary?: TraceSummary): void {
     this.showLive(s);
-    if (this.api && this.timeline && s.generation > this.generation) void this.refresh();
+    if (!this.api || !this.timeline || s.generation <= this.generation) return;
+    if (summary) {
+      this.generation = s.generation;
+      this.applySummary(summary);
+    } else {
+      void this.refresh();
+    }
   }
 
   private async refresh(): Promise<void> {
@@ -203,6 +210,8 @@ export class Shell {
         } catch {
           return; // in the banner; the next message tries again
         }
+        // A message may have brought a summary as new while this one was fetched.
+        if (generation <= this.generation) continue;
         this.generation = generation;
         this.applySummary(summary);
       }

@@ -85,7 +85,9 @@ describe('Session', () => {
     const s = new Session({
       http, wanted: null, socketUrl: 'ws://x', pollMs: 0,
       createSocket: () => (socket = { onopen: null, onclose: null, onerror: null, onmessage: null, send() {}, close() {} }),
-      onLive: (st) => seen.push(`${st.trace} ${st.generation} ${st.program} ${st.applied}`),
+      onLive: (st, summary) =>
+        seen.push(`${st.trace} ${st.generation} ${st.program} ${st.applied}` +
+                  (summary ? ` summary ${summary.duration}` : '') + ('summary' in st ? ' (in status)' : '')),
     });
     await s.open();
     const sock = socket as unknown as SocketLike;
@@ -93,7 +95,8 @@ describe('Session', () => {
     sock.onmessage!({ data: JSON.stringify({ type: 'live', ...status }) });
     sock.onmessage!({ data: JSON.stringify({ type: 'live', ...status, trace: 'other' }) });
     sock.onmessage!({ data: JSON.stringify({ type: 'live', status: { ...status, generation: 5 } }) });
-    expect(seen).toEqual(['live 4 running 99', 'live 5 running 99']);
+    sock.onmessage!({ data: JSON.stringify({ type: 'live', ...status, generation: 6, summary: { duration: 42 } }) });
+    expect(seen).toEqual(['live 4 running 99', 'live 5 running 99', 'live 6 running 99 summary 42']);
     s.close();
   });
 });

@@ -1,9 +1,9 @@
 // Opening a trace: list the served traces, pick one (the page's ?trace= or the
 // first), follow its loading over the WebSocket (and by polling /traces as a
 // fallback), and release the TraceApi's queued requests once it is ready.
-import type { LiveStatus, TraceEntry, TraceList } from '../protocol/api.gen';
+import type { LiveStatus, TraceEntry, TraceList, TraceSummary } from '../protocol/api.gen';
 import { HttpClient, TraceApi, type TraceStatus } from './client';
-import { LiveSocket, type ServerMessage, type SocketLike } from './socket';
+import { LiveSocket, type LiveMessage, type ServerMessage, type SocketLike } from './socket';
 
 export interface LoadProgress {
   trace: string;
@@ -26,8 +26,9 @@ export interface SessionOptions {
   onProgress?: (p: LoadProgress) => void;
   onReady?: (entry: TraceEntry) => void;
   onFailed?: (p: LoadProgress) => void;
-  /** A live trace's new snapshot (the `live` WebSocket message), also after it is ready. */
-  onLive?: (s: LiveStatus) => void;
+  /** A live trace's new snapshot or status (the `live` WebSocket message), also
+   *  after it is ready; `summary` is the new snapshot's when the message has it. */
+  onLive?: (s: LiveStatus, summary?: TraceSummary) => void;
 }
 
 /** The entry for `wanted` (an id or a name), else the first; null when none. */
@@ -144,8 +145,8 @@ export class Session {
     if (m.type === 'live') {
       // The status may come flat beside `type` or as `status` (tolerated).
       const nested = (m as { status?: unknown }).status;
-      const s = (nested && typeof nested === 'object' ? nested : m) as LiveStatus;
-      if (this.entry && s.trace === this.entry.id) this.options.onLive?.(s);
+      const { summary, ...s } = (nested && typeof nested === 'object' ? nested : m) as LiveMessage;
+      if (this.entry && s.trace === this.entry.id) this.options.onLive?.(s, summary);
       return;
     }
     if (this.done || !this.entry) return;

@@ -1,6 +1,6 @@
 // The WebSocket to /api/v1/ws: delivers the server's messages and reconnects
 // with exponential backoff when the connection drops.
-import type { LiveStatus } from '../protocol/api.gen';
+import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
 
 export interface HelloMessage {
   type: 'hello';
@@ -23,8 +23,10 @@ export interface FailedMessage {
   trace: string;
   error: string;
 }
-/** A live trace's new snapshot: the LiveStatus fields beside `type`. */
-export type LiveMessage = { type: 'live' } & LiveStatus;
+/** A live trace's new snapshot: the LiveStatus fields beside `type`, and the
+ *  new snapshot's summary (absent when only the status changed, or when the
+ *  summary is too large to send: fetch it then). */
+export type LiveMessage = { type: 'live'; summary?: TraceSummary } & LiveStatus;
 export type ServerMessage =
   | HelloMessage
   | LiveMessage
