@@ -1,14 +1,16 @@
 // Display lag of live monitoring: how long after a record is made the viewer
 // has it on screen. A traced program (examples/thread_farm) streams to
 // `parallax serve --listen`; headless Chromium shows the live trace. At each
-// new snapshot the page notes, one animation frame after the new summary
-// arrived, the wall time minus the wall time of the newest record in it
-// (TraceSummary.begin_wall + duration). That covers the runtime's flush
-// interval, the socket, consistent-run construction, the snapshot build, the
-// WebSocket message and the summary fetch.
+// new snapshot the page notes, once the frame after the new summary was
+// applied has been painted, the wall time minus the wall time of the newest
+// record in it (TraceSummary.begin_wall + duration). That covers the
+// runtime's flush interval, the socket, consistent-run construction, the
+// snapshot build, the WebSocket message (which carries the summary) and the
+// page's work.
 //
 //   node e2e/live_lag_bench.mjs --parallax PARALLAX --build BUILD_DIR [--json OUT] [--update-ms MS]
 //                               [--seconds S] [--work-us US (job length: the record rate)]
+//                               [--workers N (busy worker threads; the machine's cores they take)]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +18,7 @@ import { join, resolve } from 'node:path';
 
 import { launchBrowser, parseArgs, startServer, until } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', build: '', json: '', 'update-ms': '50', seconds: '8', 'work-us': '200' });
+const args = parseArgs(process.argv.slice(2), { parallax: '', build: '', json: '', 'update-ms': '50', seconds: '8', 'work-us': '200', workers: '2' });
 const farm = resolve(args.build, 'examples/thread_farm');
 if (!args.parallax || !existsSync(farm)) {
   console.error('usage: live_lag_bench.mjs --parallax PARALLAX --build BUILD_DIR (with examples/thread_farm) [--json OUT]');
@@ -36,51 +38,77 @@ try {
   const env = { PLX_LIVE: text.match(/PLX_LIVE=(\S+)/)[1], PLX_LIVE_TOKEN: text.match(/PLX_LIVE_TOKEN=(\S+)/)[1] };
   const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
   await page.goto(server.url);
-  // About `seconds` of steady work: 2 workers, jobs of --work-us µs.
+  // About `seconds` of steady work: --workers busy workers, jobs of --work-us µs.
   const workUs = Number(args['work-us']);
-  const jobs = Math.round((Number(args.seconds) * 2 * 1e6) / (workUs * 1.25));
-  child = spawn(farm, ['--workers', '2', '--jobs', String(jobs), '--work-us', String(workUs)], {
+  const workers = Number(args.workers);
+  const jobs = Math.round((Number(args.seconds) * workers * 1e6) / (workUs * 1.25));
+  child = spawn(farm, ['--workers', String(workers), '--jobs', String(jobs), '--work-us', String(workUs)], {
     stdio: 'ignore',
     env: { ...process.env, ...env, PLX_OUTPUT: join(dir, 'farm.plx') },
   });
   const exited = new Promise((r) => child.on('exit', r));
-  const lags = await page.evaluate(
+  // Per snapshot, noted as the viewer sets its hooks (accessors on
+  // window.parallax): the lag on screen — the frame after the new summary is
+  // applied has been painted — and, for the breakdown, the newest record's
+  // age when the `live` message announcing it was handled, and the server's
+  // own share (newest chunk's arrival to the snapshot being ready).
+  const seen = await page.evaluate(
     (ms) =>
       new Promise((done) => {
-        const out = [];
-        let last = null;
-        const stop = performance.now() + ms;
-        const tick = () => {
-          const s = window.parallax?.summary;
-          if (s && s !== last && s.begin_wall && s.duration > 0) {
-            last = s;
-            const newest = Date.parse(s.begin_wall) + s.duration / 1e6;
-            requestAnimationFrame(() => out.push(Date.now() - newest));
-          }
-          if (performance.now() > stop) done(out);
-          else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
+        const out = { lag: [], ws: [], server: [] };
+        const hooks = window.parallax;
+        let summary = hooks.summary, live = hooks.live;
+        const wall = (s, t) => Date.parse(s.begin_wall) + t / 1e6;
+        Object.defineProperty(hooks, 'live', {
+          configurable: true,
+          get: () => live,
+          set: (v) => {
+            if (live && v && v.generation > live.generation && summary?.begin_wall) {
+              out.ws.push(Date.now() - wall(summary, v.clock));
+              out.server.push(v.lag_ms);
+            }
+            live = v;
+          },
+        });
+        Object.defineProperty(hooks, 'summary', {
+          configurable: true,
+          get: () => summary,
+          set: (v) => {
+            summary = v;
+            if (!v?.begin_wall || !(v.duration > 0)) return;
+            const newest = wall(v, v.duration);
+            requestAnimationFrame(() => setTimeout(() => out.lag.push(Date.now() - newest), 0));
+          },
+        });
+        setTimeout(() => done(out), ms);
       }),
     Number(args.seconds) * 1000,
   );
+  const lags = seen.lag;
   await exited;
   const status = await server.api('/traces/live/live');
   // The first snapshots include the viewer's own start-up; leave out the first second's worth.
-  const steady = lags.slice(Math.min(lags.length - 1, Math.ceil(1000 / Number(args['update-ms']))));
+  const skip = (xs) => xs.slice(Math.min(xs.length - 1, Math.ceil(1000 / Number(args['update-ms']))));
+  const steady = skip(lags);
+  const ws = skip(seen.ws), serverLag = skip(seen.server);
   const results = {
     kind: 'live_lag',
     update_ms: Number(args['update-ms']),
     work_us: workUs,
+    workers,
     snapshots_seen: lags.length,
     lag_ms: { median: quantile(steady, 0.5), p90: quantile(steady, 0.9), worst: Math.max(...steady) },
+    // the parts: newest record's age when the live message arrived, and the server's share of it
+    websocket_age_ms: { median: quantile(ws, 0.5), p90: quantile(ws, 0.9) },
+    server_lag_ms: { median: quantile(serverLag, 0.5), p90: quantile(serverLag, 0.9) },
     records: status.applied,
     records_per_s: status.applied / Number(args.seconds),
   };
   const ms = (v) => `${v.toFixed(0)} ms`;
   console.log(`display lag over ${steady.length} snapshots (${results.records} records, ` +
               `${(results.records_per_s / 1000).toFixed(0)} k records/s, update every ${args['update-ms']} ms): ` +
-              `median ${ms(results.lag_ms.median)}, p90 ${ms(results.lag_ms.p90)}, worst ${ms(results.lag_ms.worst)}`);
+              `median ${ms(results.lag_ms.median)}, p90 ${ms(results.lag_ms.p90)}, worst ${ms(results.lag_ms.worst)}; ` +
+              `at the live message ${ms(results.websocket_age_ms.median)} (server ${ms(results.server_lag_ms.median)})`);
   if (args.json) writeFileSync(args.json, JSON.stringify(results, null, 2));
 } finally {
   if (child && child.exitCode === null) child.kill('SIGKILL');
