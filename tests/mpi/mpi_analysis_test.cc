@@ -87,6 +87,33 @@ class MpiAnalysis : public ::testing::Test {
     return out;
   }
 
+  // The begins of `rank`'s "iteration" slices, in order.
+  static std::vector<int64_t> IterationBegins(const model::Trace& t, int64_t rank) {
+    std::vector<int64_t> begins;
+    for (size_t s = 0; s < t.slices.size(); ++s)
+      if (t.processes[t.threads[t.slices.thread[s]].process].rank == rank &&
+          t.states[t.slices.state[s]].name == "iteration")
+        begins.push_back(t.slices.begin[s]);
+    std::sort(begins.begin(), begins.end());
+    return begins;
+  }
+
+  // Whether anomaly `a` (an "iteration" of the last recorded run) is an
+  // iteration its rank's program measured as stalled by the machine.
+  bool Stalled(const json& a) {
+    const int rank = a["rank"].get<int>();
+    const std::vector<int64_t> begins = IterationBegins(Load(), rank);
+    const int64_t begin = a["begin_ns"].get<int64_t>();
+    const auto nearest = std::min_element(begins.begin(), begins.end(), [&](int64_t x, int64_t y) {
+      return std::abs(x - begin) < std::abs(y - begin);
+    });
+    if (nearest == begins.end() || std::abs(*nearest - begin) >= 100000) return false;
+    const int iteration = static_cast<int>(nearest - begins.begin());
+    for (const std::string& line : CountsLines(rank, "stalled_iteration"))
+      if (std::stoi(line) == iteration) return true;
+    return false;
+  }
+
   int64_t CountsValue(int rank, const std::string& key) {
     const std::vector<std::string> lines = CountsLines(rank, key);
     EXPECT_EQ(lines.size(), 1u) << key << " in the counts of rank " << rank;
@@ -239,7 +266,9 @@ TEST_F(MpiAnalysis, SlowWorkerIsTheImbalancedRank) {
 }
 
 // 100 iterations of 5 ms on 4 ranks; with `inject`, rank 2's iterations 30
-// and 70 take 40 ms. Anomalies are exactly those; a clean run has none.
+// and 70 take 40 ms. Anomalies are exactly those; a clean run has none —
+// besides iterations the program itself measured as stalled (a loaded CI
+// machine once held three ranks' compute for 30 ms at the same moment).
 TEST_F(MpiAnalysis, InjectedSlowIterationsAreTheAnomalies) {
   const std::vector<Flavor> flavors = FlavorsFor("slow_iterations");
   if (flavors.empty()) GTEST_SKIP() << "no MPI flavour can run slow_iterations here";
@@ -264,20 +293,14 @@ TEST_F(MpiAnalysis, InjectedSlowIterationsAreTheAnomalies) {
       ASSERT_GE(ns, 40000000) << "iteration " << iteration;
 
     // Rank 2's iteration slices in order, to name each anomaly's iteration.
-    const model::Trace t = Load();
-    std::vector<int64_t> begins;
-    for (size_t s = 0; s < t.slices.size(); ++s)
-      if (t.processes[t.threads[t.slices.thread[s]].process].rank == 2 &&
-          t.states[t.slices.state[s]].name == "iteration")
-        begins.push_back(t.slices.begin[s]);
+    const std::vector<int64_t> begins = IterationBegins(Load(), 2);
     ASSERT_EQ(begins.size(), 100u);
-    std::sort(begins.begin(), begins.end());
 
     const json j = Report();
     ASSERT_TRUE(j.contains("anomalies")) << j.dump();
     std::map<int, int64_t> found;
     for (const json& a : j["anomalies"]) {
-      if (a["state"] != "iteration") continue;
+      if (a["state"] != "iteration" || Stalled(a)) continue;
       EXPECT_EQ(a["rank"], 2) << a.dump();
       // The report's times are causally repaired, which may move a slice by a
       // few ns; iterations are 5 ms apart, so the nearest begin names it.
@@ -304,7 +327,7 @@ TEST_F(MpiAnalysis, InjectedSlowIterationsAreTheAnomalies) {
     const json clean = Report();
     ASSERT_TRUE(clean.contains("anomalies")) << clean.dump();
     for (const json& a : clean["anomalies"])
-      EXPECT_NE(a["state"], "iteration") << a.dump();
+      EXPECT_TRUE(a["state"] != "iteration" || Stalled(a)) << a.dump();
   }
 }
 

@@ -11,7 +11,10 @@
  * below ITERATIONS) 8 times.
  * Each rank's counts file ends with one line per slow iteration it ran:
  *   slow_iteration <iteration> <its compute in ns, as the program measured it>
- * (at least REPEATS x WORK_US; more on a busy machine). */
+ * (at least REPEATS x WORK_US; more on a busy machine), and one line per
+ * other iteration whose compute took over twice WORK_US (the machine stalled
+ * it):
+ *   stalled_iteration <iteration> <its compute in ns> */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <stdio.h>
@@ -50,7 +53,11 @@ int main(int argc, char** argv) {
     for (int r = 0; r < repeats; ++r)
       x += user_paced_work(work_us);
     user_state_leave(&iteration);
-    if (repeats > 1) count_line("slow_iteration %d %lld", i, (long long)(user_now_ns() - begin));
+    const long long ns = (long long)(user_now_ns() - begin);
+    if (repeats > 1)
+      count_line("slow_iteration %d %lld", i, ns);
+    else if (ns > 2LL * work_us * 1000)
+      count_line("stalled_iteration %d %lld", i, ns);
     MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     count_call("MPI_Allreduce");
   }
