@@ -197,14 +197,8 @@ StatusOr<RepairReport> RepairCausality(model::Trace* trace, const RepairOptions&
   report.before = options.collectives ? Count(c, original) : CountViolations(*trace);
   report.violations_before = report.before.total();
 
-  const uint32_t threads = static_cast<uint32_t>(trace->threads.size());
-  Anchors anchors = MakeAnchors(c, threads);
-  Solver solver(c, &anchors, threads, options);
-  report.converged = solver.Run();
-  report.updates = solver.updates();
-
-  // The events constraints moved directly: targets short of their cause
-  // (plus lag) before repair.
+  // The events constraints move directly: targets short of their cause (plus
+  // lag) before repair. Their shifts are filled in once the solver ran.
   for (size_t g = 0; g < c.size(); ++g) {
     const LatestSources latest = FindLatestSources(c, g, original);
     for (uint32_t i = c.target_first[g]; i < c.target_first[g + 1]; ++i) {
@@ -218,15 +212,29 @@ StatusOr<RepairReport> RepairCausality(model::Trace* trace, const RepairOptions&
       r.send_row = c.source_row[g];
       r.time_ns = e.time;
       r.violation_ns = cause - e.time;
-      r.shift_ns = anchors.shift[anchors.Id(e)];
       report.repairs.push_back(r);
     }
   }
+  const uint32_t threads = static_cast<uint32_t>(trace->threads.size());
+  report.thread_max_shift_ns.assign(threads, 0);
+  // Every constraint holds (the common case of one clock): nothing can move.
+  if (report.repairs.empty()) {
+    report.converged = true;
+    report.after = options.collectives ? report.before : CountViolations(*trace);
+    report.violations_after = report.after.total();
+    return report;
+  }
+
+  Anchors anchors = MakeAnchors(c, threads);
+  Solver solver(c, &anchors, threads, options);
+  report.converged = solver.Run();
+  report.updates = solver.updates();
+  for (Repair& r : report.repairs)
+    r.shift_ns = anchors.shift[anchors.Id({r.thread, r.time_ns})];
   std::stable_sort(report.repairs.begin(), report.repairs.end(),
                    [](const Repair& x, const Repair& y) { return x.shift_ns > y.shift_ns; });
 
   std::vector<ThreadTimeMap> maps(threads);
-  report.thread_max_shift_ns.assign(threads, 0);
   for (uint32_t t = 0; t < threads; ++t) {
     const auto b = anchors.first[t], e = anchors.first[t + 1];
     maps[t].anchors.assign(anchors.time.begin() + b, anchors.time.begin() + e);
