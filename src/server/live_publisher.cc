@@ -1,6 +1,8 @@
 // LivePublisher: snapshot, swap, tell the viewers.
 #include "server/live_publisher.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 
 #include "server/api_handlers.h"
@@ -15,6 +17,12 @@ LivePublisher::LivePublisher(LiveTrace& trace, TraceStore& store, BroadcastFn br
       broadcast_(std::move(broadcast)),
       update_(update),
       board_(std::make_shared<Board>()) {
+  // Every update builds a snapshot's columns anew and frees the last one's.
+  // Keeping freed memory in the heap (blocks up to 32 MiB, the most malloc
+  // keeps there) spares the page faults of touching it again: about a
+  // quarter of a snapshot's build time. For the whole process: a live server.
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   current_ = NewSnapshot(BuildImage({}, {}));
   store_.Replace(current_);
   board_->status = trace_.Status(Clock::now(), false);
