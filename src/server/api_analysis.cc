@@ -27,6 +27,23 @@ Json StatsRowJson(const model::Trace& t, const analysis::StateStats& s, bool wit
   return row;
 }
 
+// StatsResult.dropped: by total descending, then name.
+Json DroppedJson(const live::WindowDropped& d) {
+  std::vector<std::pair<std::string, live::WindowDropped::State>> states(d.states.begin(),
+                                                                         d.states.end());
+  std::stable_sort(states.begin(), states.end(), [](const auto& a, const auto& b) {
+    return a.second.total_ns > b.second.total_ns;
+  });
+  Json list = Json::array();
+  for (const auto& [name, s] : states)
+    list.push_back(Json{{"name", name}, {"count", s.count}, {"total", s.total_ns}});
+  return Json{{"records", d.records},
+              {"sends", d.sends},
+              {"receives", d.receives},
+              {"bytes_sent", d.bytes_sent},
+              {"states", std::move(list)}};
+}
+
 Json AnomalyRefJson(const model::Trace& t, const analysis::Anomaly& a) {
   return Json{{"slice", SliceRefJson(t, a.slice)},
               {"duration", a.duration_ns},
@@ -138,8 +155,11 @@ ApiResponse Stats(ServedTrace& served, const QueryParams& q) {
   Json list = Json::array();
   for (const auto& row : rows)
     list.push_back(StatsRowJson(t, row, *callsites));
-  return JsonResponse(
-      Json{{"scope", name}, {"thread_time", scope->thread_time_ns}, {"rows", std::move(list)}});
+  const live::WindowDropped* d = name == "all" ? served.dropped() : nullptr;
+  return JsonResponse(Json{{"scope", name},
+                           {"thread_time", scope->thread_time_ns},
+                           {"rows", std::move(list)},
+                           {"dropped", d != nullptr ? DroppedJson(*d) : Json(nullptr)}});
 }
 
 ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {

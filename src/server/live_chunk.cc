@@ -5,6 +5,7 @@
 
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/checksum.h"
@@ -63,11 +64,12 @@ const ChunkChecker::CommInfo& ChunkChecker::Comm(uint64_t id) {
   return last_comm_;
 }
 
-// Sends and receives of one chunk as message keys; every record counted (a
-// template for every other kind: the base's no-op overloads would win).
+// Sends and receives of one chunk as message keys, and its tally; every
+// record counted (a template for every other kind: the base's no-op
+// overloads would win).
 struct MessageCollector {
   MessageCollector(ChunkChecker& c, uint32_t chunk_stream, uint64_t self_id)
-      : checker(c), stream(chunk_stream), self(self_id) {}
+      : checker(c), stream(chunk_stream), self(self_id), open(c.open_[chunk_stream]) {}
 
   void Message(bool send, uint64_t comm_id, int64_t peer, int64_t tag) {
     const ChunkChecker::CommInfo& comm = checker.Comm(comm_id);
@@ -110,11 +112,34 @@ struct MessageCollector {
   }
   void On(uint64_t tick, const format::SendRecord& r) {
     Tick(tick);
+    ++tally.sends;
+    tally.bytes_sent += r.bytes;
     Message(true, r.comm, r.peer, r.tag);
   }
   void On(uint64_t tick, const format::RecvRecord& r) {
     Tick(tick);
+    ++tally.receives;
     Message(false, r.comm, r.peer, r.tag);
+  }
+  void On(uint64_t tick, const format::EnterRecord& r) {
+    Tick(tick);
+    open.push_back({r.state, checker.clock_.ToNs(tick, &hint)});
+  }
+  // As the model's loader: a leave closes the innermost open state; one on an
+  // empty stack is ignored.
+  void On(uint64_t tick, const format::LeaveRecord&) {
+    Tick(tick);
+    if (open.empty()) return;
+    const ChunkChecker::Open o = open.back();
+    open.pop_back();
+    if (last_state == nullptr || last_state->first != o.state) {
+      auto it = std::find_if(ended.begin(), ended.end(),
+                             [&](const auto& e) { return e.first == o.state; });
+      if (it == ended.end()) it = ended.insert(ended.end(), {o.state, {}});
+      last_state = &*it;
+    }
+    ++last_state->second.count;
+    last_state->second.total_ns += checker.clock_.ToNs(tick, &hint) - o.ns;
   }
   void OnUnknown(uint8_t, uint64_t tick, const uint8_t*, size_t) { Tick(tick); }
   void Tick(uint64_t tick) {
@@ -126,6 +151,11 @@ struct MessageCollector {
   uint64_t stream;
   uint64_t self;
   uint64_t records = 0, first = 0, last = 0;
+  std::vector<ChunkChecker::Open>& open;
+  size_t hint = 0;
+  ChunkTally tally;
+  std::vector<std::pair<uint64_t, ChunkTally::State>> ended;  // by local state id
+  std::pair<uint64_t, ChunkTally::State>* last_state = nullptr;
 };
 
 Status ChunkChecker::DecodePayload(const format::ChunkHeader& h, const uint8_t* stored,
@@ -219,6 +249,13 @@ Status ChunkChecker::Check(const std::vector<uint8_t>& frame, uint64_t offset, C
   size_t hint = 0;
   out->begin_ns = clock_.ToNs(v.first, &hint);
   out->end_ns = clock_.ToNs(v.last, &hint);
+  out->tally = std::move(v.tally);
+  for (auto& [id, state] : v.ended) {
+    const auto def = defs_.states.find(id);
+    state.name = def != defs_.states.end() ? std::string(defs_.Str(def->second.name))
+                                           : StrFormat("<undefined %llu>", static_cast<ull>(id));
+    out->tally.states.push_back(std::move(state));
+  }
   return Status::Ok();
 }
 

@@ -14,6 +14,7 @@
 #include "format/definitions.h"
 #include "format/layout.h"
 #include "format/tick_clock.h"
+#include "server/live_tally.h"
 
 struct ZSTD_DCtx_s;
 
@@ -32,6 +33,7 @@ struct CheckedChunk {
   int64_t begin_ns = 0;  // EVENTS: first and last record, the connection's CLOCK_MONOTONIC ns
   int64_t end_ns = 0;
   uint64_t missing = 0;  // records left out of the stream before this chunk
+  ChunkTally tally;      // EVENTS: for when the history window drops it
 };
 
 class ChunkChecker {
@@ -72,6 +74,10 @@ class ChunkChecker {
                        const uint8_t** payload);
   const CommInfo& Comm(uint64_t id);
   friend struct MessageCollector;
+  struct Open {
+    uint64_t state;
+    int64_t ns;
+  };
 
   uint32_t self_;
   format::ProcessDefs defs_;
@@ -81,6 +87,7 @@ class ChunkChecker {
   std::unordered_map<uint32_t, uint64_t> next_index_;  // per stream
   std::unordered_set<uint64_t> anonymous_;             // thread communicators with peer -1 sends
   std::vector<MessageEvent> messages_;
+  std::unordered_map<uint32_t, std::vector<Open>> open_;  // per stream: entered, not left
   std::vector<uint8_t> scratch_;
   ZSTD_DCtx_s* zstd_ = nullptr;
 };

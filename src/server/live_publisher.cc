@@ -32,8 +32,10 @@ LivePublisher::~LivePublisher() {
   Stop();
 }
 
-std::shared_ptr<ServedTrace> LivePublisher::NewSnapshot(std::vector<uint8_t> image) {
+std::shared_ptr<ServedTrace> LivePublisher::NewSnapshot(std::vector<uint8_t> image,
+                                                        WindowDropped dropped) {
   auto snapshot = std::make_shared<ServedTrace>("live", "live");
+  snapshot->SetDropped(std::move(dropped));
   snapshot->SetLiveStatus([board = board_] {
     std::lock_guard lock(board->mu);
     return board->status;
@@ -77,7 +79,8 @@ void LivePublisher::UpdateNow() {
   if (trace_.Changed(version_)) {
     const auto start = Clock::now();
     SnapshotWork work = trace_.TakeSnapshotWork();
-    std::shared_ptr<ServedTrace> snapshot = NewSnapshot(BuildImage(work.input, work.process_of));
+    std::shared_ptr<ServedTrace> snapshot =
+        NewSnapshot(BuildImage(work.input, work.process_of), std::move(work.dropped));
     const auto ready = Clock::now();
     version_ = work.applied_version;
     if (snapshot->ready()) {

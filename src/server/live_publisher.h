@@ -60,7 +60,7 @@ class LivePublisher {
     LiveStatus status;
   };
   void Run();
-  std::shared_ptr<ServedTrace> NewSnapshot(std::vector<uint8_t> image);
+  std::shared_ptr<ServedTrace> NewSnapshot(std::vector<uint8_t> image, WindowDropped dropped = {});
 
   LiveTrace& trace_;
   TraceStore& store_;

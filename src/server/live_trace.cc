@@ -86,8 +86,9 @@ void LiveTrace::AddChunk(uint32_t id, const CheckedChunk& chunk, std::vector<uin
   if (fresh) run_seq_.push_back(0);
   const uint32_t stream = it->second;
   const uint64_t slot = next_slot_++;
-  pending_.emplace(slot,
-                   Pending{id, chunk.header, shared, chunk.begin_ns, chunk.end_ns, now, false, {}});
+  pending_.emplace(
+      slot,
+      Pending{id, chunk.header, shared, chunk.begin_ns, chunk.end_ns, now, chunk.tally, false, {}});
   pending_bytes_ += shared->size();
   for (const MessageEvent& m : messages)
     run_.Push({stream, run_seq_[stream]++, m.send ? Kind::kSend : Kind::kReceive, m.key, slot},
@@ -165,7 +166,8 @@ void LiveTrace::Apply(uint64_t slot) {
   pending_bytes_ -= p.bytes->size();
   newest_applied_arrival_ = std::max(newest_applied_arrival_, p.arrival);
   if (observer_) observer_(p.connection, connections_[p.connection].rank, p.header, batch_);
-  window_.AddEvents(p.connection, p.header, std::move(p.bytes), p.begin_ns, p.end_ns);
+  window_.AddEvents(p.connection, p.header, std::move(p.bytes), p.begin_ns, p.end_ns,
+                    std::move(p.tally));
   pending_.erase(it);
   ++applied_version_;
 }
@@ -224,6 +226,7 @@ SnapshotWork LiveTrace::TakeSnapshotWork() const {
   SnapshotWork w;
   std::lock_guard lock(mu_);
   window_.Collect(&w.input);
+  w.dropped = window_.dropped();
   w.newest_arrival = newest_applied_arrival_;
   w.applied_version = applied_version_;
   // As `parallax merge` numbers part files: by MPI rank when every process

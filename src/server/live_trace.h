@@ -45,6 +45,7 @@ struct SnapshotWork {
   std::vector<uint32_t> process_of;  // per connection
   Clock::time_point newest_arrival;  // of the newest applied chunk
   uint64_t applied_version = 0;
+  WindowDropped dropped;  // what the window dropped before `input`
 };
 
 class LiveTrace {
@@ -120,6 +121,7 @@ class LiveTrace {
     ChunkBytes bytes;
     int64_t begin_ns, end_ns;
     Clock::time_point arrival;
+    ChunkTally tally;
     bool released = false;        // its marker is out: every record released
     std::vector<uint64_t> needs;  // chunks holding the sends of its receives
   };

@@ -11,7 +11,8 @@ void HistoryWindow::AddDefs(uint32_t connection, ChunkBytes bytes) {
 }
 
 void HistoryWindow::AddEvents(uint32_t connection, const format::ChunkHeader& header,
-                              ChunkBytes bytes, int64_t begin_ns, int64_t end_ns) {
+                              ChunkBytes bytes, int64_t begin_ns, int64_t end_ns,
+                              ChunkTally tally) {
   StreamState& s = streams_[{connection, header.stream}];
   if (!s.seen) s.first_tick = header.tick_begin;
   s.seen = true;
@@ -19,7 +20,7 @@ void HistoryWindow::AddEvents(uint32_t connection, const format::ChunkHeader& he
   if (!any_ || end_ns > newest_ns_) newest_ns_ = end_ns;
   any_ = true;
   kept_bytes_ += bytes->size();
-  kept_.insert({end_ns, seq_++, connection, header, begin_ns, std::move(bytes)});
+  kept_.insert({end_ns, seq_++, connection, header, begin_ns, std::move(bytes), std::move(tally)});
   Trim();
 }
 
@@ -31,7 +32,7 @@ void HistoryWindow::Trim() {
     StreamState& s = streams_[{k.connection, k.header.stream}];
     s.dropped = true;
     s.dropped_end = std::max(s.dropped_end, k.header.first_index + k.header.record_count);
-    dropped_records_ += k.header.record_count;
+    dropped_.Add(k.tally, k.header.record_count);
     dropped_by_[k.connection] += k.header.record_count;
     kept_bytes_ -= k.bytes->size();
     kept_.erase(kept_.begin());
@@ -39,7 +40,7 @@ void HistoryWindow::Trim() {
 }
 
 int64_t HistoryWindow::oldest_kept_ns() const {
-  if (dropped_records_ == 0) return first_ns_;
+  if (dropped_.records == 0) return first_ns_;
   int64_t oldest = newest_ns_;
   for (const Kept& k : kept_)
     oldest = std::min(oldest, k.begin_ns);

@@ -1,6 +1,7 @@
 // HistoryWindow: the applied chunks a live trace keeps — every DEFS chunk, and
 // the EVENTS chunks within `window_ns` of the newest record and `window_bytes`
-// in all; older ones are dropped, counted per connection. A stream whose
+// in all; older ones are dropped, counted per connection, and their tallies
+// summed (per state, live_tally.h). A stream whose
 // first chunks were dropped keeps an anchor (its first record's tick) so the
 // snapshot's trace time still starts where the run started.
 #pragma once
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "format/layout.h"
+#include "server/live_tally.h"
 
 namespace plx::server::live {
 
@@ -42,13 +44,15 @@ class HistoryWindow {
   void AddDefs(uint32_t connection, ChunkBytes bytes);
   /// An applied EVENTS chunk; then drops what left the window.
   void AddEvents(uint32_t connection, const format::ChunkHeader& header, ChunkBytes bytes,
-                 int64_t begin_ns, int64_t end_ns);
+                 int64_t begin_ns, int64_t end_ns, ChunkTally tally = {});
   /// Appends the kept chunks and anchors to `out`.
   void Collect(SnapshotInput* out) const;
 
   uint64_t kept_bytes() const { return kept_bytes_; }
   uint64_t kept_chunks() const { return kept_.size(); }
-  uint64_t dropped_records() const { return dropped_records_; }
+  uint64_t dropped_records() const { return dropped_.records; }
+  /// What was dropped, summed: slices that ended in dropped chunks, messages.
+  const WindowDropped& dropped() const { return dropped_; }
   /// Records dropped per connection.
   const std::map<uint32_t, uint64_t>& dropped_by_connection() const { return dropped_by_; }
   /// The earliest record ever applied and the oldest still kept (ns of the
@@ -65,6 +69,7 @@ class HistoryWindow {
     format::ChunkHeader header;
     int64_t begin_ns;
     ChunkBytes bytes;
+    ChunkTally tally;
     bool operator<(const Kept& o) const {
       return end_ns != o.end_ns ? end_ns < o.end_ns : seq < o.seq;
     }
@@ -84,7 +89,7 @@ class HistoryWindow {
   std::map<std::pair<uint32_t, uint32_t>, StreamState> streams_;
   uint64_t seq_ = 0;
   uint64_t kept_bytes_ = 0;
-  uint64_t dropped_records_ = 0;
+  WindowDropped dropped_;
   std::map<uint32_t, uint64_t> dropped_by_;
   bool any_ = false;
   int64_t first_ns_ = 0;

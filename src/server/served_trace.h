@@ -22,6 +22,7 @@
 #include "base/status.h"
 #include "model/trace.h"
 #include "server/live_status.h"
+#include "server/live_tally.h"
 #include "server/replay_index.h"
 #include "server/timeline_index.h"
 #include "time/causal_repair.h"
@@ -73,6 +74,12 @@ class ServedTrace {
   bool live() const { return static_cast<bool>(live_status_); }
   /// The live trace's status (only when live()).
   LiveStatus live_status() const { return live_status_(); }
+  /// A live snapshot: what its history window had dropped before it (set
+  /// before loading; null for a file).
+  void SetDropped(live::WindowDropped dropped) {
+    dropped_ = std::make_unique<live::WindowDropped>(std::move(dropped));
+  }
+  const live::WindowDropped* dropped() const { return dropped_.get(); }
 
   LoadProgressInfo progress() const;
   bool ready() const { return status_.load(std::memory_order_acquire) == LoadStatus::kReady; }
@@ -112,6 +119,7 @@ class ServedTrace {
   LoadProgressInfo progress_;
   std::function<void(const LoadProgressInfo&)> on_progress_;
   std::function<LiveStatus()> live_status_;
+  std::unique_ptr<live::WindowDropped> dropped_;
 
   model::Trace trace_;
   time::MessagePairs pairs_;

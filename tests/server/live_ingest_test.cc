@@ -15,6 +15,7 @@
 #include "interop/trace_compare.h"
 #include "live_test_client.h"
 #include "model/load_trace.h"
+#include "server/api_handlers.h"
 #include "server/live_listener.h"
 #include "server/live_publisher.h"
 #include "server/live_replay.h"
@@ -281,6 +282,85 @@ TEST(LiveIngestTest, WindowDropsOldChunksAndKeepsTraceTime) {
   for (size_t i = 0; i < t.slices.size(); ++i)
     ASSERT_GE(t.slices.begin[i], full.end_ns - 2'600'000'000) << i;
   EXPECT_EQ(server.trace.DroppedByConnection().begin()->second, s.dropped);
+
+  // The dropped slices are the stream's first ones: those that ended in
+  // dropped chunks. One that began in them and ends in the window is in
+  // neither (the snapshot sees its leave without its enter).
+  const WindowDropped* d = snapshot->dropped();
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->records, s.dropped);
+  ASSERT_EQ(d->states.size(), 1u);
+  const WindowDropped::State& compute = d->states.at("compute");
+  EXPECT_EQ(compute.count + t.slices.size() + t.stats.leave_without_enter, full.slices.size());
+  EXPECT_GT(compute.count, full.slices.size() * 3 / 4);
+  int64_t total = 0;
+  for (size_t i = 0; i < compute.count; ++i)
+    total += full.slices.end[i] - full.slices.begin[i];
+  EXPECT_EQ(compute.total_ns, total);
+  EXPECT_EQ(d->sends + d->receives, 0u);
+}
+
+TEST(LiveIngestTest, WindowSummarisesWhatItDropsPerStateAndMessages) {
+  testing::TempDir dir;
+  const std::string path = testing::WriteRingTrace(dir.path(), 4, 300, 512);
+  ASSERT_FALSE(path.empty());
+  const model::Trace full = LoadFile(path);
+  LiveOptions o;
+  o.window_bytes = 16 << 10;
+  LiveServer server(o);
+  ReplayReversed(server, path);
+  server.publisher->UpdateNow();
+  auto snapshot = server.store.Find("live");
+  ASSERT_TRUE(snapshot->ready()) << snapshot->progress().error;
+  const model::Trace& t = snapshot->trace();
+  const WindowDropped* d = snapshot->dropped();
+  ASSERT_NE(d, nullptr);
+  ASSERT_GT(d->records, 0u);
+  EXPECT_EQ(d->records, server.publisher->status().dropped);
+
+  // Per state: what was dropped, plus what the window holds, plus the slices
+  // cut by its edge (a leave without its enter) is everything.
+  std::map<std::string, uint64_t> full_count, kept_count;
+  std::map<std::string, int64_t> full_total;
+  for (size_t i = 0; i < full.slices.size(); ++i) {
+    ++full_count[full.states[full.slices.state[i]].name];
+    full_total[full.states[full.slices.state[i]].name] += full.slices.end[i] - full.slices.begin[i];
+  }
+  for (size_t i = 0; i < t.slices.size(); ++i)
+    ++kept_count[t.states[t.slices.state[i]].name];
+  uint64_t dropped_slices = 0;
+  for (const auto& [name, state] : d->states) {
+    ASSERT_TRUE(full_count.contains(name)) << name;
+    EXPECT_LE(state.count + kept_count[name], full_count[name]) << name;
+    EXPECT_GE(state.count + kept_count[name] + t.stats.leave_without_enter, full_count[name]);
+    EXPECT_LT(state.total_ns, full_total[name]) << name;
+    EXPECT_GT(state.total_ns, 0) << name;
+    dropped_slices += state.count;
+  }
+  EXPECT_EQ(d->states.size(), 3u);  // compute, MPI_Send, MPI_Recv
+  EXPECT_EQ(dropped_slices + t.slices.size() + t.stats.leave_without_enter, full.slices.size());
+  // Every send and receive is either dropped or in the window.
+  uint64_t sends = 0, receives = 0, bytes = 0, full_bytes = 0;
+  for (size_t i = 0; i < t.messages.size(); ++i) {
+    (t.messages.is_send[i] ? sends : receives) += 1;
+    if (t.messages.is_send[i]) bytes += t.messages.bytes[i];
+  }
+  for (size_t i = 0; i < full.messages.size(); ++i)
+    if (full.messages.is_send[i]) full_bytes += full.messages.bytes[i];
+  EXPECT_EQ(d->sends + sends, full.messages.size() / 2);
+  EXPECT_EQ(d->receives + receives, full.messages.size() / 2);
+  EXPECT_EQ(d->bytes_sent + bytes, full_bytes);
+  EXPECT_GT(d->sends, 0u);
+
+  // GET /stats of the live trace carries it (scope all only).
+  auto all = handlers::Stats(*snapshot, *QueryParams::Parse(""));
+  ASSERT_EQ(all.status, 200) << all.body;
+  const handlers::Json body = handlers::Json::parse(all.body);
+  EXPECT_EQ(body["dropped"]["records"], d->records);
+  EXPECT_EQ(body["dropped"]["states"].size(), 3u);
+  EXPECT_EQ(body["dropped"]["sends"], d->sends);
+  auto one = handlers::Stats(*snapshot, *QueryParams::Parse("process=0"));
+  EXPECT_TRUE(handlers::Json::parse(one.body)["dropped"].is_null());
 }
 
 TEST(LiveIngestTest, WindowBytesBoundMemory) {

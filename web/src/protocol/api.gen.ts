@@ -223,6 +223,32 @@ export interface StatsResult {
   thread_time: number;
   /** by total descending */
   rows: StatsRow[];
+  /** a live trace, scope all: what its history window dropped (the rows cover only the window) */
+  dropped: WindowDropped | null;
+}
+
+/** Slices of one state that ended before a live trace's history window. */
+export interface DroppedState {
+  /** the state's name */
+  name: string;
+  /** slices */
+  count: number;
+  /** their inclusive ns */
+  total: number;
+}
+
+/** What a live trace's history window dropped, summarised: records, messages, and per state the slices whose end was dropped (a slice that began before the window and ends in it is in neither, until its end is dropped too). */
+export interface WindowDropped {
+  /** records dropped */
+  records: number;
+  /** send records among them */
+  sends: number;
+  /** receive records among them */
+  receives: number;
+  /** bytes of those sends */
+  bytes_sent: number;
+  /** by total descending */
+  states: DroppedState[];
 }
 
 /** A slice judged anomalous. */

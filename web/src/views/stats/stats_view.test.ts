@@ -11,7 +11,7 @@ function stats(p: StatsParams): StatsResult {
     { state: 2, name: 'MPI_Wait', callsite: null, count: 5, total: 3_000_000, self: 3_000_000, mean: 600_000, min: 100, max: 2_000_000, stddev: 5000, share: 0.3 },
   ];
   if (p.callsites) rows[1]!.callsite = { file: 'x.c', line: 3, function: 'send_all' } as never;
-  return { scope: p.thread !== undefined ? `thread ${p.thread}` : 'all', thread_time: 10_000_000, rows };
+  return { scope: p.thread !== undefined ? `thread ${p.thread}` : 'all', thread_time: 10_000_000, rows, dropped: null };
 }
 
 let host: HTMLElement;
@@ -34,6 +34,25 @@ function setup(handlers = {}) {
 const names = () => [...host.querySelectorAll('[data-testid=stats-row] td.name')].map((td) => td.childNodes[1]!.textContent);
 
 describe('stats view', () => {
+  it('shows what a live history window dropped, per state', async () => {
+    const dropped = { records: 12345, sends: 10, receives: 9, bytes_sent: 640, states: [{ name: 'compute', count: 7, total: 3_000_000 }, { name: 'MPI_Recv', count: 4, total: 1_000 }] };
+    setup({ stats: (p: StatsParams) => ({ ...stats(p), dropped }) });
+    await flush();
+    const rows = [...host.querySelectorAll('[data-testid=stats-dropped-row]')].map((tr) => tr.textContent);
+    expect(rows).toEqual(['compute73 ms', 'MPI_Recv41 µs']);
+    const text = host.querySelector('[data-testid=stats-dropped]')!.textContent!;
+    expect(text).toContain('12,345 records dropped');
+    expect(text).toContain('10 sends (640 bytes), 9 receives');
+    expect(host.querySelector('[data-testid=stats-info]')!.textContent).toContain('window only');
+  });
+
+  it('shows no dropped section for a file', async () => {
+    setup();
+    await flush();
+    expect(host.querySelector('[data-testid=stats-dropped]')!.children.length).toBe(0);
+    expect(host.querySelector('[data-testid=stats-info]')!.textContent).not.toContain('window');
+  });
+
   it('shows the rows by total time with all columns and swatches', async () => {
     setup();
     expect(host.querySelector('[data-testid=view-loading]')).not.toBeNull();

@@ -32,6 +32,7 @@ export class StatsView implements View {
   private callsiteInput!: HTMLInputElement;
   private csvButton!: HTMLButtonElement;
   private info!: HTMLDivElement;
+  private dropped!: HTMLDivElement;
   private table!: HTMLTableElement;
   private tbody!: HTMLTableSectionElement;
 
@@ -94,8 +95,9 @@ export class StatsView implements View {
     this.tbody = el('tbody');
     this.table.append(el('thead', {}, headRow), this.tbody);
     this.info = el('div', { class: 'stats-info', 'data-testid': 'stats-info' });
+    this.dropped = el('div', { class: 'stats-dropped', 'data-testid': 'stats-dropped' });
 
-    host.append(controls, this.status.element, this.info, el('div', { class: 'table-scroll' }, this.table));
+    host.append(controls, this.status.element, this.info, el('div', { class: 'table-scroll' }, this.table), this.dropped);
     this.unsubscribe.push(this.ctx.states.onChange(() => this.render()));
     this.updateCallsiteInput();
     this.load();
@@ -155,7 +157,10 @@ export class StatsView implements View {
     const r = this.result;
     this.csvButton.disabled = !r || r.rows.length === 0;
     if (!r) return;
-    this.info.textContent = `${r.scope}: ${formatDuration(r.thread_time)} of thread time, ${r.rows.length} rows`;
+    this.info.textContent =
+      `${r.scope}: ${formatDuration(r.thread_time)} of thread time, ${r.rows.length} rows` +
+      (r.dropped && r.dropped.records > 0 ? ' (the live history window only; what it dropped is below)' : '');
+    this.renderDropped(r);
     const showCallsite = r.rows.some((row) => row.callsite !== null);
     const trs = this.rows().map((row) => {
       const tr = el('tr', { 'data-testid': 'stats-row', 'data-state': row.state });
@@ -181,6 +186,24 @@ export class StatsView implements View {
       trs.push(el('tr', {}, el('td', { colspan: COLUMNS.length, class: 'empty' }, 'no slices in this scope')));
     }
     this.tbody.replaceChildren(...trs);
+  }
+
+  /** A live trace: what its history window dropped, per state (slices that ended before it). */
+  private renderDropped(r: StatsResult): void {
+    const d = r.dropped;
+    if (!d || d.records === 0) {
+      this.dropped.replaceChildren();
+      return;
+    }
+    const head = el('tr', {}, el('th', { scope: 'col' }, 'state'), el('th', { scope: 'col', class: 'num' }, 'count'), el('th', { scope: 'col', class: 'num' }, 'total'));
+    const rows = d.states.map((s) =>
+      el('tr', { 'data-testid': 'stats-dropped-row' }, el('td', { class: 'name' }, s.name), el('td', { class: 'num' }, s.count.toLocaleString('en-US')), el('td', { class: 'num' }, formatDuration(s.total))),
+    );
+    const line =
+      `Before the window: ${d.records.toLocaleString('en-US')} records dropped, ` +
+      `${d.sends.toLocaleString('en-US')} sends (${d.bytes_sent.toLocaleString('en-US')} bytes), ${d.receives.toLocaleString('en-US')} receives; ` +
+      'slices that ended there:';
+    this.dropped.replaceChildren(el('div', { class: 'stats-info' }, line), el('table', { class: 'data-table' }, el('thead', {}, head), el('tbody', {}, ...rows)));
   }
 
   private downloadCsv(): void {
