@@ -1,11 +1,13 @@
 // MatchMessages: one hash lookup per record gives its channel (a flat table); a counting sort
 // groups rows by channel and side; each group is sorted in matching order and
-// the two sides are zipped.
+// the two sides are zipped. Sends to any stream then pair with the receives
+// left over.
 #include "time/message_pairs.h"
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -100,6 +102,63 @@ bool KeyOf(const model::Trace& trace, const std::unordered_map<int64_t, uint32_t
   return true;
 }
 
+// Sends between streams to "whoever takes it" (peer -1: a work queue) pair
+// with the receives left unmatched that name their sender, communicator and
+// tag: per (process, sender stream, communicator, tag), k-th with k-th in
+// time order.
+void PairAnyPeerSends(const model::Trace& trace, MessagePairs* out) {
+  const model::MessageTable& m = trace.messages;
+  const auto streams = [&](uint32_t row) {
+    const uint32_t comm = m.comm[row];
+    return comm != model::kNone && comm < trace.communicators.size() &&
+           trace.communicators[comm].kind == 1;
+  };
+  struct Side {
+    std::array<uint64_t, 4> channel;  // process, sender stream, communicator, tag
+    int64_t time;
+    uint32_t row;
+    bool operator<(const Side& o) const {
+      return std::tie(channel, time, row) < std::tie(o.channel, o.time, o.row);
+    }
+  };
+  std::vector<Side> sends, recvs;
+  for (uint32_t row : out->unmatched_sends) {
+    if (m.peer[row] >= 0 || !streams(row)) continue;
+    const model::Thread& t = trace.threads[m.thread[row]];
+    sends.push_back({{t.process, t.file_stream, m.comm[row], static_cast<uint64_t>(m.tag[row])},
+                     m.time[row],
+                     row});
+  }
+  if (sends.empty()) return;
+  for (uint32_t row : out->unmatched_recvs) {
+    if (m.peer[row] < 0 || !streams(row)) continue;
+    const model::Thread& t = trace.threads[m.thread[row]];
+    recvs.push_back({{t.process, static_cast<uint64_t>(m.peer[row]), m.comm[row],
+                      static_cast<uint64_t>(m.tag[row])},
+                     m.time[row],
+                     row});
+  }
+  std::sort(sends.begin(), sends.end());
+  std::sort(recvs.begin(), recvs.end());
+  std::vector<uint8_t> paired_send(m.size(), 0), paired_recv(m.size(), 0);
+  size_t paired = 0;
+  for (size_t s = 0, r = 0; s < sends.size() && r < recvs.size();) {
+    if (sends[s].channel < recvs[r].channel) {
+      ++s;
+    } else if (recvs[r].channel < sends[s].channel) {
+      ++r;
+    } else {  // the same channel: zip its runs
+      out->pairs.push_back({sends[s].row, recvs[r].row});
+      paired_send[sends[s++].row] = 1;
+      paired_recv[recvs[r++].row] = 1;
+      ++paired;
+    }
+  }
+  if (paired == 0) return;
+  std::erase_if(out->unmatched_sends, [&](uint32_t row) { return paired_send[row] != 0; });
+  std::erase_if(out->unmatched_recvs, [&](uint32_t row) { return paired_recv[row] != 0; });
+}
+
 }  // namespace
 
 MessagePairs MatchMessages(const model::Trace& trace) {
@@ -162,6 +221,8 @@ MessagePairs MatchMessages(const model::Trace& trace) {
     out.unmatched_sends.insert(out.unmatched_sends.end(), sends + n, recvs);
     out.unmatched_recvs.insert(out.unmatched_recvs.end(), recvs + n, end);
   }
+
+  PairAnyPeerSends(trace, &out);
 
   std::sort(out.pairs.begin(), out.pairs.end(),
             [](const MessagePair& a, const MessagePair& b) { return a.send < b.send; });

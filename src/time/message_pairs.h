@@ -28,8 +28,12 @@ struct MessagePairs {
 /// id 0: plx_comm_define, the built-in "world") its name; for kind 1 (peers
 /// are streams) (process, sender stream, receiver stream, tag). Within a
 /// channel sends and receives are ordered by (match, time, row) and paired
-/// k-th with k-th. Records on an undefined communicator, with a negative peer
-/// or a peer no process has, stay unmatched.
+/// k-th with k-th. A send between streams to no particular peer (-1, a work
+/// queue) then pairs with the receives left unmatched that name its stream as
+/// their sender, on its communicator with its tag: k-th with k-th in time
+/// order (exact when each such channel carries one message, as with a tag per
+/// job). Other records on an undefined communicator, with a negative peer or
+/// a peer no process has, stay unmatched.
 MessagePairs MatchMessages(const model::Trace& trace);
 
 }  // namespace plx::time

@@ -228,6 +228,35 @@ TEST_F(MessagePairsTest, ThreadMessagesPairByStreams) {
   EXPECT_EQ(p.unmatched_recvs, (Rows{lost}));
 }
 
+TEST_F(MessagePairsTest, SendsToAnyStreamPairWithTheReceivesNamingTheirSender) {
+  // A work queue (examples/thread_farm): the master sends each job to
+  // whoever takes it (peer -1); the worker's receive names the master.
+  const uint32_t p0 = Process(-1), p1 = Process(-1);
+  const uint32_t boss = Thread(p0, 1), w2 = Thread(p0, 2), w3 = Thread(p0, 3);
+  const uint32_t other_w2 = Thread(p1, 2);
+  const uint32_t q0 = Comm(p0, 0, 1), q1 = Comm(p1, 0, 1);
+  const uint32_t job7 = Send(boss, 10, q0, -1, 7);
+  const uint32_t job8 = Send(boss, 11, q0, -1, 8);
+  const uint32_t job9a = Send(boss, 12, q0, -1, 9);
+  const uint32_t job9b = Send(boss, 13, q0, -1, 9);
+  const uint32_t never = Send(boss, 14, q0, -1, 10);  // nobody took it
+  const uint32_t direct = Send(boss, 15, q0, 3, 8);   // to stream 3 itself
+  const uint32_t at3_direct = Recv(w3, 16, q0, 1, 8);
+  const uint32_t at3_8 = Recv(w3, 20, q0, 1, 8);
+  const uint32_t at2_7 = Recv(w2, 21, q0, 1, 7);
+  const uint32_t at2_9 = Recv(w2, 30, q0, 1, 9);
+  const uint32_t at3_9 = Recv(w3, 25, q0, 1, 9);
+  const uint32_t from3 = Recv(w2, 26, q0, 3, 7);            // stream 3 sent nothing
+  const uint32_t elsewhere = Recv(other_w2, 22, q1, 1, 7);  // another process
+  const MessagePairs p = MatchMessages(trace_);
+  EXPECT_EQ(
+      Pairs(p),
+      (PairList{
+          {job7, at2_7}, {job8, at3_8}, {job9a, at3_9}, {job9b, at2_9}, {direct, at3_direct}}));
+  EXPECT_EQ(p.unmatched_sends, (Rows{never}));
+  EXPECT_EQ(p.unmatched_recvs, (Rows{from3, elsewhere}));
+}
+
 TEST_F(MessagePairsTest, ManyChannelsInterleaved) {
   // 4 ranks all-to-all, 20000 messages per channel, rows of all channels mixed.
   constexpr int kRanks = 4, kPerChannel = 20000;
