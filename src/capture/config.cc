@@ -120,8 +120,14 @@ Config ReadConfig() {
     else if (std::strcmp(v, "flush") != 0)
       bad("PLX_FULL", v, "flush or drop");
   }
+  if (const char* v = Env("PLX_FUNCTIONS")) c.functions = v;
+  if (const char* v = Env("PLX_FUNCTIONS_EXCLUDE")) c.functions_exclude = v;
   if (const char* v = Env("PLX_VERBOSE"); v && !ParseBool(v, &c.verbose))
     bad("PLX_VERBOSE", v, "1 or 0");
+  if (const char* v = Env("PLX_THREADS"); v && !ParseBool(v, &c.threads))
+    bad("PLX_THREADS", v, "1 or 0");
+  if (const char* v = Env("PLX_OPENMP"); v && !ParseBool(v, &c.openmp))
+    bad("PLX_OPENMP", v, "1 or 0");
   return c;
 }
 

@@ -23,10 +23,14 @@ struct Config {
   bool signals = true;                // PLX_SIGNALS
   bool drop_when_full = false;        // PLX_FULL=drop
   bool verbose = false;               // PLX_VERBOSE
+  bool threads = true;                // PLX_THREADS (docs/threads.md)
+  bool openmp = true;                 // PLX_OPENMP (docs/openmp.md)
   std::string live_host;              // PLX_LIVE=host:port ("" = no live stream)
   uint16_t live_port = 0;
   std::string live_token;                // PLX_LIVE_TOKEN
   size_t live_buffer_bytes = 64u << 20;  // PLX_LIVE_BUFFER
+  std::string functions;                 // PLX_FUNCTIONS (docs/functions.md)
+  std::string functions_exclude;         // PLX_FUNCTIONS_EXCLUDE
   std::vector<std::string> warnings;     // one line per bad value (the default was used)
 
   bool live() const { return !live_host.empty(); }

@@ -23,6 +23,9 @@ extern thread_local ThreadStream* tls_stream PLX_TLS;
 /// When set before the thread's first record: the tick of its thread_begin
 /// (the MPI layer dates a thread back to the start of MPI_Init).
 extern thread_local uint64_t tls_attach_tick PLX_TLS;
+/// True while this thread starts or stops the runtime (holding its init lock):
+/// interposed calls it makes (pthread_create of the writer) must not record.
+extern thread_local bool tls_runtime_busy PLX_TLS;
 
 /// Slow paths (runtime.cc): attach the calling thread; make room for n slots.
 ThreadStream* AttachThread();

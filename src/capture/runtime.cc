@@ -20,8 +20,17 @@ namespace plx::capture {
 std::atomic<uint32_t> g_mask{0};
 thread_local ThreadStream* tls_stream PLX_TLS = nullptr;
 thread_local uint64_t tls_attach_tick PLX_TLS = 0;
+thread_local bool tls_runtime_busy PLX_TLS = false;
 
 namespace {
+
+// Marks the calling thread as starting or stopping the runtime (tls_runtime_busy).
+struct BusyScope {
+  BusyScope() { tls_runtime_busy = true; }
+  ~BusyScope() { tls_runtime_busy = false; }
+  BusyScope(const BusyScope&) = delete;
+  BusyScope& operator=(const BusyScope&) = delete;
+};
 
 thread_local bool tls_dead PLX_TLS = false;  // this thread has detached for good
 thread_local void* tls_altstack PLX_TLS = nullptr;
@@ -78,6 +87,7 @@ Runtime& Runtime::Get() {
 
 bool Runtime::Init() {
   std::lock_guard<std::mutex> guard(init_mutex_);
+  const BusyScope busy;
   const int s = state_.load();
   if (s != kUninit) return s == kRunning;
   if (!config_read_) config_ = ReadConfig();
@@ -414,6 +424,7 @@ bool Runtime::ChooseClock() {
 
 void Runtime::Finalize() {
   std::lock_guard<std::mutex> guard(init_mutex_);
+  const BusyScope busy;
   if (state_.load() != kRunning) return;
   {
     std::lock_guard<std::mutex> wake(wake_mutex_);

@@ -1,0 +1,212 @@
+// The OpenMP tool on a real OpenMP program (programs/omp_program.c, clang
+// -fopenmp, LLVM's libomp) traced with `parallax record`: the chunks each
+// thread ran of a static and a dynamic loop, the parallel regions, implicit
+// tasks, explicit barriers, tasks and contended critical sections must be
+// exactly what the program logged; PLX_OPENMP=0 records none of them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/test_support.h"
+#include "support/trace_loading.h"
+
+namespace plx {
+namespace {
+
+using testing::BuildPath;
+using testing::RunProgram;
+using testing::RunResult;
+using testing::TempDir;
+
+#ifdef PLX_SANITIZE_BUILD
+constexpr bool kLinked = true;  // no preloading an instrumented library
+#else
+constexpr bool kLinked = false;
+#endif
+
+// Runs the program traced into `trace`: `parallax record` (the preload
+// library), or in sanitizer builds the program linked with it.
+RunResult Record(const std::string& log, const std::string& trace,
+                 std::vector<std::string> env = {}) {
+  env.push_back("ASAN_OPTIONS=detect_leaks=0");
+  env.push_back("OMP_NUM_THREADS=4");
+  if (kLinked) {
+    env.push_back("PLX_TRACE=1");
+    env.push_back("PLX_OUTPUT=" + trace);
+    return RunProgram({BuildPath("tests/omp/omp_program_linked"), log}, env);
+  }
+  env.push_back("PLX_MPI_LIBDIR=" + BuildPath("src/mpi"));
+  return RunProgram({BuildPath("src/cli/parallax"), "record", "-o", trace, "--",
+                     BuildPath("tests/omp/omp_program"), log},
+                    env);
+}
+
+// What the program logged.
+struct Log {
+  using Chunks = std::map<std::pair<int, int>, std::vector<std::pair<long, long>>>;
+  Chunks chunks;  // (loop, thread num) -> [first, last] in order
+  std::map<std::string, long> counts;
+};
+
+Log ReadLog(const std::string& path) {
+  Log log;
+  std::ifstream in(path);
+  std::string key;
+  while (in >> key) {
+    if (key == "chunk") {
+      int loop = 0, tid = 0;
+      long lo = 0, hi = 0;
+      in >> loop >> tid >> lo >> hi;
+      log.chunks[{loop, tid}].push_back({lo, hi});
+    } else {
+      in >> log.counts[key];
+    }
+  }
+  return log;
+}
+
+std::vector<size_t> SlicesNamed(const model::Trace& t, const std::string& name) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < t.slices.size(); ++i)
+    if (t.states[t.slices.state[i]].name == name) out.push_back(i);
+  return out;
+}
+
+std::vector<size_t> InstantsNamed(const model::Trace& t, const std::string& name) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < t.instants.size(); ++i)
+    if (t.event_types[t.instants.type[i]].name == name) out.push_back(i);
+  std::stable_sort(out.begin(), out.end(),
+                   [&](size_t a, size_t b) { return t.instants.time[a] < t.instants.time[b]; });
+  return out;
+}
+
+// The chunks the trace shows: per "omp for" slice (its loop: the k-th on its
+// thread; its thread num: the last "omp thread num" before it) the pairs of
+// "omp chunk first" / "omp chunk last" instants inside it.
+Log::Chunks TracedChunks(const model::Trace& t) {
+  const std::vector<size_t> nums = InstantsNamed(t, "omp thread num");
+  const std::vector<size_t> firsts = InstantsNamed(t, "omp chunk first");
+  const std::vector<size_t> lasts = InstantsNamed(t, "omp chunk last");
+  EXPECT_EQ(firsts.size(), lasts.size());
+  std::map<uint32_t, int> loops_seen;
+  Log::Chunks out;
+  for (size_t s : SlicesNamed(t, "omp for")) {  // sorted by thread, then begin
+    const uint32_t th = t.slices.thread[s];
+    const int64_t b = t.slices.begin[s], e = t.slices.end[s];
+    int tid = -1;
+    for (size_t n : nums)
+      if (t.instants.thread[n] == th && t.instants.time[n] <= b) tid = t.instants.int_value[n];
+    auto& chunks = out[{loops_seen[th]++, tid}];
+    for (size_t i = 0; i < firsts.size() && i < lasts.size(); ++i) {
+      const size_t f = firsts[i], l = lasts[i];
+      if (t.instants.thread[f] != th || t.instants.time[f] < b || t.instants.time[f] > e) continue;
+      EXPECT_EQ(t.instants.thread[l], th);
+      chunks.push_back({t.instants.int_value[f], t.instants.int_value[l]});
+    }
+    if (chunks.empty()) out.erase({loops_seen[th] - 1, tid});  // a thread that got none
+  }
+  return out;
+}
+
+TEST(OmpTrace, ChunksPerThreadAreTheProgramsOwn) {
+  TempDir dir;
+  const std::string trace = dir.File("omp.plx"), log_path = dir.File("log.txt");
+  RunResult r = Record(log_path, trace);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(std::filesystem::exists(trace)) << r.output;
+  const Log log = ReadLog(log_path);
+  ASSERT_EQ(log.counts.at("team"), 4);
+  const model::Trace t = testing::LoadTraceFile(trace);
+
+  // Static (4 per chunk, round robin) and dynamic (8 per chunk, first come):
+  // the very chunks, on the threads that ran them, in the order they ran.
+  EXPECT_EQ(TracedChunks(t), log.chunks);
+  long static_chunks = 0, dynamic_chunks = 0;
+  for (const auto& [key, chunks] : log.chunks)
+    (key.first == 0 ? static_chunks : dynamic_chunks) += static_cast<long>(chunks.size());
+  EXPECT_EQ(static_chunks, 16);
+  EXPECT_EQ(dynamic_chunks, 8);
+  // Dynamic chunks are timed: one "omp chunk" state each.
+  EXPECT_EQ(static_cast<long>(SlicesNamed(t, "omp chunk").size()), dynamic_chunks);
+  EXPECT_EQ(SlicesNamed(t, "omp for").size(), 8u) << "2 loops x 4 threads";
+}
+
+TEST(OmpTrace, RegionsBarriersTasksAndCriticalWaits) {
+  TempDir dir;
+  const std::string trace = dir.File("omp.plx"), log_path = dir.File("log.txt");
+  RunResult r = Record(log_path, trace);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(std::filesystem::exists(trace)) << r.output;
+  const Log log = ReadLog(log_path);
+  const model::Trace t = testing::LoadTraceFile(trace);
+
+  // Parallel regions on the thread that starts them: the main thread.
+  const std::vector<size_t> regions = SlicesNamed(t, "omp parallel");
+  EXPECT_EQ(static_cast<long>(regions.size()), log.counts.at("regions"));
+  std::set<uint32_t> region_threads;
+  for (size_t s : regions)
+    region_threads.insert(t.slices.thread[s]);
+  EXPECT_EQ(region_threads.size(), 1u);
+  EXPECT_EQ(static_cast<long>(SlicesNamed(t, "omp implicit task").size()),
+            log.counts.at("implicit_tasks"));
+
+  // Each explicit barrier, on each of the team's threads.
+  std::map<uint32_t, long> barriers;
+  for (size_t s : SlicesNamed(t, "omp barrier"))
+    ++barriers[t.slices.thread[s]];
+  EXPECT_EQ(static_cast<long>(barriers.size()), log.counts.at("team"));
+  for (const auto& [thread, n] : barriers)
+    EXPECT_EQ(n, log.counts.at("barriers")) << thread;
+
+  // Each task: created once (an instant with its id), run once (a state,
+  // starting with an instant with the same id).
+  const long tasks = log.counts.at("tasks");
+  std::set<int64_t> created, begun;
+  for (size_t i : InstantsNamed(t, "omp task create"))
+    created.insert(t.instants.int_value[i]);
+  for (size_t i : InstantsNamed(t, "omp task begin"))
+    begun.insert(t.instants.int_value[i]);
+  EXPECT_EQ(static_cast<long>(created.size()), tasks);
+  EXPECT_EQ(begun, created);
+  EXPECT_EQ(static_cast<long>(SlicesNamed(t, "omp task").size()), tasks);
+  EXPECT_EQ(SlicesNamed(t, "omp taskwait").size(), 1u);
+
+  // The three threads that found the critical section held for 200 ms waited
+  // for it; acquisitions that did not wait are not recorded.
+  long long_waits = 0;
+  std::set<uint32_t> waiters;
+  for (size_t s : SlicesNamed(t, "omp critical")) {
+    if (t.slices.end[s] - t.slices.begin[s] >= 50'000'000) {  // of ~200 ms
+      ++long_waits;
+      waiters.insert(t.slices.thread[s]);
+    }
+  }
+  EXPECT_EQ(long_waits, 3);
+  EXPECT_EQ(waiters.size(), 3u);
+  EXPECT_EQ(waiters.count(*region_threads.begin()), 0u) << "the holder never waits";
+}
+
+TEST(OmpTrace, OpenmpOffRecordsNoOpenmp) {
+  TempDir dir;
+  const std::string trace = dir.File("off.plx"), log_path = dir.File("log.txt");
+  RunResult r = Record(log_path, trace, {"PLX_OPENMP=0"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(log_path));  // the program ran to its end
+  if (!std::filesystem::exists(trace)) return;     // nothing at all recorded: fine too
+  const model::Trace t = testing::LoadTraceFile(trace);
+  for (const auto& s : t.states)
+    EXPECT_NE(s.name.rfind("omp", 0), 0u) << s.name;
+  for (const auto& e : t.event_types)
+    EXPECT_NE(e.name.rfind("omp", 0), 0u) << e.name;
+}
+
+}  // namespace
+}  // namespace plx
