@@ -18,62 +18,25 @@ SyncState g_mutex{"pthread_mutex_lock", 0xd62728, {}};
 SyncState g_rdlock{"pthread_rwlock_rdlock", 0xe377c2, {}};
 SyncState g_wrlock{"pthread_rwlock_wrlock", 0x9467bd, {}};
 SyncState g_sem{"sem_wait", 0x8c564b, {}};
-}  // namespace
-}  // namespace plx::threads
 
-using plx::threads::Blocking;
-using plx::threads::g_real;
-using plx::threads::Real;
-
-#define PLX_CALLER __builtin_return_address(0)
-
-#pragma GCC visibility push(default)
-extern "C" {
-
-int pthread_mutex_lock(pthread_mutex_t* m) {
-  auto trylock = Real(g_real.mutex_trylock);
+// A pthread lock: `trylock` first; only when it finds the lock busy, the
+// blocking `lock(l, args...)` as `state`. `caller` is the wrapper's caller.
+template <typename L, typename Try, typename Lock, typename... Args>
+inline int Contended(SyncState& state, const void* caller, Try trylock, Lock lock, L* l,
+                     Args... args) {
   if (__builtin_expect(trylock == nullptr, 0)) return EAGAIN;  // only while dlsym runs, off x86-64
-  const int rc = trylock(m);
-  if (__builtin_expect(rc != EBUSY, 1)) return rc;
-  auto lock = Real(g_real.mutex_lock);
-  Blocking b(plx::threads::g_mutex, PLX_CALLER);
-  return lock(m);
-}
-
-int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* abstime) {
-  auto trylock = Real(g_real.mutex_trylock);
-  if (trylock == nullptr) return EAGAIN;
-  const int rc = trylock(m);
-  if (rc != EBUSY) return rc;
-  auto timed = Real(g_real.mutex_timedlock);
-  if (timed == nullptr) return ENOSYS;
-  Blocking b(plx::threads::g_mutex, PLX_CALLER);
-  return timed(m, abstime);
-}
-
-int pthread_rwlock_rdlock(pthread_rwlock_t* l) {
-  auto trylock = Real(g_real.rwlock_tryrdlock);
-  if (__builtin_expect(trylock == nullptr, 0)) return EAGAIN;
   const int rc = trylock(l);
   if (__builtin_expect(rc != EBUSY, 1)) return rc;
-  auto lock = Real(g_real.rwlock_rdlock);
-  Blocking b(plx::threads::g_rdlock, PLX_CALLER);
-  return lock(l);
+  if (lock == nullptr) return ENOSYS;
+  Blocking b(state, caller);
+  return lock(l, args...);
 }
 
-int pthread_rwlock_wrlock(pthread_rwlock_t* l) {
-  auto trylock = Real(g_real.rwlock_trywrlock);
-  if (__builtin_expect(trylock == nullptr, 0)) return EAGAIN;
-  const int rc = trylock(l);
-  if (__builtin_expect(rc != EBUSY, 1)) return rc;
-  auto lock = Real(g_real.rwlock_wrlock);
-  Blocking b(plx::threads::g_wrlock, PLX_CALLER);
-  return lock(l);
-}
-
-int sem_wait(sem_t* s) {
+// A semaphore: `sem_trywait` first; only when the count is 0, the blocking
+// `wait(s, args...)` as state sem_wait (errno as the calls leave it).
+template <typename Wait, typename... Args>
+inline int SemContended(const void* caller, Wait wait, sem_t* s, Args... args) {
   auto trywait = Real(g_real.sem_trywait);
-  auto wait = Real(g_real.sem_wait);
   if (trywait == nullptr || wait == nullptr) {
     errno = ENOSYS;
     return -1;
@@ -82,23 +45,48 @@ int sem_wait(sem_t* s) {
   if (trywait(s) == 0) return 0;
   if (errno != EAGAIN) return -1;
   errno = saved;
-  Blocking b(plx::threads::g_sem, PLX_CALLER);
-  return wait(s);
+  Blocking b(g_sem, caller);
+  return wait(s, args...);
+}
+}  // namespace
+}  // namespace plx::threads
+
+using plx::threads::Contended;
+using plx::threads::g_real;
+using plx::threads::Real;
+using plx::threads::SemContended;
+
+#define PLX_CALLER __builtin_return_address(0)
+
+#pragma GCC visibility push(default)
+extern "C" {
+
+int pthread_mutex_lock(pthread_mutex_t* m) {
+  return Contended(plx::threads::g_mutex, PLX_CALLER, Real(g_real.mutex_trylock),
+                   Real(g_real.mutex_lock), m);
+}
+
+int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* abstime) {
+  return Contended(plx::threads::g_mutex, PLX_CALLER, Real(g_real.mutex_trylock),
+                   Real(g_real.mutex_timedlock), m, abstime);
+}
+
+int pthread_rwlock_rdlock(pthread_rwlock_t* l) {
+  return Contended(plx::threads::g_rdlock, PLX_CALLER, Real(g_real.rwlock_tryrdlock),
+                   Real(g_real.rwlock_rdlock), l);
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t* l) {
+  return Contended(plx::threads::g_wrlock, PLX_CALLER, Real(g_real.rwlock_trywrlock),
+                   Real(g_real.rwlock_wrlock), l);
+}
+
+int sem_wait(sem_t* s) {
+  return SemContended(PLX_CALLER, Real(g_real.sem_wait), s);
 }
 
 int sem_timedwait(sem_t* s, const struct timespec* abstime) {
-  auto trywait = Real(g_real.sem_trywait);
-  auto timed = Real(g_real.sem_timedwait);
-  if (trywait == nullptr || timed == nullptr) {
-    errno = ENOSYS;
-    return -1;
-  }
-  const int saved = errno;
-  if (trywait(s) == 0) return 0;
-  if (errno != EAGAIN) return -1;
-  errno = saved;
-  Blocking b(plx::threads::g_sem, PLX_CALLER);
-  return timed(s, abstime);
+  return SemContended(PLX_CALLER, Real(g_real.sem_timedwait), s, abstime);
 }
 
 }  // extern "C"
