@@ -116,15 +116,32 @@ Log::Chunks TracedChunks(const model::Trace& t) {
   return out;
 }
 
-TEST(OmpTrace, ChunksPerThreadAreTheProgramsOwn) {
+// The program traced with OpenMP recording on: what it logged, the trace.
+struct Traced {
+  Log log;
+  model::Trace trace;
+  std::string why;  // when it did not run or left no trace
+};
+
+bool RunTraced(Traced* out) {
   TempDir dir;
   const std::string trace = dir.File("omp.plx"), log_path = dir.File("log.txt");
-  RunResult r = Record(log_path, trace);
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  ASSERT_TRUE(std::filesystem::exists(trace)) << r.output;
-  const Log log = ReadLog(log_path);
+  const RunResult r = Record(log_path, trace);
+  if (r.exit_code != 0 || !std::filesystem::exists(trace)) {
+    out->why = "exit " + std::to_string(r.exit_code) + ": " + r.output;
+    return false;
+  }
+  out->log = ReadLog(log_path);
+  out->trace = testing::LoadTraceFile(trace);
+  return true;
+}
+
+TEST(OmpTrace, ChunksPerThreadAreTheProgramsOwn) {
+  Traced run;
+  ASSERT_TRUE(RunTraced(&run)) << run.why;
+  const Log& log = run.log;
+  const model::Trace& t = run.trace;
   ASSERT_EQ(log.counts.at("team"), 4);
-  const model::Trace t = testing::LoadTraceFile(trace);
 
   // Static (4 per chunk, round robin) and dynamic (8 per chunk, first come):
   // the very chunks, on the threads that ran them, in the order they ran.
@@ -140,13 +157,10 @@ TEST(OmpTrace, ChunksPerThreadAreTheProgramsOwn) {
 }
 
 TEST(OmpTrace, RegionsBarriersTasksAndCriticalWaits) {
-  TempDir dir;
-  const std::string trace = dir.File("omp.plx"), log_path = dir.File("log.txt");
-  RunResult r = Record(log_path, trace);
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  ASSERT_TRUE(std::filesystem::exists(trace)) << r.output;
-  const Log log = ReadLog(log_path);
-  const model::Trace t = testing::LoadTraceFile(trace);
+  Traced run;
+  ASSERT_TRUE(RunTraced(&run)) << run.why;
+  const Log& log = run.log;
+  const model::Trace& t = run.trace;
 
   // Parallel regions on the thread that starts them: the main thread.
   const std::vector<size_t> regions = SlicesNamed(t, "omp parallel");
