@@ -560,6 +560,86 @@ export interface LiveStatus {
   last_bad_input: string;
 }
 
+/** A thread seen on a CPU: from a sample of its `cpu` counter to its next sample (or the thread's end). */
+export interface CpuSpan {
+  /** the CPU number (sched_getcpu) */
+  cpu: number;
+  /** the thread (timeline row) */
+  row: number;
+  /** trace time */
+  begin: number;
+  /** trace time */
+  end: number;
+}
+
+/** The processor-scheduling strip: which thread ran on which CPU, from the `cpu` counter (unit `cpu`) that PLX_SCHED=1 records at state changes and periodic samples. */
+export interface CpuResult {
+  /** false when no thread has a `cpu` counter (the trace was recorded without PLX_SCHED=1) */
+  has_data: boolean;
+  /** CPUs seen in the whole trace, ascending */
+  cpus: number[];
+  /** spans overlapping [from, to], by cpu then begin, at most `limit` */
+  spans: CpuSpan[];
+  /** times in the whole trace a thread was seen on a CPU other than the one it was last seen on */
+  migrations: number;
+  /** more than `limit` spans: narrow the range */
+  truncated: boolean;
+}
+
+/** One execution of an OpenMP worksharing loop by a team: the k-th `omp for` of each implicit task of one `omp parallel` region. */
+export interface OmpLoop {
+  /** index in the trace's loops, in begin order; pass as `loop` */
+  id: number;
+  /** index into TraceSummary.processes */
+  process: number;
+  /** earliest `omp for` begin of the team, trace time */
+  begin: number;
+  /** latest `omp for` end of the team, trace time */
+  end: number;
+  /** smallest iteration of any chunk (logical, 0-based) */
+  first: number;
+  /** largest iteration of any chunk */
+  last: number;
+  /** iterations in all chunks */
+  iterations: number;
+  /** threads in the team (implicit tasks) */
+  threads: number;
+  /** chunks in all */
+  chunks: number;
+  /** dynamic (chunks have their own `omp chunk` states: times measured) | static (times estimated) */
+  schedule: string;
+}
+
+/** One chunk of a loop: iterations first..last (inclusive) run by one thread. */
+export interface OmpChunk {
+  /** the thread (timeline row) */
+  row: number;
+  /** omp_get_thread_num() of that thread in the team; -1 when unknown */
+  thread_num: number;
+  /** first iteration */
+  first: number;
+  /** last iteration (inclusive) */
+  last: number;
+  /** trace time: the `omp chunk` state's begin (dynamic), or estimated (static) */
+  begin: number;
+  /** trace time */
+  end: number;
+  /** true for static loops: times spread over the thread's `omp for` in proportion to iterations */
+  estimated: boolean;
+}
+
+/** The OpenMP loops of a trace and, for one of them, its chunks (the iteration-space view). */
+export interface LoopsResult {
+  /** loops in the trace */
+  total: number;
+  /** loops overlapping [from, to], in begin order, at most `limit` */
+  loops: OmpLoop[];
+  /** the chunks of `loop`, by first iteration; empty when loop = -1 */
+  chunks: OmpChunk[];
+  /** more than `limit` loops in the range */
+  truncated: boolean;
+}
+
 // Endpoint parameters: optional ones have server-side defaults.
 /** The traces this server serves and their loading progress. */
 export interface TracesParams {
@@ -735,6 +815,28 @@ export interface LamportParams {
 export interface LiveParams {
 }
 
+/** The processor-scheduling strip: which thread ran on which CPU over a time range. */
+export interface CpusParams {
+  /**  (default 0) */
+  from?: number;
+  /**  (default duration) */
+  to?: number;
+  /** spans, 1..1000000 (default 50000) */
+  limit?: number;
+}
+
+/** OpenMP worksharing loops and, for one loop, its chunks by thread (the iteration-space view). */
+export interface LoopsParams {
+  /**  (default 0) */
+  from?: number;
+  /**  (default duration) */
+  to?: number;
+  /** loops, 1..100000 (default 1000) */
+  limit?: number;
+  /** an OmpLoop.id whose chunks to return; -1 = none (default -1) */
+  loop?: number;
+}
+
 /** Path (below API_PREFIX, {trace} to fill in) and response of each endpoint. */
 export const ENDPOINTS = {
   traces: { path: '/traces', response: 'TraceList' },
@@ -756,6 +858,8 @@ export const ENDPOINTS = {
   find: { path: '/traces/{trace}/find', response: 'EventRef' },
   lamport: { path: '/traces/{trace}/lamport', response: 'LamportResult' },
   live: { path: '/traces/{trace}/live', response: 'LiveStatus' },
+  cpus: { path: '/traces/{trace}/cpus', response: 'CpuResult' },
+  loops: { path: '/traces/{trace}/loops', response: 'LoopsResult' },
 } as const;
 
 export interface EndpointTypes {
@@ -778,6 +882,8 @@ export interface EndpointTypes {
   find: { params: FindParams; response: EventRef };
   lamport: { params: LamportParams; response: LamportResult };
   live: { params: LiveParams; response: LiveStatus };
+  cpus: { params: CpusParams; response: CpuResult };
+  loops: { params: LoopsParams; response: LoopsResult };
 }
 
 // Binary records (little-endian, packed).
