@@ -8,10 +8,10 @@
 #include "capture/fast_path.h"
 #include "capture/registry.h"
 #include "capture/runtime.h"
+#include "capture/state_records.h"
 #include "parallax/parallax.h"
 
 using plx::capture::Commit;
-using plx::capture::Emit1;
 using plx::capture::Emit2;
 using plx::capture::HandleCategory;
 using plx::capture::HandleId;
@@ -138,23 +138,21 @@ plx_state_t plx_state_define(const char* name, uint32_t color, const char* categ
 }
 
 void plx_state_enter(plx_state_t state) {
-  if (state != 0) Emit1(HandleCategory(state), MakeW0(cap::kRawEnter, HandleId(state)), 0);
+  if (state != 0) cap::EnterState(state);
 }
 
 void plx_state_leave(plx_state_t state) {
-  if (state != 0) Emit1(HandleCategory(state), MakeW0(cap::kRawLeave, HandleId(state)), 0);
+  if (state != 0) cap::LeaveState(state);
 }
 
 void plx_scope_enter(plx_srcloc* loc) {
   const uint32_t h = SrclocHandle(loc, false, 0);
-  if (h != 0)
-    Emit1(HandleCategory(h), MakeW0(cap::kRawEnter, HandleId(h)),
-          __atomic_load_n(&loc->callsite, __ATOMIC_RELAXED));
+  if (h != 0) cap::EnterState(h, __atomic_load_n(&loc->callsite, __ATOMIC_RELAXED));
 }
 
 void plx_scope_leave(plx_srcloc* loc) {
   const uint32_t h = SrclocHandle(loc, false, 0);
-  if (h != 0) Emit1(HandleCategory(h), MakeW0(cap::kRawLeave, HandleId(h)), 0);
+  if (h != 0) cap::LeaveState(h);
 }
 
 plx_event_t plx_event_define(const char* name, const char* category) {

@@ -122,6 +122,16 @@ Config ReadConfig() {
   }
   if (const char* v = Env("PLX_FUNCTIONS")) c.functions = v;
   if (const char* v = Env("PLX_FUNCTIONS_EXCLUDE")) c.functions_exclude = v;
+  if (const char* v = Env("PLX_COUNTERS")) c.counters = v;
+  if (const char* v = Env("PLX_SAMPLE_MS"); v && !ParseInt(v, 0, 60000, &c.sample_ms))
+    bad("PLX_SAMPLE_MS", v, "milliseconds from 0 (none) to 60000");
+  if (const char* v = Env("PLX_COUNTER_MODE")) {
+    if (std::strcmp(v, "period") == 0)
+      c.count_per_period = true;
+    else if (std::strcmp(v, "changes") != 0)
+      bad("PLX_COUNTER_MODE", v, "changes or period");
+  }
+  if (const char* v = Env("PLX_SCHED"); v && !ParseBool(v, &c.sched)) bad("PLX_SCHED", v, "1 or 0");
   if (const char* v = Env("PLX_VERBOSE"); v && !ParseBool(v, &c.verbose))
     bad("PLX_VERBOSE", v, "1 or 0");
   if (const char* v = Env("PLX_THREADS"); v && !ParseBool(v, &c.threads))

@@ -31,6 +31,10 @@ struct Config {
   size_t live_buffer_bytes = 64u << 20;  // PLX_LIVE_BUFFER
   std::string functions;                 // PLX_FUNCTIONS (docs/functions.md)
   std::string functions_exclude;         // PLX_FUNCTIONS_EXCLUDE
+  std::string counters;                  // PLX_COUNTERS (docs/counters.md)
+  int sample_ms = 10;                    // PLX_SAMPLE_MS (0 = no periodic samples)
+  bool count_per_period = false;         // PLX_COUNTER_MODE=period (else "changes")
+  bool sched = false;                    // PLX_SCHED (the CPU each thread runs on)
   std::vector<std::string> warnings;     // one line per bad value (the default was used)
 
   bool live() const { return !live_host.empty(); }

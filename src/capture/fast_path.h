@@ -17,7 +17,12 @@
 namespace plx::capture {
 
 /// Bit c set: category c is recorded. 0 while off, before init and after finalize.
+/// Bit kSampleBit: state changes also take counter samples (src/counters).
 extern std::atomic<uint32_t> g_mask;
+inline constexpr uint32_t kSampleBit = 31;  // above every category (registry.h)
+/// Called on the recording thread before each state record while kSampleBit
+/// is set; records the thread's counters (src/counters/sampler.cc).
+extern void (*g_state_sampler)();
 /// The calling thread's stream, or null before its first record.
 extern thread_local ThreadStream* tls_stream PLX_TLS;
 /// When set before the thread's first record: the tick of its thread_begin
@@ -75,6 +80,24 @@ inline void Emit1(uint32_t category, uint32_t w0, uint32_t w1) {
   Commit(s, 1);
 }
 
+/// Before a state record written by hand: the samples of EmitState.
+inline void SampleAtStateChange() {
+  if (PLX_UNLIKELY((g_mask.load(std::memory_order_relaxed) >> kSampleBit) & 1u)) g_state_sampler();
+}
+
+/// A state enter or leave (kind in w0): first the counter samples that
+/// PLX_COUNTERS / PLX_SCHED take at every state change, then Emit1.
+inline void EmitState(uint32_t category, uint32_t w0, uint32_t w1) {
+  const uint32_t mask = g_mask.load(std::memory_order_relaxed);
+  if (!((mask >> category) & 1u)) return;
+  if (PLX_UNLIKELY((mask >> kSampleBit) & 1u)) g_state_sampler();
+  ThreadStream* s;
+  Slot* slot = Reserve1(&s);
+  if (PLX_UNLIKELY(slot == nullptr)) return;
+  *slot = Slot{ReadTicks(), w0, w1};
+  Commit(s, 1);
+}
+
 /// Emit1 at a given tick (not before the stream's previous record: the
 /// drain keeps ticks monotonic).
 inline void Emit1At(uint64_t tick, uint32_t category, uint32_t w0, uint32_t w1) {
@@ -86,17 +109,23 @@ inline void Emit1At(uint64_t tick, uint32_t category, uint32_t w0, uint32_t w1) 
   Commit(s, 1);
 }
 
-/// A two-slot record: slot 0 as for Emit1, slot 1 holds 16 payload bytes.
-inline void Emit2(uint32_t category, uint32_t w0, uint32_t w1, uint64_t a, uint64_t b) {
+/// Emit2 at a given tick (not before the stream's previous record).
+inline void Emit2At(uint64_t tick, uint32_t category, uint32_t w0, uint32_t w1, uint64_t a,
+                    uint64_t b) {
   if (!Selected(category)) return;
   ThreadStream* s;
   Slot* slot = ReserveN(&s, 2);
   if (PLX_UNLIKELY(slot == nullptr)) return;
-  slot[0] = Slot{ReadTicks(), w0, w1};
+  slot[0] = Slot{tick, w0, w1};
   uint64_t* payload = reinterpret_cast<uint64_t*>(slot + 1);
   payload[0] = a;
   payload[1] = b;
   Commit(s, 2);
+}
+
+/// A two-slot record: slot 0 as for Emit1, slot 1 holds 16 payload bytes.
+inline void Emit2(uint32_t category, uint32_t w0, uint32_t w1, uint64_t a, uint64_t b) {
+  if (Selected(category)) Emit2At(ReadTicks(), category, w0, w1, a, b);
 }
 
 /// A three-slot record: slot 0 as for Emit1, slots 1 and 2 hold 32 payload bytes.

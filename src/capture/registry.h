@@ -20,7 +20,7 @@
 
 namespace plx::capture {
 
-inline constexpr uint32_t kMaxCategories = 32;
+inline constexpr uint32_t kMaxCategories = 31;  // g_mask bit 31 is kSampleBit
 /// Strings in definitions (names, paths, the command line) are cut to this.
 inline constexpr size_t kMaxDefStringBytes = 64u << 10;
 // Built-in categories, in this order, so their indexes are fixed.

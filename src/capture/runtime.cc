@@ -14,10 +14,12 @@
 #include "base/strings.h"
 #include "capture/crash_handler.h"
 #include "capture/fast_path.h"
+#include "counters/sampler.h"
 
 namespace plx::capture {
 
 std::atomic<uint32_t> g_mask{0};
+void (*g_state_sampler)() = nullptr;
 thread_local ThreadStream* tls_stream PLX_TLS = nullptr;
 thread_local uint64_t tls_attach_tick PLX_TLS = 0;
 thread_local bool tls_runtime_busy PLX_TLS = false;
@@ -144,8 +146,9 @@ bool Runtime::Init() {
   ::pthread_key_create(&thread_key_, ThreadExitHook);
   ::pthread_atfork(nullptr, nullptr, &Runtime::AfterForkInChild);
 
+  sample_bits_ = counters::Start(config_, registry_);
   state_.store(kRunning, std::memory_order_release);
-  g_mask.store(registry_.selected_mask(), std::memory_order_relaxed);
+  g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
   writer_ = std::thread([this] { WriterLoop(); });
   if (config_.signals) InstallCrashHandlers();
   if (config_.verbose) {
@@ -205,7 +208,7 @@ void Runtime::SyncClock(bool force, bool crashing) {
 
 void Runtime::RefreshMask() {
   if (running() && recording_on_)
-    g_mask.store(registry_.selected_mask(), std::memory_order_relaxed);
+    g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
 }
 
 void Runtime::Control(bool on) {
@@ -221,7 +224,7 @@ void Runtime::Control(bool on) {
     return;
   }
   recording_on_ = true;
-  g_mask.store(registry_.selected_mask(), std::memory_order_relaxed);
+  g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
   if (Slot* slot = Reserve1(&s)) {
     *slot = Slot{ReadTicks(), MakeW0(kRawControl, 0), 1};
     Commit(s, 1);
@@ -257,6 +260,7 @@ ThreadStream* Runtime::Attach() {
   s->ring[0] =
       Slot{tls_attach_tick != 0 ? tls_attach_tick : ReadTicks(), MakeW0(kRawThreadBegin, 0), 0};
   Commit(s, 1);
+  counters::ThreadStarted();
   return s;
 }
 
@@ -311,6 +315,7 @@ void Runtime::SelfFlush(ThreadStream* s) {
 
 void Runtime::Detach(ThreadStream* s) {
   if (s == nullptr) return;
+  if (running()) counters::ThreadDone();  // its last samples, before its end
   s->lock.Lock();
   if (running()) {
     DrainContext* ctx = TakeContext();
@@ -426,6 +431,8 @@ void Runtime::Finalize() {
   std::lock_guard<std::mutex> guard(init_mutex_);
   const BusyScope busy;
   if (state_.load() != kRunning) return;
+  counters::ThreadDone();  // this thread's last samples
+  counters::Stop();
   {
     std::lock_guard<std::mutex> wake(wake_mutex_);
     stop_ = true;

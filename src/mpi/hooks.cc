@@ -7,6 +7,7 @@
 #include "capture/fast_path.h"
 #include "capture/registry.h"
 #include "capture/runtime.h"
+#include "capture/state_records.h"
 #include "mpi/tables.h"
 
 namespace plx::mpi {
@@ -116,14 +117,14 @@ Call::Call(StateSlot& state, uint64_t enter_tick) {
   if (h == 0 && (h = DefineState(state)) == 0) return;
   handle_ = h;
   on = true;
-  cap::Emit1At(enter_tick != 0 ? enter_tick : cap::ReadTicks(), state.category,
-               cap::MakeW0(cap::kRawEnter, cap::HandleId(h)), 0);
+  if (enter_tick != 0)
+    cap::EnterStateAt(enter_tick, h);
+  else
+    cap::EnterState(h);
 }
 
 Call::~Call() {
-  if (on)
-    cap::Emit1(cap::HandleCategory(handle_), cap::MakeW0(cap::kRawLeave, cap::HandleId(handle_)),
-               0);
+  if (on) cap::LeaveState(handle_);
   --tls_depth;
 }
 

@@ -8,6 +8,7 @@
 #include "capture/fast_path.h"
 #include "capture/registry.h"
 #include "capture/runtime.h"
+#include "capture/state_records.h"
 #include "threads/process_kind.h"
 #include "threads/real.h"
 
@@ -92,7 +93,7 @@ Blocking::Blocking(SyncState& state, const void* caller) {
     const uint32_t h = Handle(state, false);
     if (h != 0) {
       handle_ = h;
-      cap::Emit1(cap::HandleCategory(h), cap::MakeW0(cap::kRawEnter, cap::HandleId(h)), 0);
+      cap::EnterState(h);
     }
   }
   errno = saved;
@@ -101,8 +102,7 @@ Blocking::Blocking(SyncState& state, const void* caller) {
 Blocking::~Blocking() {
   if (handle_ != 0) {
     const int saved = errno;
-    cap::Emit1(cap::HandleCategory(handle_), cap::MakeW0(cap::kRawLeave, cap::HandleId(handle_)),
-               0);
+    cap::LeaveState(handle_);
     errno = saved;
   }
   --tls_depth;

@@ -13,6 +13,7 @@
 #include "capture/fast_path.h"
 #include "capture/registry.h"
 #include "capture/runtime.h"
+#include "capture/state_records.h"
 #include "threads/functions/call_stack.h"
 #include "threads/functions/resolver.h"
 
@@ -25,7 +26,7 @@ namespace cap = plx::capture;
 thread_local bool tls_busy PLX_TLS = false;  // inside a hook: hooks do nothing
 
 PLX_NO_INSTRUMENT inline void EmitLeave(uint32_t handle) {
-  cap::Emit1(cap::HandleCategory(handle), cap::MakeW0(cap::kRawLeave, cap::HandleId(handle)), 0);
+  cap::LeaveState(handle);
 }
 
 // Pops the frames that cannot be callers of a call whose hook runs at `sp`:
@@ -65,6 +66,7 @@ PLX_NO_INSTRUMENT void Enter(uintptr_t fn, uintptr_t sp, uintptr_t call_site) {
     if (st->capacity != 0) ++st->overflow;
     return;
   }
+  cap::SampleAtStateChange();
   cap::ThreadStream* s;
   cap::Slot* slot = cap::Reserve1(&s);
   if (PLX_UNLIKELY(slot == nullptr)) return;

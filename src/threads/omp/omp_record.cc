@@ -7,6 +7,7 @@
 #include "capture/fast_path.h"
 #include "capture/registry.h"
 #include "capture/runtime.h"
+#include "capture/state_records.h"
 #include "threads/process_kind.h"
 #include "threads/record.h"
 
@@ -60,7 +61,7 @@ uint32_t Handle(Def& d) {
 }
 
 void EmitLeave(uint32_t h) {
-  if (h != 0) cap::Emit1(cap::HandleCategory(h), cap::MakeW0(cap::kRawLeave, cap::HandleId(h)), 0);
+  if (h != 0) cap::LeaveState(h);
 }
 
 }  // namespace
@@ -90,8 +91,7 @@ void Enter(Def& state) {
   if (tls_depth < kMaxDepth) {
     tls_open[tls_depth] = &state;
     tls_recorded[tls_depth] = h;
-    if (h != 0)
-      cap::Emit1(cap::HandleCategory(h), cap::MakeW0(cap::kRawEnter, cap::HandleId(h)), 0);
+    if (h != 0) cap::EnterState(h);
   }
   ++tls_depth;
 }
@@ -120,7 +120,7 @@ void EnterLeaveSince(Def& state, uint64_t tick) {
   if (!MayRecord()) return;
   const uint32_t h = Handle(state);
   if (h == 0) return;
-  cap::Emit1At(tick, cap::HandleCategory(h), cap::MakeW0(cap::kRawEnter, cap::HandleId(h)), 0);
+  cap::EnterStateAt(tick, h);
   EmitLeave(h);
 }
 
