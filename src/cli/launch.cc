@@ -126,6 +126,10 @@ std::map<std::string, std::string> TracingVariables(const TracingSetup& setup,
   }
   vars["PLX_OUTPUT"] = output;
   if (!setup.level.empty()) vars["PLX_LEVEL"] = setup.level;
+  if (!setup.counters.empty()) vars["PLX_COUNTERS"] = setup.counters;
+  if (!setup.sample_ms.empty()) vars["PLX_SAMPLE_MS"] = setup.sample_ms;
+  if (!setup.counter_mode.empty()) vars["PLX_COUNTER_MODE"] = setup.counter_mode;
+  if (setup.sched) vars["PLX_SCHED"] = "1";
   std::string preload = setup.library;
   if (auto it = env.find("LD_PRELOAD"); it != env.end() && !it->second.empty())
     preload += ":" + it->second;

@@ -47,10 +47,15 @@ struct TracingSetup {
   std::string level;    // PLX_LEVEL, unset when empty
   std::string library;  // absolute path of the preload library
   MpiFlavor flavor = MpiFlavor::kOpenMpi;
+  std::string counters;      // PLX_COUNTERS, unset when empty
+  std::string sample_ms;     // PLX_SAMPLE_MS, unset when empty
+  std::string counter_mode;  // PLX_COUNTER_MODE, unset when empty
+  bool sched = false;        // PLX_SCHED=1 when set
 };
 
 /// The variables to set, given the current environment `env`: PLX_TRACE,
-/// PLX_OUTPUT ('%' doubled, as the runtime expands patterns), PLX_LEVEL,
+/// PLX_OUTPUT ('%' doubled, as the runtime expands patterns), PLX_LEVEL and
+/// the counter settings when given,
 /// LD_PRELOAD with the library in front, and for Open MPI
 /// OMPI_MCA_mca_base_env_list extended so mpirun forwards LD_PRELOAD and every
 /// PLX_* variable to remote nodes.

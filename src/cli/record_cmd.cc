@@ -42,6 +42,10 @@ struct RecordOptions {
   std::string output;
   std::string level;
   std::string mpi = "auto";
+  std::string counters;
+  std::string sample_ms;
+  std::string counter_mode;
+  bool sched = false;
   bool keep_parts = false;
   std::vector<std::string> command;
   int exit_code = 0;  // the command's, passed on as parallax's
@@ -248,7 +252,8 @@ Status RunRecord(RecordOptions& o, const GlobalOptions& global) {
                            shown + ".parts' or remove it first");
   const bool existed = Exists(file, &before);
 
-  TracingSetup setup{file, o.level, library, flavor};
+  TracingSetup setup{file,       o.level,     library,        flavor,
+                     o.counters, o.sample_ms, o.counter_mode, o.sched};
   PLX_ASSIGN_OR_RETURN(int status, RunCommand(o.command, CommandEnvironment(setup)));
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
@@ -303,11 +308,24 @@ Command AddRecordCommand(CLI::App& parent, const GlobalOptions& global) {
       "\n"
       "Examples:\n"
       "  parallax record -- mpirun -np 4 ./solver input.dat     writes solver.plx\n"
-      "  parallax record -o run.plx --level comm -- mpiexec -n 8 ./app");
+      "  parallax record -o run.plx --level comm -- mpiexec -n 8 ./app\n"
+      "  parallax record --counters default --sched -- ./threaded_app");
   app->add_option("-o,--output", o->output, "The trace file (default: <program>.plx)");
   app->add_option("--level", o->level, "PLX_LEVEL: the categories to record (e.g. all, comm)");
   app->add_option("--mpi", o->mpi, "The MPI flavour: auto, openmpi or mpich")
       ->check(CLI::IsMember({"auto", "openmpi", "mpich"}));
+  app->add_option("--counters", o->counters,
+                  "PLX_COUNTERS: perf events per thread, e.g. default or "
+                  "cycles,instructions,page-faults (docs/counters.md)");
+  app->add_option("--sample-ms", o->sample_ms,
+                  "PLX_SAMPLE_MS: also sample counters every MS ms of a thread's CPU time "
+                  "(0 = only at state changes; default 10)")
+      ->check(CLI::Range(0, 60000));
+  app->add_option("--counter-mode", o->counter_mode,
+                  "PLX_COUNTER_MODE: changes (totals at state changes and periods) or period "
+                  "(counts per period only)")
+      ->check(CLI::IsMember({"changes", "period"}));
+  app->add_flag("--sched", o->sched, "PLX_SCHED=1: record the CPU each thread runs on");
   app->add_flag("--keep-parts", o->keep_parts,
                 "Keep FILE.parts/ after merging what a run that died left there");
   app->add_option("COMMAND", o->command, "The command to run, after --")->required();

@@ -173,6 +173,7 @@ void PerfGroup::Close() {
   leader_ = -1;
   members_ = 0;
   tail_ = 0;
+  given_ = 0;
 }
 
 bool PerfGroup::Values(const uint64_t* group, size_t words, uint64_t* values) const {
@@ -203,6 +204,12 @@ void PerfGroup::CopyOut(uint64_t pos, void* dst, size_t n) const {
   if (first < n) std::memcpy(static_cast<char*>(dst) + first, data, n - first);
 }
 
+bool PerfGroup::pending() const {
+  if (ring_ == nullptr) return false;
+  const auto* meta = static_cast<const perf_event_mmap_page*>(ring_);
+  return __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE) != tail_;
+}
+
 bool PerfGroup::NextSample(RingSample* out) {
   if (ring_ == nullptr) return false;
   auto* meta = static_cast<perf_event_mmap_page*>(ring_);
@@ -227,7 +234,10 @@ bool PerfGroup::NextSample(RingSample* out) {
       return true;
     }
   }
-  __atomic_store_n(&meta->data_tail, tail_, __ATOMIC_RELEASE);
+  if (tail_ != given_) {  // give the space read back to the kernel
+    __atomic_store_n(&meta->data_tail, tail_, __ATOMIC_RELEASE);
+    given_ = tail_;
+  }
   return false;
 }
 

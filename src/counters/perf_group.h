@@ -56,6 +56,8 @@ class PerfGroup {
   /// the read failed or the group never ran.
   bool Read(uint64_t* values) const;
 
+  /// Whether the kernel wrote samples (or lost some) not read yet: one load.
+  bool pending() const;
   /// The next periodic sample the kernel wrote, oldest first; false when
   /// none is left (the space read is then given back to the kernel).
   bool NextSample(RingSample* out);
@@ -73,7 +75,8 @@ class PerfGroup {
   size_t members_ = 0;     // values a group read returns
   void* ring_ = nullptr;   // header page + data pages
   size_t ring_bytes_ = 0;  // data part
-  uint64_t tail_ = 0;
+  uint64_t tail_ = 0;      // next byte to read
+  uint64_t given_ = 0;     // data_tail as last told to the kernel
   uint64_t lost_ = 0;
 };
 

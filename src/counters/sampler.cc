@@ -114,14 +114,18 @@ void AtStateChange() {
   if (PLX_UNLIKELY(cap::tls_stream == nullptr) && cap::AttachThread() == nullptr) return;
   ThreadCounters* t = tls_counters;
   if (PLX_UNLIKELY(t == nullptr) && (t = Setup()) == nullptr) return;
-  if (t->group.sampling()) DrainRing(t);
-  const uint64_t tick = cap::ReadTicks();
-  t->last_tick = tick;
-  if (!g.per_period && t->group.open()) {
+  if (t->group.pending()) DrainRing(t);
+  if (!g.per_period && !g.handles.empty() && t->group.open()) {
     uint64_t values[kMaxEvents];
-    if (t->group.Read(values)) EmitValues(t, tick, values);
+    if (t->group.Read(values)) {
+      t->last_tick = cap::ReadTicks();
+      EmitValues(t, t->last_tick, values);
+    }
   }
-  if (g.cpu_handle != 0) EmitCpu(t, tick, ::sched_getcpu());
+  if (g.cpu_handle != 0) {
+    const int cpu = ::sched_getcpu();
+    if (cpu != t->last_cpu) EmitCpu(t, cap::ReadTicks(), cpu);
+  }
 }
 
 }  // namespace

@@ -97,7 +97,10 @@ TEST(Launch, FindsTheLibrary) {
 }
 
 TEST(Launch, SetsTheTracingEnvironment) {
-  TracingSetup setup{"/runs/100%/app.plx", "comm", "/lib/libparallax-mpi.so", MpiFlavor::kOpenMpi};
+  TracingSetup setup;
+  setup.output = "/runs/100%/app.plx";
+  setup.level = "comm";
+  setup.library = "/lib/libparallax-mpi.so";
   std::map<std::string, std::string> vars = TracingVariables(setup, {{"HOME", "/root"}});
   EXPECT_EQ(vars, (std::map<std::string, std::string>{
                       {"PLX_TRACE", "1"},
@@ -116,6 +119,20 @@ TEST(Launch, SetsTheTracingEnvironment) {
   EXPECT_EQ(vars["LD_PRELOAD"], "/lib/libparallax-mpi.so:libfoo.so");
   EXPECT_EQ(vars["OMPI_MCA_mca_base_env_list"], "FOO=1;PLX_TRACE;LD_PRELOAD;PLX_BUFFER;PLX_OUTPUT");
   EXPECT_EQ(vars.count("PLX_LEVEL"), 0u);
+
+  // The counter options become their variables, forwarded like the others.
+  setup.counters = "cycles,page-faults";
+  setup.sample_ms = "5";
+  setup.counter_mode = "period";
+  setup.sched = true;
+  vars = TracingVariables(setup, {});
+  EXPECT_EQ(vars["PLX_COUNTERS"], "cycles,page-faults");
+  EXPECT_EQ(vars["PLX_SAMPLE_MS"], "5");
+  EXPECT_EQ(vars["PLX_COUNTER_MODE"], "period");
+  EXPECT_EQ(vars["PLX_SCHED"], "1");
+  EXPECT_EQ(
+      vars["OMPI_MCA_mca_base_env_list"],
+      "LD_PRELOAD;PLX_COUNTERS;PLX_COUNTER_MODE;PLX_OUTPUT;PLX_SAMPLE_MS;PLX_SCHED;PLX_TRACE");
 
   setup.flavor = MpiFlavor::kMpich;
   setup.library = "/lib/libparallax-mpich.so";

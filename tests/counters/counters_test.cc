@@ -299,6 +299,38 @@ TEST(Counters, UnknownNamesAreToldAndTheRestIsKept) {
   EXPECT_FALSE(Samples(run.trace, "page-faults").empty());
 }
 
+// `parallax record` (the preload library) on a pthread program: the counters
+// follow every thread, sampled at each of its pthread waits.
+TEST(Counters, RecordSamplesEveryThreadOfAPthreadProgram) {
+#ifdef PLX_SANITIZE_BUILD
+  GTEST_SKIP() << "sanitizer build: an instrumented library cannot be preloaded";
+#endif
+  SKIP_WITHOUT_PERF();
+  TempDir dir;
+  const std::string trace = dir.File("sync.plx");
+  const RunResult r =
+      RunProgram({BuildPath("src/cli/parallax"), "record", "-o", trace, "--counters",
+                  "page-faults,task-clock", "--sample-ms", "0", "--sched", "--",
+                  BuildPath("tests/threads/sync_program"), dir.File("counts.txt")},
+                 {"PLX_MPI_LIBDIR=" + BuildPath("src/mpi")});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const model::Trace t = testing::LoadTraceFile(trace);
+  const std::vector<Sample> clock = Samples(t, "task-clock");
+  const std::vector<Sample> cpus = Samples(t, "cpu");
+  std::vector<size_t> records(t.threads.size(), 0);
+  for (size_t i = 0; i < t.slices.size(); ++i)
+    records[t.slices.thread[i]] += 2;
+  size_t threads_with_states = 0;
+  for (uint32_t th = 0; th < t.threads.size(); ++th) {
+    if (records[th] == 0) continue;
+    ++threads_with_states;
+    // A sample before each state record, and one at the thread's end.
+    EXPECT_GE(CountOn(clock, th), records[th]) << t.threads[th].name;
+    EXPECT_GE(CountOn(cpus, th), 1u) << t.threads[th].name;
+  }
+  EXPECT_GE(threads_with_states, 3u);
+}
+
 TEST(Counters, BadSettingsKeepTheirDefaults) {
   const Traced run =
       Record({"faults", "10", "1"}, {"PLX_SAMPLE_MS=soon", "PLX_COUNTER_MODE=often"});
