@@ -80,12 +80,14 @@ class PostTimes {
 
 class WaitFinder {
  public:
-  explicit WaitFinder(const model::Trace& trace)
-      : t_(trace), s_(trace.slices), kinds_(ClassifyStates(trace)) {}
+  WaitFinder(const model::Trace& trace, const time::MessagePairs* pairs)
+      : t_(trace), s_(trace.slices), kinds_(ClassifyStates(trace)), matched_(pairs) {}
 
   std::vector<WaitInstance> Find() {
     if (t_.messages.size() > 0) {
-      const time::MessagePairs pairs = time::MatchMessages(t_);
+      const time::MessagePairs own =
+          matched_ != nullptr ? time::MessagePairs{} : time::MatchMessages(t_);
+      const time::MessagePairs& pairs = matched_ != nullptr ? *matched_ : own;
       const std::vector<uint32_t> calls =
           time::EnclosingSlices(t_, t_.messages.thread, t_.messages.time);
       LateSenders(pairs, calls);
@@ -147,6 +149,7 @@ class WaitFinder {
   const model::Trace& t_;
   const model::SliceTable& s_;
   const std::vector<uint16_t> kinds_;
+  const time::MessagePairs* matched_;  // the caller's pairs, or null
   std::vector<WaitInstance> waits_;
 };
 
@@ -204,9 +207,9 @@ void WaitFinder::Collectives() {
 
 }  // namespace
 
-WaitStatesReport ComputeWaitStates(const model::Trace& trace) {
+WaitStatesReport ComputeWaitStates(const model::Trace& trace, const time::MessagePairs* pairs) {
   WaitStatesReport r;
-  r.instances = WaitFinder(trace).Find();
+  r.instances = WaitFinder(trace, pairs).Find();
   r.processes.resize(trace.processes.size());
   r.threads.resize(trace.threads.size());
   std::unordered_map<uint64_t, size_t> callsite_index;

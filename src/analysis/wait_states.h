@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "time/message_pairs.h"
 
 namespace plx::analysis {
 
@@ -72,6 +73,9 @@ struct WaitStatesReport {
 
 /// Finds every wait of the trace. Linear in the records, but for sorting the
 /// receives' posts and the waits found.
-WaitStatesReport ComputeWaitStates(const model::Trace& trace);
+/// `pairs`: the trace's time::MatchMessages when the caller has them (else
+/// matched here).
+WaitStatesReport ComputeWaitStates(const model::Trace& trace,
+                                   const time::MessagePairs* pairs = nullptr);
 
 }  // namespace plx::analysis

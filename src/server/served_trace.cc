@@ -124,7 +124,7 @@ const std::vector<analysis::StateStats>& ServedTrace::callsite_stats() {
 }
 
 const analysis::WaitStatesReport& ServedTrace::waits() {
-  std::call_once(waits_once_, [&] { waits_ = analysis::ComputeWaitStates(trace_); });
+  std::call_once(waits_once_, [&] { waits_ = analysis::ComputeWaitStates(trace_, &pairs_); });
   return waits_;
 }
 
@@ -168,7 +168,7 @@ const ReplayIndex& ServedTrace::replay() {
 }
 
 const time::LamportClocks& ServedTrace::lamport() {
-  std::call_once(lamport_once_, [&] { lamport_ = time::ComputeLamportClocks(trace_); });
+  std::call_once(lamport_once_, [&] { lamport_ = time::ComputeLamportClocks(trace_, &pairs_); });
   return lamport_;
 }
 

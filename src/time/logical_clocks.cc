@@ -17,9 +17,11 @@ using Type = ThreadEvents::Type;
 // Drives a clock over the events in a causal order. Clock must offer
 // Local(event), Receive(event, send_event) and Collective(events).
 template <typename Clock>
-uint64_t Traverse(const model::Trace& trace, const ThreadEvents& ev, Clock* clock) {
+uint64_t Traverse(const model::Trace& trace, const ThreadEvents& ev, Clock* clock,
+                  const MessagePairs* matched = nullptr) {
   const size_t threads = trace.threads.size();
-  const MessagePairs pairs = MatchMessages(trace);
+  const MessagePairs own = matched != nullptr ? MessagePairs{} : MatchMessages(trace);
+  const MessagePairs& pairs = matched != nullptr ? *matched : own;
   const CollectiveInstances instances = GroupCollectives(trace);
 
   std::vector<uint32_t> event_of_message(trace.messages.size(), model::kNone);
@@ -244,12 +246,12 @@ std::vector<uint32_t> VectorClocks::At(uint32_t thread, int64_t time) const {
   return v;
 }
 
-LamportClocks ComputeLamportClocks(const model::Trace& trace) {
+LamportClocks ComputeLamportClocks(const model::Trace& trace, const MessagePairs* pairs) {
   LamportClocks out;
   out.events = BuildThreadEvents(trace);
   out.value.assign(out.events.size(), 0);
   Lamport clock{&out.value, &out.events, std::vector<uint64_t>(trace.threads.size(), 0)};
-  out.forced = Traverse(trace, out.events, &clock);
+  out.forced = Traverse(trace, out.events, &clock, pairs);
   out.slice_begin.assign(trace.slices.size(), 0);
   out.slice_end.assign(trace.slices.size(), 0);
   out.message.assign(trace.messages.size(), 0);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/trace.h"
+#include "time/message_pairs.h"
 #include "time/thread_events.h"
 
 namespace plx::time {
@@ -56,7 +57,8 @@ struct VectorClocks {
   std::vector<uint32_t> comm_events;
 };
 
-LamportClocks ComputeLamportClocks(const model::Trace& trace);
+/// `pairs`: the trace's MatchMessages when the caller has them (else matched here).
+LamportClocks ComputeLamportClocks(const model::Trace& trace, const MessagePairs* pairs = nullptr);
 /// Memory: (messages + collectives) * threads * 4 bytes.
 VectorClocks ComputeVectorClocks(const model::Trace& trace);
 
