@@ -405,6 +405,8 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   if (endpoint == "step") return Step(*trace, q);
   if (endpoint == "find") return Find(*trace, q);
   if (endpoint == "lamport") return Lamport(*trace, q);
+  if (endpoint == "cpus") return Cpus(*trace, q);
+  if (endpoint == "loops") return Loops(*trace, q);
   return ErrorResponse(404, "no such endpoint: " + std::string(endpoint));
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -60,5 +61,9 @@ ApiResponse At(ServedTrace& trace, const QueryParams& q);
 ApiResponse Step(ServedTrace& trace, const QueryParams& q);
 ApiResponse Find(ServedTrace& trace, const QueryParams& q);
 ApiResponse Lamport(ServedTrace& trace, const QueryParams& q);
+// The thread views (api_threads.cc): they cache their analysis per trace, so
+// they take the shared_ptr that tells one snapshot of a live trace from the next.
+ApiResponse Cpus(ServedTrace& trace, const QueryParams& q);
+ApiResponse Loops(ServedTrace& trace, const QueryParams& q);
 
 }  // namespace plx::server::handlers

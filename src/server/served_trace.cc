@@ -172,4 +172,14 @@ const time::LamportClocks& ServedTrace::lamport() {
   return lamport_;
 }
 
+const analysis::CpuSchedule& ServedTrace::cpu_schedule() {
+  std::call_once(cpu_once_, [&] { cpu_schedule_ = analysis::ComputeCpuSchedule(trace_); });
+  return cpu_schedule_;
+}
+
+const analysis::OmpLoops& ServedTrace::omp_loops() {
+  std::call_once(loops_once_, [&] { omp_loops_ = analysis::ComputeOmpLoops(trace_); });
+  return omp_loops_;
+}
+
 }  // namespace plx::server

@@ -14,9 +14,11 @@
 
 #include "analysis/anomalies.h"
 #include "analysis/comm_matrix.h"
+#include "analysis/cpu_schedule.h"
 #include "analysis/critical_path.h"
 #include "analysis/deadlock.h"
 #include "analysis/imbalance.h"
+#include "analysis/omp_loops.h"
 #include "analysis/state_stats.h"
 #include "analysis/wait_states.h"
 #include "base/status.h"
@@ -106,6 +108,10 @@ class ServedTrace {
   const ReplayIndex& replay();
   /// Lamport clocks of every event (/lamport), computed on first use.
   const time::LamportClocks& lamport();
+  /// Which thread ran on which CPU (/cpus), from the `cpu` counter.
+  const analysis::CpuSchedule& cpu_schedule();
+  /// The OpenMP loops and their chunks (/loops).
+  const analysis::OmpLoops& omp_loops();
 
  private:
   void SetProgress(const std::string& phase, uint64_t done, uint64_t total);
@@ -138,9 +144,11 @@ class ServedTrace {
   analysis::CommMatrix matrix_;
   analysis::RmaMatrix rma_;
   std::vector<analysis::Anomaly> anomalies_;
-  std::once_flag replay_once_, lamport_once_;
+  std::once_flag replay_once_, lamport_once_, cpu_once_, loops_once_;
   std::unique_ptr<ReplayIndex> replay_;
   time::LamportClocks lamport_;
+  analysis::CpuSchedule cpu_schedule_;
+  analysis::OmpLoops omp_loops_;
 };
 
 }  // namespace plx::server

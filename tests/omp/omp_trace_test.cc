@@ -7,70 +7,24 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "omp_run.h"
 #include "support/test_support.h"
 #include "support/trace_loading.h"
 
 namespace plx {
 namespace {
 
-using testing::BuildPath;
-using testing::RunProgram;
-using testing::RunResult;
+using omp_test::Log;
+using omp_test::Record;
+using omp_test::RunTraced;
+using omp_test::Traced;
 using testing::TempDir;
-
-#ifdef PLX_SANITIZE_BUILD
-constexpr bool kLinked = true;  // no preloading an instrumented library
-#else
-constexpr bool kLinked = false;
-#endif
-
-// Runs the program traced into `trace`: `parallax record` (the preload
-// library), or in sanitizer builds the program linked with it.
-RunResult Record(const std::string& log, const std::string& trace,
-                 std::vector<std::string> env = {}) {
-  env.push_back("ASAN_OPTIONS=detect_leaks=0");
-  env.push_back("OMP_NUM_THREADS=4");
-  if (kLinked) {
-    env.push_back("PLX_TRACE=1");
-    env.push_back("PLX_OUTPUT=" + trace);
-    return RunProgram({BuildPath("tests/omp/omp_program_linked"), log}, env);
-  }
-  env.push_back("PLX_MPI_LIBDIR=" + BuildPath("src/mpi"));
-  return RunProgram({BuildPath("src/cli/parallax"), "record", "-o", trace, "--",
-                     BuildPath("tests/omp/omp_program"), log},
-                    env);
-}
-
-// What the program logged.
-struct Log {
-  using Chunks = std::map<std::pair<int, int>, std::vector<std::pair<long, long>>>;
-  Chunks chunks;  // (loop, thread num) -> [first, last] in order
-  std::map<std::string, long> counts;
-};
-
-Log ReadLog(const std::string& path) {
-  Log log;
-  std::ifstream in(path);
-  std::string key;
-  while (in >> key) {
-    if (key == "chunk") {
-      int loop = 0, tid = 0;
-      long lo = 0, hi = 0;
-      in >> loop >> tid >> lo >> hi;
-      log.chunks[{loop, tid}].push_back({lo, hi});
-    } else {
-      in >> log.counts[key];
-    }
-  }
-  return log;
-}
 
 std::vector<size_t> SlicesNamed(const model::Trace& t, const std::string& name) {
   std::vector<size_t> out;
@@ -116,29 +70,10 @@ Log::Chunks TracedChunks(const model::Trace& t) {
   return out;
 }
 
-// The program traced with OpenMP recording on: what it logged, the trace.
-struct Traced {
-  Log log;
-  model::Trace trace;
-  std::string why;  // when it did not run or left no trace
-};
-
-bool RunTraced(Traced* out) {
-  TempDir dir;
-  const std::string trace = dir.File("omp.plx"), log_path = dir.File("log.txt");
-  const RunResult r = Record(log_path, trace);
-  if (r.exit_code != 0 || !std::filesystem::exists(trace)) {
-    out->why = "exit " + std::to_string(r.exit_code) + ": " + r.output;
-    return false;
-  }
-  out->log = ReadLog(log_path);
-  out->trace = testing::LoadTraceFile(trace);
-  return true;
-}
-
 TEST(OmpTrace, ChunksPerThreadAreTheProgramsOwn) {
+  TempDir dir;
   Traced run;
-  ASSERT_TRUE(RunTraced(&run)) << run.why;
+  ASSERT_TRUE(RunTraced(dir, &run)) << run.why;
   const Log& log = run.log;
   const model::Trace& t = run.trace;
   ASSERT_EQ(log.counts.at("team"), 4);
@@ -157,8 +92,9 @@ TEST(OmpTrace, ChunksPerThreadAreTheProgramsOwn) {
 }
 
 TEST(OmpTrace, RegionsBarriersTasksAndCriticalWaits) {
+  TempDir dir;
   Traced run;
-  ASSERT_TRUE(RunTraced(&run)) << run.why;
+  ASSERT_TRUE(RunTraced(dir, &run)) << run.why;
   const Log& log = run.log;
   const model::Trace& t = run.trace;
 
@@ -211,7 +147,7 @@ TEST(OmpTrace, RegionsBarriersTasksAndCriticalWaits) {
 TEST(OmpTrace, OpenmpOffRecordsNoOpenmp) {
   TempDir dir;
   const std::string trace = dir.File("off.plx"), log_path = dir.File("log.txt");
-  RunResult r = Record(log_path, trace, {"PLX_OPENMP=0"});
+  testing::RunResult r = Record(log_path, trace, {"PLX_OPENMP=0"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(std::filesystem::exists(log_path));  // the program ran to its end
   if (!std::filesystem::exists(trace)) return;     // nothing at all recorded: fine too

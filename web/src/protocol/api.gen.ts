@@ -634,8 +634,10 @@ export interface LoopsResult {
   total: number;
   /** loops overlapping [from, to], in begin order, at most `limit` */
   loops: OmpLoop[];
-  /** the chunks of `loop`, by first iteration; empty when loop = -1 */
+  /** the chunks of `loop`, by first iteration, at most `chunk_limit`; empty when loop = -1 */
   chunks: OmpChunk[];
+  /** the loop has more than `chunk_limit` chunks: `chunks` holds the first */
+  chunks_truncated: boolean;
   /** more than `limit` loops in the range */
   truncated: boolean;
 }
@@ -835,6 +837,8 @@ export interface LoopsParams {
   limit?: number;
   /** an OmpLoop.id whose chunks to return; -1 = none (default -1) */
   loop?: number;
+  /** chunks of `loop` returned, 1..10000000 (default 100000) */
+  chunk_limit?: number;
 }
 
 /** Path (below API_PREFIX, {trace} to fill in) and response of each endpoint. */
