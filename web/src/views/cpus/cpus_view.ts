@@ -5,9 +5,10 @@
 import type { CpuResult, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
-import { debounce, el, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
+import { el, StatusLine, tooltipElement } from '../common/dom';
 import { formatCount, formatDuration } from '../common/format';
-import type { View, ViewContext, ViewFactory } from '../context';
+import type { ViewContext, ViewFactory } from '../context';
+import { WindowChartView } from '../common/window_chart_view';
 import { barAt, type CpuBar, cpuBars, type CpuLayout, layoutCpus, LEGEND_ROW } from './cpus_layout';
 import { paintCpus, TEXT } from './cpus_paint';
 import { threadLabelTid } from '../common/threads';
@@ -22,30 +23,21 @@ const EMPTY_HEIGHT = 40;
 /** Text widths for the layout: an estimate, so screen, export and hit tests agree. */
 export const estimateWidth = (s: string): number => s.length * 6.5;
 
-export class CpusView implements View {
+export class CpusView extends WindowChartView {
   private readonly status = new StatusLine();
-  private readonly seq = new RequestSeq();
-  private readonly debouncedLoad: ReturnType<typeof debounce<[]>>;
-  private summary: TraceSummary;
   private result: CpuResult | null = null;
   /** the timeline window the shown result was asked for */
   private asked = { from: 0, to: 0 };
   private hovered = -1;
   private drawn: { width: number; layout: CpuLayout; bars: CpuBar[] } | null = null;
-  private chart: ChartCanvas | null = null;
-  private unsubscribe: (() => void)[] = [];
   private info!: HTMLDivElement;
   private note!: HTMLDivElement;
   private empty!: HTMLDivElement;
   private box!: HTMLDivElement;
   private tooltip!: HTMLDivElement;
 
-  constructor(
-    private readonly ctx: ViewContext,
-    options: CpusOptions = {},
-  ) {
-    this.summary = ctx.summary;
-    this.debouncedLoad = debounce(() => this.load(), options.debounceMs ?? 150);
+  constructor(ctx: ViewContext, options: CpusOptions = {}) {
+    super(ctx, options.debounceMs ?? 150);
   }
 
   mount(host: HTMLElement): void {
@@ -80,29 +72,7 @@ export class CpusView implements View {
     c.addEventListener('mousemove', (ev) => this.move(ev));
     c.addEventListener('mouseleave', () => this.setHover(-1, 0, 0));
     c.addEventListener('click', (ev) => this.click(ev));
-    this.unsubscribe.push(
-      this.ctx.timeline.onWindowChange(() => this.debouncedLoad()),
-      this.ctx.replay.onMove(() => this.chart?.scheduleRedraw()),
-      this.ctx.updates.onUpdate((s) => {
-        this.summary = s;
-        this.load();
-      }),
-    );
-    this.load();
-  }
-
-  unmount(): void {
-    this.seq.invalidate();
-    this.debouncedLoad.cancel();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.chart?.detach();
-    this.chart = null;
-  }
-
-  exportSize(): { width: number; height: number } {
-    const width = this.chart?.width ?? 800;
-    return { width, height: this.heightFor(width) };
+    this.follow(this.ctx.replay.onMove(() => this.chart?.scheduleRedraw()));
   }
 
   paint(p: Painter): void {
@@ -125,13 +95,13 @@ export class CpusView implements View {
     return this.drawn;
   }
 
-  private heightFor(width: number): number {
+  protected heightFor(width: number): number {
     const r = this.result;
     if (!r || !r.has_data) return EMPTY_HEIGHT;
     return Math.max(EMPTY_HEIGHT, this.geometry(width).layout.height);
   }
 
-  private load(): void {
+  protected load(): void {
     if (!this.chart) return;
     const { from, to } = this.ctx.timeline.window();
     if (!(to > from)) return;

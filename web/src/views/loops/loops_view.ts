@@ -6,9 +6,10 @@
 import type { LoopsResult, OmpChunk, OmpLoop, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
-import { debounce, el, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
+import { el, StatusLine, tooltipElement } from '../common/dom';
 import { formatCount, formatDuration } from '../common/format';
-import type { View, ViewContext, ViewFactory } from '../context';
+import type { ViewContext, ViewFactory } from '../context';
+import { WindowChartView } from '../common/window_chart_view';
 import { threadLabelTid } from '../common/threads';
 import { type Block, blockAt, iterationBlocks, layoutLoop, LEGEND_ROW, type LoopLayout, threadNumLabel, threadSums, timeBars } from './loops_layout';
 import { paintLoop } from './loops_paint';
@@ -32,11 +33,8 @@ interface Geometry {
   bars: Block[];
 }
 
-export class LoopsView implements View {
+export class LoopsView extends WindowChartView {
   private readonly status = new StatusLine();
-  private readonly seq = new RequestSeq();
-  private readonly debouncedLoad: ReturnType<typeof debounce<[]>>;
-  private summary: TraceSummary;
   private result: LoopsResult | null = null;
   /** the chosen loop's id, -1 before one is chosen */
   private selected = -1;
@@ -44,8 +42,6 @@ export class LoopsView implements View {
   private chunks: OmpChunk[] = [];
   private hovered = -1;
   private geo: Geometry | null = null;
-  private chart: ChartCanvas | null = null;
-  private unsubscribe: (() => void)[] = [];
   private empty!: HTMLDivElement;
   private note!: HTMLDivElement;
   private listBox!: HTMLDivElement;
@@ -55,12 +51,8 @@ export class LoopsView implements View {
   private sumsBox!: HTMLDivElement;
   private tooltip!: HTMLDivElement;
 
-  constructor(
-    private readonly ctx: ViewContext,
-    options: LoopsOptions = {},
-  ) {
-    this.summary = ctx.summary;
-    this.debouncedLoad = debounce(() => this.load(), options.debounceMs ?? 150);
+  constructor(ctx: ViewContext, options: LoopsOptions = {}) {
+    super(ctx, options.debounceMs ?? 150);
   }
 
   mount(host: HTMLElement): void {
@@ -104,28 +96,7 @@ export class LoopsView implements View {
     c.addEventListener('mousemove', (ev) => this.move(ev));
     c.addEventListener('mouseleave', () => this.setHover(-1, 0, 0));
     c.addEventListener('click', (ev) => this.click(ev));
-    this.unsubscribe.push(
-      this.ctx.timeline.onWindowChange(() => this.debouncedLoad()),
-      this.ctx.updates.onUpdate((s) => {
-        this.summary = s;
-        this.load();
-      }),
-    );
-    this.load();
-  }
-
-  unmount(): void {
-    this.seq.invalidate();
-    this.debouncedLoad.cancel();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.chart?.detach();
-    this.chart = null;
-  }
-
-  exportSize(): { width: number; height: number } {
-    const width = this.chart?.width ?? 800;
-    return { width, height: this.heightFor(width) };
+    this.follow();
   }
 
   paint(p: Painter): void {
@@ -152,11 +123,11 @@ export class LoopsView implements View {
     return this.geo;
   }
 
-  private heightFor(width: number): number {
+  protected heightFor(width: number): number {
     return this.loop ? this.geometry(width).layout.height : EMPTY_HEIGHT;
   }
 
-  private load(): void {
+  protected load(): void {
     if (!this.chart) return;
     const { from, to } = this.ctx.timeline.window();
     if (!(to > from)) return;
