@@ -4,7 +4,9 @@
 //
 // Recorded sequence, contended only: enter(pthread_mutex_lock |
 // pthread_rwlock_rdlock | pthread_rwlock_wrlock | sem_wait), the real blocking
-// call, leave. The timed variants record the same state.
+// call, leave. The timed and clock variants (pthread_mutex_timedlock,
+// pthread_mutex_clocklock, pthread_rwlock_{timed,clock}{rd,wr}lock,
+// sem_timedwait, sem_clockwait) record the same state as their plain call.
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -71,6 +73,11 @@ int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* abstime) 
                    Real(g_real.mutex_timedlock), m, abstime);
 }
 
+int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock, const struct timespec* abstime) {
+  return Contended(plx::threads::g_mutex, PLX_CALLER, Real(g_real.mutex_trylock),
+                   Real(g_real.mutex_clocklock), m, clock, abstime);
+}
+
 int pthread_rwlock_rdlock(pthread_rwlock_t* l) {
   return Contended(plx::threads::g_rdlock, PLX_CALLER, Real(g_real.rwlock_tryrdlock),
                    Real(g_real.rwlock_rdlock), l);
@@ -81,12 +88,38 @@ int pthread_rwlock_wrlock(pthread_rwlock_t* l) {
                    Real(g_real.rwlock_wrlock), l);
 }
 
+int pthread_rwlock_timedrdlock(pthread_rwlock_t* l, const struct timespec* abstime) {
+  return Contended(plx::threads::g_rdlock, PLX_CALLER, Real(g_real.rwlock_tryrdlock),
+                   Real(g_real.rwlock_timedrdlock), l, abstime);
+}
+
+int pthread_rwlock_timedwrlock(pthread_rwlock_t* l, const struct timespec* abstime) {
+  return Contended(plx::threads::g_wrlock, PLX_CALLER, Real(g_real.rwlock_trywrlock),
+                   Real(g_real.rwlock_timedwrlock), l, abstime);
+}
+
+int pthread_rwlock_clockrdlock(pthread_rwlock_t* l, clockid_t clock,
+                               const struct timespec* abstime) {
+  return Contended(plx::threads::g_rdlock, PLX_CALLER, Real(g_real.rwlock_tryrdlock),
+                   Real(g_real.rwlock_clockrdlock), l, clock, abstime);
+}
+
+int pthread_rwlock_clockwrlock(pthread_rwlock_t* l, clockid_t clock,
+                               const struct timespec* abstime) {
+  return Contended(plx::threads::g_wrlock, PLX_CALLER, Real(g_real.rwlock_trywrlock),
+                   Real(g_real.rwlock_clockwrlock), l, clock, abstime);
+}
+
 int sem_wait(sem_t* s) {
   return SemContended(PLX_CALLER, Real(g_real.sem_wait), s);
 }
 
 int sem_timedwait(sem_t* s, const struct timespec* abstime) {
   return SemContended(PLX_CALLER, Real(g_real.sem_timedwait), s, abstime);
+}
+
+int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* abstime) {
+  return SemContended(PLX_CALLER, Real(g_real.sem_clockwait), s, clock, abstime);
 }
 
 }  // extern "C"

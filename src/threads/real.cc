@@ -28,26 +28,9 @@ PLX_GLIBC_ALIAS(int, plx_glibc_rwlock_trywrlock, __pthread_rwlock_trywrlock, pth
 
 namespace plx::threads {
 
-RealFunctions g_real = {
-    {PLX_BOOT(mutex_lock)},
-    {PLX_BOOT(mutex_trylock)},
-    {nullptr},
-    {PLX_BOOT(rwlock_rdlock)},
-    {PLX_BOOT(rwlock_tryrdlock)},
-    {PLX_BOOT(rwlock_wrlock)},
-    {PLX_BOOT(rwlock_trywrlock)},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-    {nullptr},
-};
+constinit RealFunctions g_real(PLX_BOOT(mutex_lock), PLX_BOOT(mutex_trylock),
+                               PLX_BOOT(rwlock_rdlock), PLX_BOOT(rwlock_tryrdlock),
+                               PLX_BOOT(rwlock_wrlock), PLX_BOOT(rwlock_trywrlock));
 
 namespace {
 
@@ -80,10 +63,15 @@ void ResolveReal() {
   Set(g_real.mutex_lock, "pthread_mutex_lock");
   Set(g_real.mutex_trylock, "pthread_mutex_trylock");
   Set(g_real.mutex_timedlock, "pthread_mutex_timedlock");
+  Set(g_real.mutex_clocklock, "pthread_mutex_clocklock");
   Set(g_real.rwlock_rdlock, "pthread_rwlock_rdlock");
   Set(g_real.rwlock_tryrdlock, "pthread_rwlock_tryrdlock");
   Set(g_real.rwlock_wrlock, "pthread_rwlock_wrlock");
   Set(g_real.rwlock_trywrlock, "pthread_rwlock_trywrlock");
+  Set(g_real.rwlock_timedrdlock, "pthread_rwlock_timedrdlock");
+  Set(g_real.rwlock_timedwrlock, "pthread_rwlock_timedwrlock");
+  Set(g_real.rwlock_clockrdlock, "pthread_rwlock_clockrdlock");
+  Set(g_real.rwlock_clockwrlock, "pthread_rwlock_clockwrlock");
   Set(g_real.cond_wait, "pthread_cond_wait", "GLIBC_2.3.2");
   Set(g_real.cond_timedwait, "pthread_cond_timedwait", "GLIBC_2.3.2");
   Set(g_real.cond_clockwait, "pthread_cond_clockwait");
@@ -91,6 +79,7 @@ void ResolveReal() {
   Set(g_real.sem_wait, "sem_wait");
   Set(g_real.sem_trywait, "sem_trywait");
   Set(g_real.sem_timedwait, "sem_timedwait");
+  Set(g_real.sem_clockwait, "sem_clockwait");
   Set(g_real.create, "pthread_create");
   Set(g_real.join, "pthread_join");
   Set(g_real.exit, "pthread_exit");

@@ -82,7 +82,8 @@ static void SpinUntil(atomic_int* v, int want) {
     sched_yield();
 }
 
-/* ---- mutexes: round k is contended by worker k % 3; odd rounds use timedlock */
+/* ---- mutexes: round k is contended by worker k % 3, with pthread_mutex_lock,
+ * _timedlock or _clocklock in turn (k / 3 % 3) */
 enum { kMutexWorkers = 3, kMutexRounds = 30, kUncontended = 1000 };
 static pthread_mutex_t g_m = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int g_mgo[kMutexWorkers], g_mdone;
@@ -101,13 +102,14 @@ static void* MutexWorker(void* arg) {
   }
   for (int k = i; k < kMutexRounds; k += kMutexWorkers) {
     SpinUntil(&g_mgo[i], k + 1);
-    if (k % 2) {
-      struct timespec t;
-      Deadline(&t);
+    struct timespec t;
+    Deadline(&t);
+    if (k / kMutexWorkers % 3 == 1)
       pthread_mutex_timedlock(&g_m, &t);
-    } else {
+    else if (k / kMutexWorkers % 3 == 2)
+      pthread_mutex_clocklock(&g_m, CLOCK_REALTIME, &t);
+    else
       pthread_mutex_lock(&g_m);
-    }
     pthread_mutex_unlock(&g_m);
     Count("pthread_mutex_lock", Self(), 1);
     atomic_store(&g_mdone, k + 1);
@@ -131,8 +133,9 @@ static void Mutexes(pthread_t* t) {
   }
 }
 
-/* ---- rwlocks: rw-0 reads, rw-1 writes; contended while main holds the write
- * lock, not contended while main only reads (for rw-0) */
+/* ---- rwlocks: rw-0 reads, rw-1 writes (plain, timed, clock in turn: k % 3);
+ * contended while main holds the write lock, not contended while main only
+ * reads (for rw-0) */
 enum { kRwRounds = 5, kShared = 5 };
 static pthread_rwlock_t g_rw = PTHREAD_RWLOCK_INITIALIZER;
 static atomic_int g_rwgo[2], g_rwdone[2], g_rwtid[2];
@@ -152,10 +155,20 @@ static void* RwWorker(void* arg) {
   const int rounds = i == 0 ? kRwRounds + kShared : kRwRounds;
   for (int k = 0; k < rounds; ++k) {
     SpinUntil(&g_rwgo[i], k + 1);
-    if (i == 0)
+    struct timespec t;
+    Deadline(&t);
+    if (i == 0 && k % 3 == 0)
       pthread_rwlock_rdlock(&g_rw);
-    else
+    else if (i == 0 && k % 3 == 1)
+      pthread_rwlock_timedrdlock(&g_rw, &t);
+    else if (i == 0)
+      pthread_rwlock_clockrdlock(&g_rw, CLOCK_REALTIME, &t);
+    else if (k % 3 == 0)
       pthread_rwlock_wrlock(&g_rw);
+    else if (k % 3 == 1)
+      pthread_rwlock_timedwrlock(&g_rw, &t);
+    else
+      pthread_rwlock_clockwrlock(&g_rw, CLOCK_REALTIME, &t);
     pthread_rwlock_unlock(&g_rw);
     if (k < kRwRounds) Count(i == 0 ? "pthread_rwlock_rdlock" : "pthread_rwlock_wrlock", Self(), 1);
     atomic_store(&g_rwdone[i], k + 1);
@@ -185,7 +198,8 @@ static void Rwlocks(pthread_t* t) {
   }
 }
 
-/* ---- semaphores: sem-0 waits on an empty semaphore (odd rounds: timedwait) */
+/* ---- semaphores: sem-0 waits on an empty semaphore (sem_wait, sem_timedwait,
+ * sem_clockwait in turn: k % 3) */
 enum { kSemRounds = 8 };
 static sem_t g_sem;
 static atomic_int g_semgo, g_semdone, g_semtid;
@@ -198,10 +212,13 @@ static void* SemWorker(void* arg) {
     sem_wait(&g_sem);
   for (int k = 0; k < kSemRounds; ++k) {
     SpinUntil(&g_semgo, k + 1);
-    if (k % 2) {
-      struct timespec t;
-      Deadline(&t);
+    struct timespec t;
+    Deadline(&t);
+    if (k % 3 == 1) {
       while (sem_timedwait(&g_sem, &t) != 0 && errno == EINTR) {
+      }
+    } else if (k % 3 == 2) {
+      while (sem_clockwait(&g_sem, CLOCK_REALTIME, &t) != 0 && errno == EINTR) {
       }
     } else {
       while (sem_wait(&g_sem) != 0 && errno == EINTR) {
