@@ -1,12 +1,15 @@
 // `parallax stats FILE`: per-state statistics (analysis/state_stats) as
-// tables — over all processes, then per process, thread or call site — or as JSON.
+// tables — over all processes, then per process, thread or call site — or as
+// JSON; with --counter, each state's amount of a counter (analysis/state_counters).
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "analysis/state_counters.h"
 #include "analysis/state_stats.h"
 #include "base/strings.h"
 #include "cli/analysis_json.h"
@@ -32,7 +35,34 @@ struct StatsOptions {
   std::string by = "process";
   std::string sort_name = "total";
   size_t top = 0;  // 0 = all
+  std::vector<std::string> counters;
 };
+
+// The --counter columns of one scope: a name and the scope's sums per state.
+struct CounterColumn {
+  const std::string* name;
+  const analysis::StateCounterScope* sums;
+};
+using CounterColumns = std::vector<CounterColumn>;
+
+// The columns of the reports for a scope picked by `scope_of`.
+template <typename ScopeOf>
+CounterColumns Columns(const std::vector<std::string>& names,
+                       const std::vector<analysis::StateCounterReport>& reports, ScopeOf scope_of) {
+  CounterColumns out;
+  for (size_t i = 0; i < reports.size(); ++i)
+    out.push_back({&names[i], &scope_of(reports[i])});
+  return out;
+}
+
+// An amount of a counter: exact integers with separators, else 4 digits.
+std::string FormatAmount(const analysis::StateCounterSums& s, double v) {
+  if (s.measured == 0) return "-";
+  if (std::fabs(v) < 9e15 && v == std::floor(v))
+    return v < 0 ? "-" + FormatCount(static_cast<uint64_t>(-v))
+                 : FormatCount(static_cast<uint64_t>(v));
+  return fmt::format("{:.4g}", v);
+}
 
 const std::map<std::string, StateOrder> kOrders = {
     {"total", StateOrder::kTotal}, {"self", StateOrder::kSelf}, {"count", StateOrder::kCount},
@@ -49,7 +79,7 @@ std::vector<StateStats> Rows(const model::Trace& t, const StatsOptions& o,
 
 // With `callsites` the rows are per (state, call site), shown in a second column.
 std::string RenderTable(const model::Trace& t, const StatsOptions& o, const StateStatsScope& scope,
-                        bool callsites = false) {
+                        bool callsites = false, const CounterColumns& counters = {}) {
   const std::vector<StateStats> rows = Rows(t, o, scope);
   if (rows.empty()) return "  (no states)\n";
   const auto right = Table::Align::kRight;
@@ -57,6 +87,10 @@ std::string RenderTable(const model::Trace& t, const StatsOptions& o, const Stat
   if (callsites) columns.push_back({"callsite"});
   for (const char* title : {"count", "total", "self", "mean", "min", "max", "stddev", "share"})
     columns.push_back({title, right});
+  for (const CounterColumn& c : counters) {
+    columns.push_back({*c.name, right});
+    columns.push_back({*c.name + " self", right});
+  }
   Table table(std::move(columns));
   for (const StateStats& s : rows) {
     std::vector<std::string> cells = {t.states[s.state].name};
@@ -65,6 +99,11 @@ std::string RenderTable(const model::Trace& t, const StatsOptions& o, const Stat
                                FormatDuration(s.self_ns), FormatDuration(std::llround(s.mean_ns)),
                                FormatDuration(s.min_ns), FormatDuration(s.max_ns),
                                FormatDuration(std::llround(s.stddev_ns)), FormatShare(s.share)});
+    for (const CounterColumn& c : counters) {
+      const analysis::StateCounterSums& sums = (*c.sums)[s.state];
+      cells.push_back(FormatAmount(sums, sums.total));
+      cells.push_back(FormatAmount(sums, sums.self));
+    }
     table.AddRow(std::move(cells));
   }
   std::string out = table.Render();
@@ -89,51 +128,83 @@ std::string ThreadTitle(const model::Trace& t, const model::Thread& th) {
 }
 
 void PrintText(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r,
-               const StateStatsScope& callsites) {
+               const StateStatsScope& callsites,
+               const std::vector<analysis::StateCounterReport>& counters) {
+  auto columns = [&](auto scope_of) { return Columns(o.counters, counters, scope_of); };
   fmt::print(
       "all processes ({}, {}; thread time {})\n{}",
       t.processes.size() == 1 ? "1 process" : fmt::format("{} processes", t.processes.size()),
       t.threads.size() == 1 ? "1 thread" : fmt::format("{} threads", t.threads.size()),
-      FormatDuration(r.all.thread_time_ns), RenderTable(t, o, r.all));
+      FormatDuration(r.all.thread_time_ns),
+      RenderTable(t, o, r.all, false, columns([
+                  ](const analysis::StateCounterReport& c) -> const auto& { return c.all; })));
   if (o.by == "callsite") {
     fmt::print("\nper call site\n{}", RenderTable(t, o, callsites, true));
   } else if (o.by == "thread") {
     for (size_t i = 0; i < t.threads.size(); ++i)
       fmt::print("\n{}; thread time {}\n{}", ThreadTitle(t, t.threads[i]),
-                 FormatDuration(r.threads[i].thread_time_ns), RenderTable(t, o, r.threads[i]));
+                 FormatDuration(r.threads[i].thread_time_ns),
+                 RenderTable(t, o, r.threads[i], false,
+                             columns([i](const analysis::StateCounterReport& c) -> const auto& {
+                               return c.threads[i];
+                             })));
   } else {
     for (size_t i = 0; i < t.processes.size(); ++i)
       fmt::print("\n{}; thread time {}\n{}", ProcessTitle(t.processes[i]),
-                 FormatDuration(r.processes[i].thread_time_ns), RenderTable(t, o, r.processes[i]));
+                 FormatDuration(r.processes[i].thread_time_ns),
+                 RenderTable(t, o, r.processes[i], false,
+                             columns([i](const analysis::StateCounterReport& c) -> const auto& {
+                               return c.processes[i];
+                             })));
   }
 }
 
 // With `callsites` each row also has a "callsite" field.
 ordered_json JsonRows(const model::Trace& t, const StatsOptions& o, const StateStatsScope& scope,
-                      bool callsites = false) {
+                      bool callsites = false, const CounterColumns& counters = {}) {
   ordered_json rows = ordered_json::array();
-  for (const StateStats& s : Rows(t, o, scope))
-    rows.push_back(StateRowJson(t, s, callsites));
+  for (const StateStats& s : Rows(t, o, scope)) {
+    ordered_json row = StateRowJson(t, s, callsites);
+    if (!counters.empty()) {
+      ordered_json c = ordered_json::object();
+      for (const CounterColumn& col : counters) {
+        const analysis::StateCounterSums& sums = (*col.sums)[s.state];
+        c[*col.name] = {{"measured", sums.measured}, {"total", sums.total}, {"self", sums.self}};
+      }
+      row["counters"] = std::move(c);
+    }
+    rows.push_back(std::move(row));
+  }
   return rows;
 }
 
 ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r,
-                  const StateStatsScope& callsites) {
+                  const StateStatsScope& callsites,
+                  const std::vector<analysis::StateCounterReport>& counters) {
+  auto columns = [&](auto scope_of) { return Columns(o.counters, counters, scope_of); };
   ordered_json j;
   j["thread_time_ns"] = r.all.thread_time_ns;
-  j["states"] = JsonRows(t, o, r.all);
+  j["states"] =
+      JsonRows(t, o, r.all, false,
+               columns([](const analysis::StateCounterReport& c) -> const auto& { return c.all; }));
   j["processes"] = ordered_json::array();
   for (size_t i = 0; i < t.processes.size(); ++i) {
     ordered_json e = ProcessIdentity(t.processes[i]);
     e["thread_time_ns"] = r.processes[i].thread_time_ns;
-    e["states"] = JsonRows(t, o, r.processes[i]);
+    e["states"] = JsonRows(t, o, r.processes[i], false,
+                           columns([i](const analysis::StateCounterReport& c) -> const auto& {
+                             return c.processes[i];
+                           }));
     j["processes"].push_back(std::move(e));
   }
   j["threads"] = ordered_json::array();
   for (size_t i = 0; i < t.threads.size(); ++i) {
     ordered_json e = ThreadIdentity(t, t.threads[i]);
     e["thread_time_ns"] = r.threads[i].thread_time_ns;
-    e["states"] = JsonRows(t, o, r.threads[i]);
+    e["states"] = JsonRows(t, o, r.threads[i], false,
+                           columns([i](const analysis::StateCounterReport& c) -> const auto& {
+                             return c.threads[i];
+                           }));
     j["threads"].push_back(std::move(e));
   }
   j["callsites"] = JsonRows(t, o, callsites, true);
@@ -143,6 +214,20 @@ ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::
 Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  std::vector<analysis::StateCounterReport> counters;
+  for (const std::string& name : o.counters) {
+    uint32_t id = model::kNone;
+    std::string known;
+    for (uint32_t i = 0; i < trace.counters.size(); ++i) {
+      if (trace.counters[i].name == name) id = i;
+      known += (known.empty() ? "" : ", ") + trace.counters[i].name;
+    }
+    if (id == model::kNone)
+      return InvalidArgument("--counter " + name + ": " + o.path + " has no such counter (" +
+                             (known.empty() ? std::string("it has none") : "it has: " + known) +
+                             ")");
+    counters.push_back(analysis::ComputeStateCounters(trace, id));
+  }
   const analysis::StateStatsReport report = analysis::ComputeStateStats(trace);
   StateStatsScope callsites;
   if (o.json || o.by == "callsite") {
@@ -150,10 +235,10 @@ Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
     callsites.states = analysis::ComputeCallsiteStats(trace);
   }
   if (o.json) {
-    fmt::print("{}\n", Json(trace, o, report, callsites)
+    fmt::print("{}\n", Json(trace, o, report, callsites, counters)
                            .dump(2, ' ', false, ordered_json::error_handler_t::replace));
   } else {
-    PrintText(trace, o, report, callsites);
+    PrintText(trace, o, report, callsites, counters);
   }
   return Status::Ok();
 }
@@ -171,11 +256,16 @@ Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global) {
       "The first table covers all processes; then one per process (or per thread, or one\n"
       "table per (state, call site) with --by callsite).\n"
       "States still open at a thread's end count up to its last record.\n"
+      "--counter NAME adds two columns per counter: how much of it each state took\n"
+      "(its value at the slice's end minus at its begin, on the slice's thread: for\n"
+      "PLX_COUNTERS sampled at state changes, docs/counters.md) and its self part\n"
+      "(minus directly nested states); '-' where no slice had a sample before it.\n"
       "\n"
       "Examples:\n"
       "  parallax stats run.plx --top 10\n"
       "  parallax stats run.plx --by thread --sort self\n"
-      "  parallax stats run.plx --json");
+      "  parallax stats run.plx --json\n"
+      "  parallax stats run.plx --counter instructions --counter cache-misses");
   app->add_option("FILE", o->path, "The .plx trace file")->required();
   app->add_flag("--json", o->json, "Print one JSON object instead of tables (see docs/cli.md)");
   app->add_option("--by", o->by, "Break the statistics down per process, thread or call site")
@@ -186,6 +276,8 @@ Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global) {
       ->default_str("total");
   app->add_option("--top", o->top, "Show only the first N rows of each table (0 = all)")
       ->check(CLI::NonNegativeNumber);
+  app->add_option("--counter", o->counters,
+                  "A counter whose amount per state to add (repeatable; e.g. instructions)");
   return {app, [o, &global] { return RunStats(*o, global); }};
 }
 
