@@ -40,6 +40,8 @@ export class LoopsView extends WindowChartView {
   private selected = -1;
   private loop: OmpLoop | null = null;
   private chunks: OmpChunk[] = [];
+  /** the loop whose chunks `chunks` are (-1 while they are being fetched) */
+  private chunksOf = -1;
   private hovered = -1;
   private geo: Geometry | null = null;
   private empty!: HTMLDivElement;
@@ -111,6 +113,7 @@ export class LoopsView extends WindowChartView {
     this.selected = id;
     this.loop = this.result?.loops.find((l) => l.id === id) ?? null;
     this.chunks = [];
+    this.chunksOf = -1;
     this.geo = null;
     this.load();
   }
@@ -150,6 +153,7 @@ export class LoopsView extends WindowChartView {
           // The chosen loop stays drawn when the window moves away from it.
           this.loop = r.loops.find((l) => l.id === loop) ?? (this.loop?.id === loop ? this.loop : null);
           this.chunks = this.loop ? r.chunks : [];
+          this.chunksOf = this.loop ? loop : -1;
         }
         this.show(r);
       })
@@ -224,6 +228,11 @@ export class LoopsView extends WindowChartView {
   private exposeLayout(): void {
     const c = this.chart?.canvas;
     if (!c || !this.loop) return;
+    // Tests wait for data-loop: it names a loop only once its chunks are here.
+    if (this.chunksOf !== this.loop.id) {
+      delete c.dataset.loop;
+      return;
+    }
     const g = this.geometry(this.chart!.width);
     Object.assign(c.dataset, {
       loop: String(this.loop.id),
