@@ -44,10 +44,12 @@ int OpenEvent(uint32_t type, uint64_t config, int group_fd, uint64_t period_ns) 
   // CAP_PERFMON), else user-space only (allowed up to perf_event_paranoid 2).
   // A sampling leader that excluded the kernel would also skip every sample
   // whose period ends in a system call.
-  int fd = static_cast<int>(::syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, 0));
+  int fd = static_cast<int>(
+      ::syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC));
   if (fd < 0 && (errno == EACCES || errno == EPERM)) {
     attr.exclude_kernel = 1;
-    fd = static_cast<int>(::syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, 0));
+    fd = static_cast<int>(
+        ::syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC));
   }
   return fd;
 }
