@@ -4,8 +4,7 @@
 // show that thread's row at that time in the timeline.
 import type { CpuResult, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
-import { ChartCanvas } from '../common/chart_canvas';
-import { el, StatusLine, tooltipElement } from '../common/dom';
+import { el, tooltipElement } from '../common/dom';
 import { formatCount, formatDuration } from '../common/format';
 import type { ViewContext, ViewFactory } from '../context';
 import { WindowChartView } from '../common/window_chart_view';
@@ -24,7 +23,6 @@ const EMPTY_HEIGHT = 40;
 export const estimateWidth = (s: string): number => s.length * 6.5;
 
 export class CpusView extends WindowChartView {
-  private readonly status = new StatusLine();
   private result: CpuResult | null = null;
   /** the timeline window the shown result was asked for */
   private asked = { from: 0, to: 0 };
@@ -59,19 +57,7 @@ export class CpusView extends WindowChartView {
       this.empty,
       this.box,
     );
-    this.chart = new ChartCanvas(
-      (p) => {
-        this.paint(p);
-        this.exposeLayout();
-      },
-      { height: EMPTY_HEIGHT, testid: 'cpus-chart', heightFor: (w) => this.heightFor(w) },
-    );
-    this.chart.attach(this.box);
-    this.box.append(this.tooltip);
-    const c = this.chart.canvas;
-    c.addEventListener('mousemove', (ev) => this.move(ev));
-    c.addEventListener('mouseleave', () => this.setHover(-1, 0, 0));
-    c.addEventListener('click', (ev) => this.click(ev));
+    this.attachChart(this.box, this.tooltip, 'cpus-chart', EMPTY_HEIGHT);
     this.follow(this.ctx.replay.onMove(() => this.chart?.scheduleRedraw()));
   }
 
@@ -102,16 +88,10 @@ export class CpusView extends WindowChartView {
   }
 
   protected load(): void {
-    if (!this.chart) return;
-    const { from, to } = this.ctx.timeline.window();
-    if (!(to > from)) return;
-    const n = this.seq.next();
-    if (!this.result) this.status.loading();
-    this.ctx.api
-      .get('cpus', { from, to })
-      .then((r) => {
-        if (!this.seq.isCurrent(n)) return;
-        this.status.clear();
+    this.fetchWindow(
+      this.result !== null,
+      (from, to) => this.ctx.api.get('cpus', { from, to }),
+      (r, from, to) => {
         this.result = r;
         this.asked = { from, to };
         this.drawn = null;
@@ -130,19 +110,21 @@ export class CpusView extends WindowChartView {
         if (r.has_data && r.spans.length === 0) this.status.message('no thread was seen on a CPU in this window');
         this.chart?.redraw();
         this.exposeLayout();
-      })
-      .catch((err: unknown) => {
-        if (this.seq.isCurrent(n)) this.status.error(err);
-      });
+      },
+    );
   }
 
-  private move(ev: MouseEvent): void {
+  protected leave(): void {
+    this.setHover(-1, 0, 0);
+  }
+
+  protected move(ev: MouseEvent): void {
     if (!this.chart || !this.result?.has_data) return;
     const { x, y } = this.chart.eventPos(ev);
     this.setHover(barAt(this.geometry(this.chart.width).bars, x, y), x, y);
   }
 
-  private click(ev: MouseEvent): void {
+  protected click(ev: MouseEvent): void {
     if (!this.chart || !this.result?.has_data) return;
     const { x, y } = this.chart.eventPos(ev);
     const { bars } = this.geometry(this.chart.width);
@@ -160,17 +142,13 @@ export class CpusView extends WindowChartView {
     this.tooltip.hidden = !s;
     if (s) {
       this.tooltip.textContent = describeSpan(this.summary, s);
-      // Left of the pointer when it would overflow the chart on the right.
-      const w = this.chart?.width ?? 600;
-      const tw = this.tooltip.offsetWidth || 320;
-      this.tooltip.style.left = `${x + 12 + tw > w ? Math.max(0, x - tw - 12) : x + 12}px`;
-      this.tooltip.style.top = `${y + 12}px`;
+      this.placeTooltip(this.tooltip, x, y, 320);
     }
     if (changed) this.chart?.scheduleRedraw();
   }
 
   /** The drawing's coordinates for end-to-end tests, on the canvas's data-* attributes. */
-  private exposeLayout(): void {
+  protected exposeLayout(): void {
     const c = this.chart?.canvas;
     if (!c || !this.result?.has_data) return;
     const { layout, bars } = this.geometry(this.chart!.width);

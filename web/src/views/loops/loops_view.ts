@@ -5,8 +5,7 @@
 // to show it in the timeline.
 import type { LoopsResult, OmpChunk, OmpLoop, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
-import { ChartCanvas } from '../common/chart_canvas';
-import { el, StatusLine, tooltipElement } from '../common/dom';
+import { el, tooltipElement } from '../common/dom';
 import { formatCount, formatDuration } from '../common/format';
 import type { ViewContext, ViewFactory } from '../context';
 import { WindowChartView } from '../common/window_chart_view';
@@ -34,7 +33,6 @@ interface Geometry {
 }
 
 export class LoopsView extends WindowChartView {
-  private readonly status = new StatusLine();
   private result: LoopsResult | null = null;
   /** the chosen loop's id, -1 before one is chosen */
   private selected = -1;
@@ -85,19 +83,7 @@ export class LoopsView extends WindowChartView {
       this.box,
       this.sumsBox,
     );
-    this.chart = new ChartCanvas(
-      (p) => {
-        this.paint(p);
-        this.exposeLayout();
-      },
-      { height: EMPTY_HEIGHT, testid: 'loops-chart', heightFor: (w) => this.heightFor(w) },
-    );
-    this.chart.attach(this.box);
-    this.box.append(this.tooltip);
-    const c = this.chart.canvas;
-    c.addEventListener('mousemove', (ev) => this.move(ev));
-    c.addEventListener('mouseleave', () => this.setHover(-1, 0, 0));
-    c.addEventListener('click', (ev) => this.click(ev));
+    this.attachChart(this.box, this.tooltip, 'loops-chart', EMPTY_HEIGHT);
     this.follow();
   }
 
@@ -131,17 +117,11 @@ export class LoopsView extends WindowChartView {
   }
 
   protected load(): void {
-    if (!this.chart) return;
-    const { from, to } = this.ctx.timeline.window();
-    if (!(to > from)) return;
-    const n = this.seq.next();
-    if (!this.result) this.status.loading();
     const loop = this.selected;
-    this.ctx.api
-      .get('loops', { from, to, loop })
-      .then((r) => {
-        if (!this.seq.isCurrent(n)) return;
-        this.status.clear();
+    this.fetchWindow(
+      this.result !== null,
+      (from, to) => this.ctx.api.get('loops', { from, to, loop }),
+      (r) => {
         this.result = r;
         if (loop < 0 && r.loops.length > 0) {
           // Nothing chosen yet: the window's first loop.
@@ -156,10 +136,8 @@ export class LoopsView extends WindowChartView {
           this.chunksOf = this.loop ? loop : -1;
         }
         this.show(r);
-      })
-      .catch((err: unknown) => {
-        if (this.seq.isCurrent(n)) this.status.error(err);
-      });
+      },
+    );
   }
 
   private show(r: LoopsResult): void {
@@ -194,13 +172,17 @@ export class LoopsView extends WindowChartView {
     return { chunk: t >= 0 ? g.bars[t]!.chunk : -1, inTime: t >= 0 };
   }
 
-  private move(ev: MouseEvent): void {
+  protected leave(): void {
+    this.setHover(-1, 0, 0);
+  }
+
+  protected move(ev: MouseEvent): void {
     if (!this.chart) return;
     const { x, y } = this.chart.eventPos(ev);
     this.setHover(this.hitAt(x, y).chunk, x, y);
   }
 
-  private click(ev: MouseEvent): void {
+  protected click(ev: MouseEvent): void {
     if (!this.chart) return;
     const { x, y } = this.chart.eventPos(ev);
     const hit = this.hitAt(x, y);
@@ -215,17 +197,13 @@ export class LoopsView extends WindowChartView {
     this.tooltip.hidden = !c;
     if (c) {
       this.tooltip.textContent = describeChunk(this.summary, c);
-      // Left of the pointer when it would overflow the chart on the right.
-      const w = this.chart?.width ?? 600;
-      const tw = this.tooltip.offsetWidth || 380;
-      this.tooltip.style.left = `${x + 12 + tw > w ? Math.max(0, x - tw - 12) : x + 12}px`;
-      this.tooltip.style.top = `${y + 12}px`;
+      this.placeTooltip(this.tooltip, x, y, 380);
     }
     if (changed) this.chart?.scheduleRedraw();
   }
 
   /** The drawing's coordinates for end-to-end tests, on the canvas's data-* attributes. */
-  private exposeLayout(): void {
+  protected exposeLayout(): void {
     const c = this.chart?.canvas;
     if (!c || !this.loop) return;
     // Tests wait for data-loop: it names a loop only once its chunks are here.
