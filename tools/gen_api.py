@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Generates the server API's code and reference tables from spec/api.toml.
 
-  gen_api.py SPEC --ts OUT.ts              TypeScript types, params, binary decoders
+  gen_api.py SPEC --ts OUT.ts              TypeScript: OUT.ts re-exports the JSON types
+                                           (api_types.gen.ts beside it), the endpoint
+                                           parameters (api_endpoints.gen.ts) and the
+                                           binary records and decoders (api_records.gen.ts)
   gen_api.py SPEC --header OUT.h           C++ structs of the binary records
   gen_api.py SPEC --docs OUT.md            docs/api-reference.md
-  gen_api.py SPEC --check-ts FILE.ts       exit 1 if FILE is not what --ts writes
+  gen_api.py SPEC --check-ts FILE.ts       exit 1 if FILE (or a file beside it) is not
+                                           what --ts writes
   gen_api.py SPEC --check-docs FILE.md     exit 1 if FILE is not what --docs writes
 """
 import argparse
+import os
 import sys
 import tomllib
 
@@ -58,9 +63,13 @@ def ts_type(t):
     return t + (" | null" if nullable else "")
 
 
-def gen_ts(spec):
+TS_PARTS = {"types": "api_types.gen.ts", "endpoints": "api_endpoints.gen.ts",
+            "records": "api_records.gen.ts"}
+
+
+def gen_ts_types(spec):
     api = spec["api"]
-    out = [f"// {BANNER}", "// The server API's types (docs/api.md, docs/api-reference.md).", "",
+    out = [f"// {BANNER}", "// The server API's JSON types (docs/api.md, docs/api-reference.md).", "",
            f"export const API_VERSION = {api['version']};",
            f"export const API_PREFIX = '{api['prefix']}';", ""]
     for t in spec["type"]:
@@ -72,7 +81,15 @@ def gen_ts(spec):
             out.append(f"  {field['name']}: {ts_type(field['type'])};")
         out.append("}")
         out.append("")
-    out.append("// Endpoint parameters: optional ones have server-side defaults.")
+    return "\n".join(out)
+
+
+def gen_ts_endpoints(spec):
+    responses = sorted({e["response"].removesuffix("[]") for e in spec["endpoint"]
+                        if e["response"] != "binary"})
+    out = [f"// {BANNER}", "// The server API's endpoints: parameters (optional ones have server-side",
+           "// defaults), paths and response types.",
+           f"import type {{ {', '.join(responses)} }} from './{TS_PARTS['types'][:-3]}';", ""]
     for e in spec["endpoint"]:
         out.append(f"/** {e['doc']} */")
         out.append(f"export interface {camel(e['name'])}Params {{")
@@ -95,7 +112,12 @@ def gen_ts(spec):
         out.append(f"  {e['name']}: {{ params: {camel(e['name'])}Params; response: {resp} }};")
     out.append("}")
     out.append("")
-    out.append("// Binary records (little-endian, packed).")
+    return "\n".join(out)
+
+
+def gen_ts_records(spec):
+    out = [f"// {BANNER}", "// The binary records of the tile answer (little-endian, packed) and their",
+           "// decoders.", ""]
     for r in spec["record"]:
         out.append(f"/** {r['doc']} */")
         out.append(f"export interface {r['name']} {{")
@@ -119,6 +141,17 @@ def gen_ts(spec):
         out.append("}")
         out.append("")
     return "\n".join(out)
+
+
+def gen_ts(spec, path):
+    """The TypeScript files --ts PATH writes: {path: text}, PATH the barrel."""
+    folder = os.path.dirname(path)
+    parts = {"types": gen_ts_types, "endpoints": gen_ts_endpoints, "records": gen_ts_records}
+    files = {os.path.join(folder, TS_PARTS[k]): gen(spec) for k, gen in parts.items()}
+    barrel = [f"// {BANNER}", "// The server API for the viewer: everything below, from one module.", ""]
+    barrel += [f"export * from './{TS_PARTS[k][:-3]}';" for k in parts]
+    files[path] = "\n".join(barrel) + "\n"
+    return files
 
 
 def gen_header(spec):
@@ -196,14 +229,14 @@ def gen_docs(spec):
     return "\n".join(out).rstrip() + "\n"
 
 
-def check(path, text, flag):
+def check(path, text, flag, target=None):
     try:
         with open(path, encoding="utf-8") as f:
             current = f.read()
     except OSError:
         current = None
     if current != text:
-        sys.exit(f"{path} is stale: run tools/gen_api.py spec/api.toml {flag} {path}")
+        sys.exit(f"{path} is stale: run tools/gen_api.py spec/api.toml {flag} {target or path}")
 
 
 def main():
@@ -216,13 +249,19 @@ def main():
     parser.add_argument("--check-docs")
     args = parser.parse_args()
     spec = load(args.spec)
-    outputs = [(args.ts, gen_ts), (args.header, gen_header), (args.docs, gen_docs)]
-    for path, gen in outputs:
-        if path:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(gen(spec))
+    outputs = {}
+    if args.ts:
+        outputs.update(gen_ts(spec, args.ts))
+    if args.header:
+        outputs[args.header] = gen_header(spec)
+    if args.docs:
+        outputs[args.docs] = gen_docs(spec)
+    for path, text in outputs.items():
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
     if args.check_ts:
-        check(args.check_ts, gen_ts(spec), "--ts")
+        for path, text in gen_ts(spec, args.check_ts).items():
+            check(path, text, "--ts", args.check_ts)
     if args.check_docs:
         check(args.check_docs, gen_docs(spec), "--docs")
 
