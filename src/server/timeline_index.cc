@@ -7,6 +7,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "base/sort_runs.h"
 #include "server/state_vote.h"
 
 namespace plx::server {
@@ -193,13 +194,28 @@ TimelineIndex TimelineIndex::Build(const model::Trace& trace, const time::Messag
   // Counter tracks: samples grouped by (thread, counter), keeping time order.
   {
     const model::CounterTable& c = trace.counter_samples;
-    std::vector<uint32_t> order(c.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+    const auto before = [&](uint32_t x, uint32_t y) {
       if (c.thread[x] != c.thread[y]) return c.thread[x] < c.thread[y];
       if (c.counter[x] != c.counter[y]) return c.counter[x] < c.counter[y];
       return c.time[x] < c.time[y];
-    });
+    };
+    // Samples are in time order per thread: grouping them by (thread,
+    // counter) with a counting sort leaves them sorted, which SortRuns checks.
+    const size_t counters = trace.counters.size();
+    const size_t groups = static_cast<size_t>(rows) * counters;
+    const bool dense =
+        groups <= 4 * c.size() + 4096 &&
+        std::all_of(c.thread.begin(), c.thread.end(), [&](uint32_t t) { return t < rows; }) &&
+        std::all_of(c.counter.begin(), c.counter.end(), [&](uint32_t k) { return k < counters; });
+    std::vector<uint32_t> order;
+    if (dense) {
+      order = CountingOrder(c.size(), groups,
+                            [&](size_t i) { return c.thread[i] * counters + c.counter[i]; });
+    } else {
+      order.resize(c.size());
+      std::iota(order.begin(), order.end(), 0u);
+    }
+    SortRuns(order.begin(), order.end(), before);
     for (size_t i = 0; i < order.size();) {
       size_t j = i;
       while (j < order.size() && c.thread[order[j]] == c.thread[order[i]] &&
@@ -262,7 +278,20 @@ TimelineIndex TimelineIndex::Build(const model::Trace& trace, const time::Messag
       const time::MessagePair& mp = pairs.pairs[p];
       return std::make_tuple(m.thread[mp.send], m.thread[mp.recv], m.time[mp.send], mp.send);
     };
-    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return key(x) < key(y); });
+    const auto before = [&](uint32_t x, uint32_t y) { return key(x) < key(y); };
+    // Pairs are in send row order, so grouping them by (sender, receiver)
+    // row with a counting sort mostly leaves them sorted.
+    const size_t groups = static_cast<size_t>(rows) * rows;
+    if (groups <= 4 * order.size() + 4096) {
+      std::vector<uint32_t> grouped = CountingOrder(order.size(), groups, [&](size_t i) {
+        const time::MessagePair& mp = pairs.pairs[order[i]];
+        return static_cast<size_t>(m.thread[mp.send]) * rows + m.thread[mp.recv];
+      });
+      for (uint32_t& g : grouped)
+        g = order[g];
+      order = std::move(grouped);
+    }
+    SortRuns(order.begin(), order.end(), before);
     index.arrow_send_time_.resize(order.size());
     index.arrow_send_row_.resize(order.size());
     index.arrow_recv_row_.resize(order.size());
