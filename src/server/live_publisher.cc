@@ -66,8 +66,13 @@ void LivePublisher::Run() {
     lock.unlock();
     const auto start = Clock::now();
     UpdateNow();
-    // Coalescing: a slow build is followed at once by the next, never queued.
-    next = std::max(start + update_, Clock::now());
+    // Coalescing: updates come every interval, but a build that took longer
+    // than half of it is followed by as long a pause. The snapshot thread
+    // then takes at most half a core, and the viewers' tile and panel
+    // requests, and the viewers themselves where they share the machine, are
+    // not starved by it (which made a build's records reach the screen later).
+    const auto end = Clock::now();
+    next = std::max(start + update_, end + (end - start));
     lock.lock();
   }
 }
