@@ -1,12 +1,14 @@
 // Display lag of live monitoring: how long after a record is made the viewer
 // has it on screen. A traced program (examples/thread_farm) streams to
-// `parallax serve --listen`; headless Chromium shows the live trace. At each
-// new snapshot the page notes, once the frame after the new summary was
-// applied has been painted, the wall time minus the wall time of the newest
-// record in it (TraceSummary.begin_wall + duration). That covers the
-// runtime's flush interval, the socket, consistent-run construction, the
-// snapshot build, the WebSocket message (which carries the summary) and the
-// page's work.
+// `parallax serve --listen`; headless Chromium shows the live trace,
+// following its end. For each new snapshot the page notes, after the first
+// frame that painted a timeline tile asked for under that snapshot's summary
+// (or a newer one), the wall time minus the wall time of the newest record in
+// it (TraceSummary.begin_wall + duration). That covers the runtime's flush
+// interval, the socket, consistent-run construction, the snapshot build, the
+// WebSocket message (which carries the summary), the page's work, the tile
+// request and its drawing. A snapshot overtaken before its tile came counts
+// when the newer one's tile is painted.
 //
 //   node e2e/live_lag_bench.mjs --parallax PARALLAX --build BUILD_DIR [--json OUT] [--update-ms MS]
 //                               [--seconds S] [--work-us US (job length: the record rate)]
@@ -55,8 +57,19 @@ try {
   const seen = await page.evaluate(
     (ms) =>
       new Promise((done) => {
-        const out = { lag: [], ws: [], server: [] };
+        const out = { lag: [], applied: [], ws: [], server: [], requests: {} };
         const hooks = window.parallax;
+        // Round trips of the viewer's requests, by endpoint (the breakdown).
+        const fetch0 = window.fetch;
+        window.fetch = async (input, init) => {
+          const path = String(input).replace(/^.*\/traces\/[^/]+\//, '').replace(/\?.*$/, '');
+          const t0 = performance.now();
+          try {
+            return await fetch0(input, init);
+          } finally {
+            (out.requests[path] ??= []).push(performance.now() - t0);
+          }
+        };
         let summary = hooks.summary, live = hooks.live;
         const wall = (s, t) => Date.parse(s.begin_wall) + t / 1e6;
         Object.defineProperty(hooks, 'live', {
@@ -70,6 +83,9 @@ try {
             live = v;
           },
         });
+        // Snapshots whose records are not yet painted: a tile asked for
+        // under their summary (or a newer one) has to be on screen.
+        let waiting = [];
         Object.defineProperty(hooks, 'summary', {
           configurable: true,
           get: () => summary,
@@ -77,10 +93,30 @@ try {
             summary = v;
             if (!v?.begin_wall || !(v.duration > 0)) return;
             const newest = wall(v, v.duration);
-            requestAnimationFrame(() => setTimeout(() => out.lag.push(Date.now() - newest), 0));
+            waiting.push({ duration: v.duration, newest });
+            requestAnimationFrame(() => setTimeout(() => out.applied.push(Date.now() - newest), 0));
           },
         });
-        setTimeout(() => done(out), ms);
+        // After every frame: which waiting snapshots the painted tile covers.
+        const frame = () => {
+          if (stopped) return;
+          setTimeout(() => {
+            const drawn = hooks.timeline?.drawnDuration() ?? -1;
+            const now = Date.now();
+            waiting = waiting.filter((w) => {
+              if (w.duration > drawn) return true;
+              out.lag.push(now - w.newest);
+              return false;
+            });
+          }, 0);
+          requestAnimationFrame(frame);
+        };
+        let stopped = false;
+        requestAnimationFrame(frame);
+        setTimeout(() => {
+          stopped = true;
+          done(out);
+        }, ms);
       }),
     Number(args.seconds) * 1000,
   );
@@ -90,7 +126,7 @@ try {
   // The first snapshots include the viewer's own start-up; leave out the first second's worth.
   const skip = (xs) => xs.slice(Math.min(xs.length - 1, Math.ceil(1000 / Number(args['update-ms']))));
   const steady = skip(lags);
-  const ws = skip(seen.ws), serverLag = skip(seen.server);
+  const ws = skip(seen.ws), serverLag = skip(seen.server), applied = skip(seen.applied);
   const results = {
     kind: 'live_lag',
     update_ms: Number(args['update-ms']),
@@ -98,17 +134,24 @@ try {
     workers,
     snapshots_seen: lags.length,
     lag_ms: { median: quantile(steady, 0.5), p90: quantile(steady, 0.9), worst: Math.max(...steady) },
-    // the parts: newest record's age when the live message arrived, and the server's share of it
+    // the parts: newest record's age when the live message arrived, and the server's share of it;
+    // when the page had applied the summary (status bar, extents), before the new tile came
+    summary_applied_ms: { median: quantile(applied, 0.5), p90: quantile(applied, 0.9) },
     websocket_age_ms: { median: quantile(ws, 0.5), p90: quantile(ws, 0.9) },
     server_lag_ms: { median: quantile(serverLag, 0.5), p90: quantile(serverLag, 0.9) },
     records: status.applied,
     records_per_s: status.applied / Number(args.seconds),
   };
+  results.requests = Object.fromEntries(
+    Object.entries(seen.requests).map(([path, xs]) => [path, { count: xs.length, median_ms: quantile(xs, 0.5) }]),
+  );
   const ms = (v) => `${v.toFixed(0)} ms`;
   console.log(`display lag over ${steady.length} snapshots (${results.records} records, ` +
               `${(results.records_per_s / 1000).toFixed(0)} k records/s, update every ${args['update-ms']} ms): ` +
               `median ${ms(results.lag_ms.median)}, p90 ${ms(results.lag_ms.p90)}, worst ${ms(results.lag_ms.worst)}; ` +
-              `at the live message ${ms(results.websocket_age_ms.median)} (server ${ms(results.server_lag_ms.median)})`);
+              `at the live message ${ms(results.websocket_age_ms.median)} (server ${ms(results.server_lag_ms.median)}), ` +
+              `summary applied ${ms(results.summary_applied_ms.median)}`);
+  console.log(`requests: ${Object.entries(results.requests).map(([p, r]) => `${p} ${r.count}x ${ms(r.median_ms)}`).join(', ')}`);
   if (args.json) writeFileSync(args.json, JSON.stringify(results, null, 2));
 } finally {
   if (child && child.exitCode === null) child.kill('SIGKILL');

@@ -15,6 +15,8 @@ export interface ParallaxHooks {
     selected(): number;
     /** shows [from, to] (clamped to the trace) */
     setWindow(from: number, to: number): void;
+    /** the trace duration of the summary under which the painted tile was asked for (-1: none yet) */
+    drawnDuration(): number;
   } | null;
   ready: boolean;
   /** error messages shown in the banner */

@@ -237,6 +237,7 @@ export class Shell {
     if (t) {
       t.setSummary(summary);
       if (r?.state().followLive) t.setWindow(liveWindow(t.window(), summary.duration));
+      t.loadNow();
     }
     r?.setEnd(summary.duration);
     this.replayBar?.setSummary(summary);
@@ -318,6 +319,7 @@ export class Shell {
       highlighted: () => timeline.highlighted(),
       selected: () => timeline.selected(),
       setWindow: (from, to) => timeline.setWindow({ from, to }),
+      drawnDuration: () => timeline.drawnDuration(),
     };
     this.showSize(summary);
     this.waiting = h('div', { class: 'live-waiting', 'data-testid': 'live-waiting', hidden: true },

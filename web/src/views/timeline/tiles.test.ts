@@ -134,6 +134,22 @@ describe('TileLoader', () => {
     expect(loader.current).not.toBe(old);
   });
 
+  it('never caches an answer asked for before invalidate (the old snapshot\'s data)', async () => {
+    const { loader, pending, drawn, answer } = setup();
+    const v = { from: 0, to: 1000 };
+    loader.want(planTile(v, 100, 1e6, [0], []), v);
+    loader.invalidate();
+    answer(0); // the old snapshot's tile arrives after the new snapshot
+    await tick();
+    expect(drawn).toHaveLength(0);
+    loader.want(planTile(v, 100, 1e6, [0], []), v);
+    expect(pending).toHaveLength(2); // asked again, not served from the cache
+    answer(1);
+    await tick();
+    expect(drawn).toHaveLength(1);
+    expect(drawn[0]!.generation).toBe(1);
+  });
+
   it('reports failures and retries on the next want', async () => {
     const { loader, pending, errors } = setup();
     const v = { from: 0, to: 1000 };

@@ -87,6 +87,8 @@ export function tileServes(have: TileRequest, want: TileRequest, view: { from: n
 export interface LoadedTile {
   request: TileRequest;
   tile: Tile;
+  /** the loader's generation when it was asked for (invalidate() starts a new one) */
+  generation: number;
 }
 
 export type TileFetcher = (r: TileRequest) => Promise<ArrayBuffer>;
@@ -96,6 +98,8 @@ export class TileLoader {
   current: LoadedTile | null = null;
   private latest: TileRequest | null = null;
   private seq = 0;
+  /** bumped by invalidate(): answers asked for before it are neither drawn nor cached */
+  generation = 0;
   private readonly cache: LruCache<string, LoadedTile>;
   /** requests sent (for tests and the status bar) */
   sent = 0;
@@ -137,12 +141,15 @@ export class TileLoader {
     }
     this.sent++;
     this.inFlight++;
+    const generation = this.generation;
     this.fetchTile(plan).then(
       (buffer) => {
         this.inFlight--;
+        // Data of a trace since replaced (a live snapshot): never cached.
+        if (generation !== this.generation) return;
         let loaded: LoadedTile;
         try {
-          loaded = { request: plan, tile: decodeTile(buffer) };
+          loaded = { request: plan, tile: decodeTile(buffer), generation };
         } catch (e) {
           this.onError(e);
           return;
@@ -174,5 +181,6 @@ export class TileLoader {
   invalidate(): void {
     this.reset();
     this.cache.clear();
+    this.generation++;
   }
 }

@@ -91,6 +91,10 @@ export class TimelineView implements TimelineControl {
   /** draws done (tests and benchmarks) */
   frames = 0;
   lastFrameMs = 0;
+  /** the trace duration of each recent tile generation (a live snapshot starts one) */
+  private readonly generationDurations = new Map<number, number>();
+  /** the trace duration the last painted tile was asked for under, -1 before one */
+  private paintedDuration = -1;
 
   constructor(
     host: HTMLElement,
@@ -117,6 +121,7 @@ export class TimelineView implements TimelineControl {
       24,
       (e) => this.options.onError?.(e),
     );
+    this.generationDurations.set(this.loader.generation, summary.duration);
     this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
     if (options.replay) this.cleanups.push(options.replay.onMove((t) => this.followReplay(t)));
     this.bindEvents();
@@ -250,6 +255,9 @@ export class TimelineView implements TimelineControl {
     const whole = this.win.from <= 0 && this.win.to >= before;
     this.options = { ...this.options, summary };
     this.loader.invalidate();
+    const generation = this.loader.generation;
+    this.generationDurations.set(generation, summary.duration);
+    this.generationDurations.delete(generation - 16);
     this.criticalPath = null;
     this.anomalies = null;
     this.relayout();
@@ -277,6 +285,15 @@ export class TimelineView implements TimelineControl {
     this.options.onDetails?.(null, false);
     this.emitStatus();
     this.requestDraw();
+  }
+
+  /**
+   * The trace duration of the summary in force when the tile on screen was
+   * asked for: once it reaches a live snapshot's duration, that snapshot's
+   * records are painted (display-lag benchmark). -1 before the first tile.
+   */
+  drawnDuration(): number {
+    return this.paintedDuration;
   }
 
   exportSize(): { width: number; height: number } {
@@ -340,12 +357,22 @@ export class TimelineView implements TimelineControl {
     }
     this.frames++;
     this.lastFrameMs = performance.now() - t0;
+    const painted = this.loader.current;
+    if (painted) this.paintedDuration = this.generationDurations.get(painted.generation) ?? this.paintedDuration;
     if (this.loader.current && !this.drawnOnce) {
       this.drawnOnce = true;
       this.options.onFirstDraw?.();
     }
     // Blinking needs frames for as long as something is highlighted.
     if (this.highlights.length) this.requestDraw();
+  }
+
+  /**
+   * Asks for the tile of what is on screen now rather than at the next frame
+   * (a live snapshot's tile is then on its way while the frame is drawn).
+   */
+  loadNow(): void {
+    if (this.cssWidth > 0 && this.cssHeight > 0) this.ensureTile();
   }
 
   /** Asks for the tile of what is on screen (the loader skips it if it has it). */
