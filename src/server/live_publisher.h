@@ -5,8 +5,8 @@
 // broadcasts one `live` WebSocket message. The message carries the new
 // snapshot's summary (when at most kMaxMessageSummary bytes; a viewer fetches
 // a larger one), so a viewer shows it without another round trip. A build
-// that takes longer than the interval is followed at once by one with
-// everything that came meanwhile.
+// that takes longer than half the interval is followed by a pause as long as
+// itself, then by one with everything that came meanwhile.
 #pragma once
 
 #include <chrono>
