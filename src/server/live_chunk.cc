@@ -259,4 +259,16 @@ Status ChunkChecker::Check(const std::vector<uint8_t>& frame, uint64_t offset, C
   return Status::Ok();
 }
 
+void ChunkChecker::Unpack(std::vector<uint8_t>* frame, CheckedChunk* chunk) const {
+  format::ChunkHeader& h = chunk->header;
+  if (h.codec == format::Codec::kNone) return;
+  // DecodePayload left the raw payload in scratch_.
+  h.codec = format::Codec::kNone;
+  h.stored_size = h.raw_size;
+  h.payload_check = Checksum64(scratch_.data(), h.raw_size);
+  frame->resize(format::kChunkHeaderSize + size_t{h.raw_size});
+  format::EncodeChunkHeader(h, frame->data());
+  std::memcpy(frame->data() + format::kChunkHeaderSize, scratch_.data(), h.raw_size);
+}
+
 }  // namespace plx::server::live

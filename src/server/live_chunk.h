@@ -52,6 +52,13 @@ class ChunkChecker {
   /// Errors are one line: "offset N: <what>: <why>".
   Status Check(const std::vector<uint8_t>& frame, uint64_t offset, CheckedChunk* out);
 
+  /// After a successful Check of a compressed chunk: makes `frame` the same
+  /// chunk stored uncompressed (header encoded again: codec none, stored size
+  /// = raw size, the raw bytes' payload checksum) and `chunk`'s header match.
+  /// Snapshots, which decode every chunk of the window each time, then need
+  /// not decompress them again. An uncompressed chunk is left as it is.
+  void Unpack(std::vector<uint8_t>* frame, CheckedChunk* chunk) const;
+
   const std::vector<MessageEvent>& messages() const { return messages_; }
   const format::ProcessDefs& defs() const { return defs_; }
   /// The MPI world rank from the definitions, -1 until known.

@@ -76,6 +76,7 @@ bool LiveSession::HandleFrame(FrameReader::Frame& f) {
       CheckedChunk chunk;
       const Status s = checker_->Check(f.payload, f.offset + kFrameHeaderSize, &chunk);
       if (!s.ok()) return Bad(s.message());
+      checker_->Unpack(&f.payload, &chunk);
       trace_.AddChunk(connection_, chunk, std::move(f.payload), checker_->messages(),
                       checker_->rank());
       return true;

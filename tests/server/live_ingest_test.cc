@@ -388,6 +388,52 @@ TEST(LiveIngestTest, WindowBytesBoundMemory) {
   EXPECT_GT(server.Status().dropped, 0u);
 }
 
+TEST(LiveIngestTest, CompressedChunksAreKeptDecompressed) {
+  testing::TempDir dir;
+  const std::string path = testing::WriteLongTrace(dir.path(), 5000, 1000, 1024);
+  const model::Trace expected = LoadFile(path);
+  auto chunks = ChunksByProcess(testing::ReadWholeFile(path));
+  ASSERT_TRUE(chunks.ok());
+  uint64_t compressed = 0, raw_bytes = 0;
+  for (const auto& c : chunks->at(0)) {
+    format::ChunkHeader h;
+    ASSERT_EQ(format::ParseChunkHeader(c.data(), &h), nullptr);
+    if (h.type != format::ChunkType::kEvents) continue;
+    if (h.codec == format::Codec::kZstd) ++compressed;
+    raw_bytes += format::kChunkHeaderSize + h.raw_size;
+  }
+  ASSERT_GT(compressed, 3u);
+
+  LiveServer server;
+  std::mutex mu;
+  std::vector<format::ChunkHeader> applied;
+  server.trace.SetApplyObserver([&](uint32_t, int64_t, const format::ChunkHeader& h, uint64_t) {
+    std::lock_guard lock(mu);
+    applied.push_back(h);
+  });
+  LiveClient client(server.listener->port());
+  client.Hello(kToken, 42);
+  for (const auto& c : chunks->at(0))
+    client.Chunk(c);
+  client.End(true);
+  client.Close();
+  ASSERT_TRUE(WaitUntil([&] { return server.Status().program == "finished"; }));
+  server.publisher->UpdateNow();
+
+  // Applied and kept uncompressed, so no snapshot decompresses them again.
+  std::lock_guard lock(mu);
+  ASSERT_FALSE(applied.empty());
+  for (const format::ChunkHeader& h : applied) {
+    EXPECT_EQ(h.codec, format::Codec::kNone);
+    EXPECT_EQ(h.stored_size, h.raw_size);
+  }
+  EXPECT_EQ(server.trace.KeptBytes(), raw_bytes);
+  auto snapshot = server.store.Find("live");
+  ASSERT_TRUE(snapshot->ready()) << snapshot->progress().error;
+  EXPECT_EQ(testing::CompareTraces(expected, snapshot->trace()), std::vector<std::string>{});
+  EXPECT_EQ(snapshot->trace().slices.size(), 5000u);
+}
+
 TEST(LiveIngestTest, ConnectionClosedWithoutEndIsACrash) {
   testing::TempDir dir;
   const std::string path = testing::WriteRingTrace(dir.path(), 2, 20, 256);
