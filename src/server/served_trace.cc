@@ -98,8 +98,12 @@ void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file,
       trace_, pairs_,
       [this](uint64_t done, uint64_t total) { SetProgress("index", done, total); }));
 
-  SetProgress("analyse", 0, 1);
-  stats();  // the summary and the statistics view need it first
+  // A file's statistics are ready with it (the statistics panel asks first);
+  // a live snapshot's are made when asked for, off the path of every update.
+  if (warm_analyses) {
+    SetProgress("analyse", 0, 1);
+    stats();
+  }
   status_.store(LoadStatus::kReady, std::memory_order_release);
   SetProgress("ready", 1, 1);
   if (!warm_analyses) return;
