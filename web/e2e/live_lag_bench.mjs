@@ -50,10 +50,11 @@ try {
   });
   const exited = new Promise((r) => child.on('exit', r));
   // Per snapshot, noted as the viewer sets its hooks (accessors on
-  // window.parallax): the lag on screen — the frame after the new summary is
-  // applied has been painted — and, for the breakdown, the newest record's
-  // age when the `live` message announcing it was handled, and the server's
-  // own share (newest chunk's arrival to the snapshot being ready).
+  // window.parallax): the lag on screen — a frame has painted a tile asked
+  // for under its summary or a newer one — and, for the breakdown, the
+  // newest record's age when the `live` message announcing it was handled,
+  // the server's own share (newest chunk's arrival to the snapshot being
+  // ready), and when the frame after the summary was applied was painted.
   const seen = await page.evaluate(
     (ms) =>
       new Promise((done) => {
@@ -95,11 +96,16 @@ try {
             const newest = wall(v, v.duration);
             waiting.push({ duration: v.duration, newest });
             requestAnimationFrame(() => setTimeout(() => out.applied.push(Date.now() - newest), 0));
+            if (!looping) {
+              looping = true;
+              requestAnimationFrame(frame);
+            }
           },
         });
-        // After every frame: which waiting snapshots the painted tile covers.
+        // After every frame while some snapshot waits (no frames are asked
+        // for otherwise): which waiting snapshots the painted tile covers.
+        let looping = false, stopped = false;
         const frame = () => {
-          if (stopped) return;
           setTimeout(() => {
             const drawn = hooks.timeline?.drawnDuration() ?? -1;
             const now = Date.now();
@@ -108,11 +114,10 @@ try {
               out.lag.push(now - w.newest);
               return false;
             });
+            looping = waiting.length > 0 && !stopped;
+            if (looping) requestAnimationFrame(frame);
           }, 0);
-          requestAnimationFrame(frame);
         };
-        let stopped = false;
-        requestAnimationFrame(frame);
         setTimeout(() => {
           stopped = true;
           done(out);
