@@ -261,7 +261,8 @@ Command AddServeCommand(CLI::App& parent, const GlobalOptions&) {
   app->add_option("--window", o->window_seconds,
                   "Live: seconds of trace time kept; older detail is dropped")
       ->default_str("60");
-  app->add_option("--window-bytes", o->window_bytes, "Live: chunk bytes kept at most, decompressed (K, M, G)")
+  app->add_option("--window-bytes", o->window_bytes,
+                  "Live: chunk bytes kept at most, decompressed (K, M, G)")
       ->default_str("1G");
   app->add_option("--update-ms", o->update_ms, "Live: milliseconds between viewer updates")
       ->default_str("100");
