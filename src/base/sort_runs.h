@@ -54,13 +54,17 @@ void SortRuns(It first, It last) {
 /// `groups`), in increasing group order and in index order within a group: a
 /// counting sort. Followed by SortRuns with the full order, it orders rows
 /// already in time order within their group at the cost of two passes.
+/// `starts` (when given) gets where each group begins: group g is
+/// order[starts[g], starts[g + 1]).
 template <typename GroupOf>
-std::vector<uint32_t> CountingOrder(size_t n, size_t groups, GroupOf group_of) {
+std::vector<uint32_t> CountingOrder(size_t n, size_t groups, GroupOf group_of,
+                                    std::vector<uint32_t>* starts = nullptr) {
   std::vector<uint32_t> start(groups + 1, 0);
   for (size_t i = 0; i < n; ++i)
     ++start[group_of(i) + 1];
   for (size_t g = 0; g < groups; ++g)
     start[g + 1] += start[g];
+  if (starts != nullptr) *starts = start;
   std::vector<uint32_t> order(n);
   for (size_t i = 0; i < n; ++i)
     order[start[group_of(i)]++] = static_cast<uint32_t>(i);

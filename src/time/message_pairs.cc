@@ -174,7 +174,6 @@ MessagePairs MatchMessages(const model::Trace& trace) {
   const auto identities = CommunicatorKeys(trace);
   ChannelNumbers channels(rows / 8);
   std::vector<uint32_t> group(rows, kNoChannel);
-  std::vector<uint32_t> group_size;
   ChannelKey key, last_key{};
   uint32_t last_channel = kNoChannel;
   for (size_t i = 0; i < rows; ++i) {
@@ -186,23 +185,18 @@ MessagePairs MatchMessages(const model::Trace& trace) {
     // Consecutive rows of a thread mostly share a channel: skip the lookup then.
     if (last_channel == kNoChannel || key != last_key) {
       last_channel = channels.Find(key);
-      if (2 * channels.size() > group_size.size()) group_size.resize(2 * channels.size());
       last_key = key;
     }
     group[i] = 2 * last_channel + (m.is_send[i] ? 0 : 1);
-    ++group_size[group[i]];
   }
 
-  // Counting sort of the rows by group, in row order within each group.
-  std::vector<size_t> start(group_size.size() + 1, 0);
-  for (size_t g = 0; g < group_size.size(); ++g)
-    start[g + 1] = start[g] + group_size[g];
-  std::vector<uint32_t> sorted(start.back());
-  {
-    std::vector<size_t> next(start.begin(), start.end() - 1);
-    for (size_t i = 0; i < rows; ++i)
-      if (group[i] != kNoChannel) sorted[next[group[i]]++] = static_cast<uint32_t>(i);
-  }
+  // The rows by group, in row order within each group; rows without a
+  // channel go to one more group after the others, left alone.
+  const size_t groups = 2 * size_t{channels.size()};
+  std::vector<uint32_t> start;
+  std::vector<uint32_t> sorted = CountingOrder(
+      rows, groups + 1, [&](size_t i) { return group[i] == kNoChannel ? groups : group[i]; },
+      &start);
 
   // Matching order: the recorded sequence, then time, then row.
   auto before = [&m](uint32_t a, uint32_t b) {
@@ -211,7 +205,7 @@ MessagePairs MatchMessages(const model::Trace& trace) {
     return a < b;
   };
   out.pairs.reserve(rows / 2);
-  for (size_t c = 0; 2 * c < group_size.size(); ++c) {
+  for (size_t c = 0; 2 * c < groups; ++c) {
     const auto sends = sorted.begin() + static_cast<ptrdiff_t>(start[2 * c]);
     const auto recvs = sorted.begin() + static_cast<ptrdiff_t>(start[2 * c + 1]);
     const auto end = sorted.begin() + static_cast<ptrdiff_t>(start[2 * c + 2]);

@@ -81,6 +81,10 @@ TEST(CountingOrder, GroupsInIndexOrder) {
   const std::vector<uint32_t> order =
       CountingOrder(group.size(), 3, [&](size_t i) { return group[i]; });
   EXPECT_EQ(order, (std::vector<uint32_t>{1, 3, 7, 2, 6, 0, 4, 5}));
+  std::vector<uint32_t> starts;
+  CountingOrder(
+      group.size(), 4, [&](size_t i) { return group[i]; }, &starts);
+  EXPECT_EQ(starts, (std::vector<uint32_t>{0, 3, 5, 8, 8}));  // group 3 is empty
   EXPECT_TRUE(CountingOrder(0, 0, [](size_t) { return size_t{0}; }).empty());
 }
 
