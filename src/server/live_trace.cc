@@ -21,7 +21,8 @@ using Kind = time::RunEvent::Kind;
 LiveTrace::LiveTrace(LiveOptions options)
     : options_(std::move(options)),
       run_(options_.max_buffered),
-      window_(static_cast<int64_t>(options_.window_seconds * 1e9), options_.window_bytes) {}
+      window_(static_cast<int64_t>(std::min(options_.window_seconds * 1e9, 0x1p61)),
+              options_.window_bytes) {}
 
 void LiveTrace::SetLog(std::function<void(const std::string&)> log) {
   std::lock_guard lock(mu_);

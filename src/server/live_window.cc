@@ -25,9 +25,16 @@ void HistoryWindow::AddEvents(uint32_t connection, const format::ChunkHeader& he
 }
 
 void HistoryWindow::Trim() {
+  // Drops come in batches of an eighth of the window, so that the snapshots
+  // between them only add chunks at the end, which the load cache
+  // (model/load_cache.h) decodes alone; a drop makes it decode all again.
   const int64_t cutoff = newest_ns_ - window_ns_;
+  const uint64_t bytes_goal = window_bytes_ - window_bytes_ / 8;
+  if (kept_.empty() ||
+      (kept_.begin()->end_ns >= cutoff - window_ns_ / 8 && kept_bytes_ <= window_bytes_))
+    return;
   while (!kept_.empty() &&
-         (kept_.begin()->end_ns < cutoff || (kept_bytes_ > window_bytes_ && kept_.size() > 1))) {
+         (kept_.begin()->end_ns < cutoff || (kept_bytes_ > bytes_goal && kept_.size() > 1))) {
     const Kept& k = *kept_.begin();
     StreamState& s = streams_[{k.connection, k.header.stream}];
     s.dropped = true;

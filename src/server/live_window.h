@@ -1,7 +1,10 @@
 // HistoryWindow: the applied chunks a live trace keeps — every DEFS chunk, and
 // the EVENTS chunks within `window_ns` of the newest record and `window_bytes`
 // in all; older ones are dropped, counted per connection, and their tallies
-// summed (per state, live_tally.h). A stream whose
+// summed (per state, live_tally.h). Drops come in batches: once the oldest
+// chunk ends more than window_ns + window_ns/8 before the newest record, or
+// the chunks exceed window_bytes, it drops down to window_ns and to
+// 7/8 window_bytes. A stream whose
 // first chunks were dropped keeps an anchor (its first record's tick) so the
 // snapshot's trace time still starts where the run started.
 #pragma once
