@@ -95,4 +95,25 @@ int64_t TickClock::ToNsSlow(uint64_t tick, size_t* hint) const {
   return ns;
 }
 
+uint64_t TickClock::SameBelow(const TickClock& other) const {
+  if (identity_ != other.identity_) return 0;
+  if (identity_) return UINT64_MAX;
+  const auto same = [](const Point& a, const Point& b) {
+    return a.tick == b.tick && a.ns == b.ns && a.ns_per_tick == b.ns_per_tick &&
+           a.fast_end == b.fast_end && a.mult48 == b.mult48;
+  };
+  const std::vector<Point>& a = points_;
+  const std::vector<Point>& b = other.points_;
+  size_t j = 0;
+  while (j < a.size() && j < b.size() && same(a[j], b[j]))
+    ++j;
+  if (j == a.size() && j == b.size()) return UINT64_MAX;
+  if (j == 0) return 0;  // segment 0 also converts every tick before the first pair
+  // Segments before j are the same; the first differing point starts where
+  // either clock's segment j starts.
+  if (j == a.size()) return b[j].tick;
+  if (j == b.size()) return a[j].tick;
+  return std::min(a[j].tick, b[j].tick);
+}
+
 }  // namespace plx::format

@@ -31,6 +31,11 @@ class TickClock {
   }
 
   bool is_identity() const { return identity_; }
+  /// The tick below which `other` converts every tick exactly as this clock
+  /// does: UINT64_MAX when they are the same, 0 when no tick is safe. (A
+  /// clock made from more sync pairs differs from the segment before the
+  /// first new pair on; the live load cache keeps records below it.)
+  uint64_t SameBelow(const TickClock& other) const;
   /// Ticks per second: 1e9 in the ns domain, else as measured by the sync pairs.
   double ticks_per_second() const { return ticks_per_second_; }
   size_t sync_points() const { return points_.size(); }

@@ -22,6 +22,8 @@ class ClockCorrection {
   /// (extrapolated before and after them).
   explicit ClockCorrection(const std::vector<ClockOffset>& measurements);
 
+  bool operator==(const ClockCorrection&) const = default;
+
   /// True when it changes no time (no measurements, or a zero offset and drift).
   bool is_identity() const { return identity_; }
   /// The offset at the earliest measurement.

@@ -11,6 +11,7 @@
 
 #include "model/clock_correction.h"
 #include "model/def_merger.h"
+#include "model/load_cache.h"
 #include "model/stream_loader.h"
 
 namespace plx::model {
@@ -28,16 +29,7 @@ uint64_t ReservationBound(const format::TraceFile& file, uint64_t claimed) {
   return std::min(claimed, stored * kMaxRecordsPerStoredByte);
 }
 
-constexpr size_t kMaxProblems = 50;
 constexpr auto kProgressInterval = std::chrono::milliseconds(100);
-
-void AddProblem(Trace* trace, std::string line) {
-  if (trace->problems.size() < kMaxProblems) {
-    trace->problems.push_back(std::move(line));
-  } else if (trace->problems.size() == kMaxProblems) {
-    trace->problems.push_back("(further problems not listed)");
-  }
-}
 
 // Threads: every stream a process defines or has records for, by (process, stream).
 void LayOutThreads(const format::TraceFile& file, const std::vector<ClockCorrection>& corrections,
@@ -74,12 +66,6 @@ void LayOutThreads(const format::TraceFile& file, const std::vector<ClockCorrect
   }
 }
 
-// "file: offset N: ..." -> "offset N: ...", as the file's own problem lines read.
-std::string WithoutFileName(const format::TraceFile& file, const std::string& message) {
-  const std::string prefix = file.name() + ": ";
-  return message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
-}
-
 }  // namespace
 
 StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& options) {
@@ -104,7 +90,9 @@ StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& opti
   }
   LayOutThreads(file, corrections, &trace);
 
-  if (options.events) {
+  if (options.events && options.cache != nullptr) {
+    options.cache->LoadEvents(file, maps, corrections, &merger, &trace, options.progress);
+  } else if (options.events) {
     const uint64_t total = file.total_records();
     StreamLoader loader(&trace, &merger);
     std::vector<uint8_t> scratch;
@@ -125,9 +113,7 @@ StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& opti
         if (!s.ok()) {
           // Records before the damage were delivered and stay; the rest is lost.
           ++trace.stats.damaged_chunks;
-          AddProblem(&trace, WithoutFileName(file, s.message()) +
-                                 (loader.decoded() == before ? " (chunk skipped)"
-                                                             : " (rest of chunk skipped)"));
+          AddLoadProblem(&trace, DamagedChunkLine(file, s, loader.decoded() != before));
         }
         done += chunk.header.record_count;
         if (loader.decoded() > 0) loader.ReserveFor(bound);

@@ -11,6 +11,8 @@
 
 namespace plx::model {
 
+class LoadCache;
+
 struct LoadOptions {
   /// Called with (records decoded, records in the file) at most ~10 times a
   /// second while loading, and once more when done. May be empty.
@@ -21,6 +23,9 @@ struct LoadOptions {
   /// Move each process's times onto the reference clock using its
   /// clock_offset measurements (Process::clock_offsets; see ClockCorrection).
   bool correct_clocks = true;
+  /// Decodes only what is new since the last load through the same cache
+  /// (load_cache.h; the live server's snapshots). May be null.
+  LoadCache* cache = nullptr;
 };
 
 /// Loads the whole file. Damage (bad chunks, dangling ids, unmatched leaves)

@@ -24,15 +24,49 @@ void StreamLoader::BeginThread(uint32_t thread, uint32_t process, const ProcessI
   stack_.clear();
 }
 
-void StreamLoader::EndThread() {
+StreamLoader::Position StreamLoader::position() const {
+  Position p;
+  p.open.assign(stack_.begin(), stack_.end());
+  p.hint = hint_;
+  p.records = records_;
+  p.first_ns = first_ns_;
+  p.last_ns = last_ns_;
+  p.ended = ended_;
+  return p;
+}
+
+void StreamLoader::Resume(uint32_t thread, uint32_t process, const ProcessIdMaps* maps,
+                          const format::TickClock* clock, const ClockCorrection* correction,
+                          const Position& at) {
+  BeginThread(thread, process, maps, clock, correction);
+  for (const OpenSlice& f : at.open)
+    stack_.push_back(f);
+  hint_ = at.hint;
+  records_ = at.records;
+  first_ns_ = at.first_ns;
+  last_ns_ = at.last_ns;
+  ended_ = at.ended;
+}
+
+uint64_t StreamLoader::CloseOpen(const Position& at, size_t row_offset, SliceTable* slices) {
   // Slices never left end at the thread's last record, innermost first so
   // their parents' self time accounts for them.
-  while (!stack_.empty()) {
-    const size_t row = stack_.back().row;
-    Close(last_ns_);
-    trace_->slices.flags[row] |= SliceTable::kUnclosed;
-    ++trace_->stats.unclosed_slices;
+  int64_t children_ns = 0;  // of the slice closed last, the next one's child
+  for (size_t i = at.open.size(); i-- > 0;) {
+    const OpenSlice& f = at.open[i];
+    const size_t row = row_offset + f.row;
+    const int64_t duration = at.last_ns - slices->begin[row];
+    slices->end[row] = at.last_ns;
+    slices->self_ns[row] = duration - (f.children_ns + children_ns);
+    slices->flags[row] |= SliceTable::kUnclosed;
+    children_ns = duration;
   }
+  return at.open.size();
+}
+
+void StreamLoader::EndThread() {
+  trace_->stats.unclosed_slices += CloseOpen(position(), 0, &trace_->slices);
+  stack_.clear();
   Thread& t = trace_->threads[thread_];
   t.records = records_;
   t.begin_ns = records_ > 0 ? first_ns_ : 0;

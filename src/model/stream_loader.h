@@ -30,6 +30,34 @@ class StreamLoader : public format::EventVisitorBase {
   /// Ends the current thread: closes unclosed slices at its last record and
   /// fills the Thread's time span and record count.
   void EndThread();
+
+  /// A slice not yet left: its row, and the summed durations of its closed
+  /// direct children.
+  struct OpenSlice {
+    size_t row;
+    int64_t children_ns;
+    uint64_t local_state;  // as recorded, to check the matching leave
+  };
+  /// Where the current thread's decoding stands: enough to go on from there
+  /// later (load_cache.h keeps one per decoded chunk).
+  struct Position {
+    std::vector<OpenSlice> open;  // outermost first
+    size_t hint = 0;
+    uint64_t records = 0;
+    int64_t first_ns = 0, last_ns = 0;
+    bool ended = false;
+  };
+  Position position() const;
+  /// Like BeginThread, then goes on from `at` (a position of the same
+  /// thread, with the same tables).
+  void Resume(uint32_t thread, uint32_t process, const ProcessIdMaps* maps,
+              const format::TickClock* clock, const ClockCorrection* correction,
+              const Position& at);
+  /// What EndThread does to the slices still open at `at`: each ends at the
+  /// thread's last record, innermost first, flagged unclosed. Their rows are
+  /// `at`'s plus `row_offset` in `slices`; returns how many were closed.
+  static uint64_t CloseOpen(const Position& at, size_t row_offset, SliceTable* slices);
+  void set_merger(DefMerger* merger) { merger_ = merger; }
   /// Reserves every table that is nearly full for a file of `total_records`,
   /// estimating its share from the records decoded so far (call after each
   /// chunk: the estimates improve as threads of other kinds are read).
@@ -134,11 +162,7 @@ class StreamLoader : public format::EventVisitorBase {
   }
 
  private:
-  struct Frame {
-    size_t row;            // in SliceTable
-    int64_t children_ns;   // summed durations of closed direct children
-    uint64_t local_state;  // as recorded, to check the matching leave
-  };
+  using Frame = OpenSlice;
   // The open slices. A push is a store (std::vector's push_back was not
   // inlined into the decoder's switch: 4% of a load).
   class FrameStack {
@@ -148,6 +172,8 @@ class StreamLoader : public format::EventVisitorBase {
     Frame& back() { return frames_[size_ - 1]; }
     void pop_back() { --size_; }
     void clear() { size_ = 0; }
+    const Frame* begin() const { return frames_.data(); }
+    const Frame* end() const { return frames_.data() + size_; }
     void push_back(const Frame& f) {
       if (size_ == frames_.size()) [[unlikely]]
         Grow();

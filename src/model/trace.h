@@ -6,10 +6,13 @@
 // CLOCK_MONOTONIC nanoseconds; a process with clock_offset measurements (MPI:
 // offsets to world rank 0) has its times moved onto the reference clock by the
 // loader. Tables are structs of arrays; rows are sorted by thread, then time.
+// Each table's columns() ties all its columns, for code that treats them
+// alike (the live load cache copies and truncates them).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace plx::model {
@@ -109,6 +112,10 @@ struct SliceTable {
   std::vector<int64_t> self_ns;    // duration minus the durations of direct children
   std::vector<uint8_t> flags;
   size_t size() const { return begin.size(); }
+  auto columns() { return std::tie(thread, begin, end, state, callsite, depth, self_ns, flags); }
+  auto columns() const {
+    return std::tie(thread, begin, end, state, callsite, depth, self_ns, flags);
+  }
 };
 
 /// Instant events (plx_event_*, annotations).
@@ -122,6 +129,12 @@ struct InstantTable {
   std::vector<double> double_value;
   std::vector<uint32_t> text;  // index into Trace::texts, kNone when not a string
   size_t size() const { return time.size(); }
+  auto columns() {
+    return std::tie(thread, time, type, callsite, kind, int_value, double_value, text);
+  }
+  auto columns() const {
+    return std::tie(thread, time, type, callsite, kind, int_value, double_value, text);
+  }
 };
 
 /// Message send and receive records, as recorded (pairing is analysis work).
@@ -136,6 +149,10 @@ struct MessageTable {
   std::vector<uint64_t> clock;  // Lamport clock carried, 0 = none
   std::vector<uint64_t> match;  // per-process sequence in MPI matching order, 0 = none
   size_t size() const { return time.size(); }
+  auto columns() { return std::tie(thread, time, is_send, comm, peer, tag, bytes, clock, match); }
+  auto columns() const {
+    return std::tie(thread, time, is_send, comm, peer, tag, bytes, clock, match);
+  }
 };
 
 /// Collective operations, one row per participating stream, at their end.
@@ -148,6 +165,8 @@ struct CollectiveTable {
   std::vector<uint64_t> sent;  // bytes this process contributed
   std::vector<uint64_t> received;
   size_t size() const { return time.size(); }
+  auto columns() { return std::tie(thread, time, op, comm, root, sent, received); }
+  auto columns() const { return std::tie(thread, time, op, comm, root, sent, received); }
 };
 
 /// Receives as posted (MPI: at MPI_Recv, MPI_Irecv, MPI_Sendrecv, MPI_Start of
@@ -160,6 +179,8 @@ struct RecvPostTable {
   std::vector<int64_t> tag;     // -1 = any tag
   std::vector<uint64_t> match;  // the `match` its receive record carries; 0 = a probe
   size_t size() const { return time.size(); }
+  auto columns() { return std::tie(thread, time, comm, peer, tag, match); }
+  auto columns() const { return std::tie(thread, time, comm, peer, tag, match); }
 };
 
 struct CounterTable {
@@ -168,6 +189,8 @@ struct CounterTable {
   std::vector<uint32_t> counter;  // index into Trace::counters
   std::vector<double> value;      // int counters are stored exactly up to 2^53
   size_t size() const { return time.size(); }
+  auto columns() { return std::tie(thread, time, counter, value); }
+  auto columns() const { return std::tie(thread, time, counter, value); }
 };
 
 struct RmaTable {
@@ -179,6 +202,8 @@ struct RmaTable {
   std::vector<int64_t> target;
   std::vector<uint64_t> bytes;
   size_t size() const { return time.size(); }
+  auto columns() { return std::tie(thread, time, op, comm, origin, target, bytes); }
+  auto columns() const { return std::tie(thread, time, op, comm, origin, target, bytes); }
 };
 
 /// Recording switched off/on (plx_control); lost-record markers.
@@ -188,6 +213,8 @@ struct ControlTable {
   std::vector<uint8_t> on;     // 1 on, 0 off (1 on lost-record markers)
   std::vector<uint64_t> lost;  // > 0: a lost-record marker, records dropped here
   size_t size() const { return time.size(); }
+  auto columns() { return std::tie(thread, time, on, lost); }
+  auto columns() const { return std::tie(thread, time, on, lost); }
 };
 
 /// Named counts of what the loader met and how it coped (Perfetto-style stats).
