@@ -40,7 +40,7 @@ std::shared_ptr<ServedTrace> LivePublisher::NewSnapshot(std::vector<uint8_t> ima
     std::lock_guard lock(board->mu);
     return board->status;
   });
-  snapshot->LoadFromBytes(std::move(image));
+  snapshot->LoadFromBytes(std::move(image), &cache_);
   return snapshot;
 }
 

@@ -1,12 +1,12 @@
 // LivePublisher: the snapshot thread of a live trace. Every update interval
 // in which something was applied it builds the window's .plx image, loads it
 // as a ServedTrace (model, causal repair, timeline index; analyses on first
-// use), puts it in the TraceStore in place of the previous one, and
-// broadcasts one `live` WebSocket message. The message carries the new
-// snapshot's summary (when at most kMaxMessageSummary bytes; a viewer fetches
-// a larger one), so a viewer shows it without another round trip. A build
-// that takes longer than half the interval is followed by a pause as long as
-// itself, then by one with everything that came meanwhile.
+// use) through a load cache that keeps what the last snapshot decoded, so
+// that only the chunks new since then are decoded again; puts it in the TraceStore in place of the
+// previous one, and broadcasts one `live` WebSocket message. The message carries the new snapshot's
+// summary (when at most kMaxMessageSummary bytes; a viewer fetches a larger one), so a viewer shows
+// it without another round trip. A build that takes longer than half the interval is followed by a
+// pause as long as itself, then by one with everything that came meanwhile.
 #pragma once
 
 #include <chrono>
@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "model/load_cache.h"
 #include "server/api.h"
 #include "server/live_status.h"
 #include "server/live_trace.h"
@@ -67,6 +68,7 @@ class LivePublisher {
   BroadcastFn broadcast_;
   std::chrono::milliseconds update_;
   std::shared_ptr<Board> board_;
+  model::LoadCache cache_;  // used by one snapshot build at a time
 
   mutable std::mutex mu_;  // current_, build_time_
   std::shared_ptr<ServedTrace> current_;

@@ -58,15 +58,15 @@ void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_pr
   LoadOpened(format::TraceFile::Open(path_), true);
 }
 
-void ServedTrace::LoadFromBytes(std::vector<uint8_t> bytes,
+void ServedTrace::LoadFromBytes(std::vector<uint8_t> bytes, model::LoadCache* cache,
                                 const std::function<void(const LoadProgressInfo&)>& on_progress) {
   on_progress_ = on_progress;
   SetProgress("load", 0, 0);
-  LoadOpened(format::TraceFile::FromBytes(path_, std::move(bytes)), false);
+  LoadOpened(format::TraceFile::FromBytes(path_, std::move(bytes)), false, cache);
 }
 
-void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file,
-                             bool warm_analyses) {
+void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, bool warm_analyses,
+                             model::LoadCache* cache) {
   auto fail = [&](const Status& status) {
     {
       std::lock_guard lock(progress_mu_);
@@ -78,6 +78,7 @@ void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file,
   if (!file.ok()) return fail(file.status());
   file_records_ = (*file)->total_records();
   model::LoadOptions options;
+  options.cache = cache;
   options.progress = [this](uint64_t done, uint64_t total) { SetProgress("load", done, total); };
   auto trace = model::LoadTrace(**file, options);
   if (!trace.ok()) return fail(trace.status());

@@ -34,6 +34,9 @@
 namespace plx::format {
 class TraceFile;
 }
+namespace plx::model {
+class LoadCache;
+}
 
 namespace plx::server {
 
@@ -68,7 +71,9 @@ class ServedTrace {
   void Load(const std::function<void(const LoadProgressInfo&)>& on_progress);
   /// Loads a trace image held in memory (a live snapshot: the bytes of a .plx
   /// file) as Load() loads the file, but leaves every analysis to its first use.
-  void LoadFromBytes(std::vector<uint8_t> bytes,
+  /// With `cache` (the live server's), only what is new since the image the
+  /// cache last loaded is decoded (model/load_cache.h).
+  void LoadFromBytes(std::vector<uint8_t> bytes, model::LoadCache* cache = nullptr,
                      const std::function<void(const LoadProgressInfo&)>& on_progress = {});
 
   /// Makes this a live trace (TraceEntry.live): `status` answers /live.
@@ -116,7 +121,8 @@ class ServedTrace {
  private:
   void SetProgress(const std::string& phase, uint64_t done, uint64_t total);
   // Load() and LoadFromBytes() after opening: model, repair, index.
-  void LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, bool warm_analyses);
+  void LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, bool warm_analyses,
+                  model::LoadCache* cache = nullptr);
 
   std::string id_;
   std::string path_;
