@@ -72,6 +72,35 @@ describe('CanvasPainter', () => {
     expect(log).toContain('strokeRect(1,2,3,4)');
   });
 
+  it('strokes separate segments and fills triangles as one path each', () => {
+    const { ctx, log } = recordingContext();
+    const p = new CanvasPainter(ctx, 100, 100);
+    p.segments([0, 0, 10, 0, 5, 5, 9, 9], 'red', 2);
+    expect(log).toEqual([
+      'strokeStyle=red',
+      'lineWidth=2',
+      'beginPath()',
+      'moveTo(0,0)',
+      'lineTo(10,0)',
+      'moveTo(5,5)',
+      'lineTo(9,9)',
+      'stroke()',
+    ]);
+    log.length = 0;
+    p.triangles([0, 0, 4, 0, 2, 3, 10, 10, 14, 10, 12, 13], 'blue');
+    expect(log.filter((l) => l === 'fill()' || l === 'closePath()' || l.startsWith('moveTo'))).toEqual([
+      'moveTo(0,0)',
+      'closePath()',
+      'moveTo(10,10)',
+      'closePath()',
+      'fill()',
+    ]);
+    log.length = 0;
+    p.segments([1, 2], 'red');
+    p.triangles([1, 2, 3, 4], 'red');
+    expect(log).toEqual([]);
+  });
+
   it('draws polylines and closed polygons', () => {
     const { ctx, log } = recordingContext();
     const p = new CanvasPainter(ctx, 100, 100);

@@ -109,6 +109,32 @@ export class CanvasPainter implements Painter {
     this.ctx.fill();
   }
 
+  segments(points: readonly number[], color: string, lineWidth = 1): void {
+    if (points.length < 4) return;
+    this.setStroke(color, lineWidth);
+    const ctx = this.ctx;
+    ctx.beginPath();
+    for (let i = 0; i + 3 < points.length; i += 4) {
+      ctx.moveTo(points[i]!, points[i + 1]!);
+      ctx.lineTo(points[i + 2]!, points[i + 3]!);
+    }
+    ctx.stroke();
+  }
+
+  triangles(points: readonly number[], fill: string): void {
+    if (points.length < 6) return;
+    this.setFill(fill);
+    const ctx = this.ctx;
+    ctx.beginPath();
+    for (let i = 0; i + 5 < points.length; i += 6) {
+      ctx.moveTo(points[i]!, points[i + 1]!);
+      ctx.lineTo(points[i + 2]!, points[i + 3]!);
+      ctx.lineTo(points[i + 4]!, points[i + 5]!);
+      ctx.closePath();
+    }
+    ctx.fill();
+  }
+
   text(x: number, y: number, text: string, style: TextStyle): void {
     this.setFill(style.color);
     this.setFont(style.font ?? DEFAULT_FONT);

@@ -23,6 +23,14 @@ export interface Painter {
   polyline(points: readonly number[], color: string, lineWidth?: number): void;
   /** A closed, filled polygon through points [x0, y0, x1, y1, ...]. */
   polygon(points: readonly number[], fill: string): void;
+  /**
+   * Straight segments [x1, y1, x2, y2, ...] stroked as one path: one drawing
+   * operation for thousands of message arrows, and where they cross a
+   * translucent colour is not laid on twice.
+   */
+  segments(points: readonly number[], color: string, lineWidth?: number): void;
+  /** Filled triangles [x0, y0, x1, y1, x2, y2, ...] (six numbers each), filled as one path. */
+  triangles(points: readonly number[], fill: string): void;
   text(x: number, y: number, text: string, style: TextStyle): void;
   /** Width of `text` in pixels in `font`. */
   measureText(text: string, font?: string): number;

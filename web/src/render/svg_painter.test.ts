@@ -27,6 +27,17 @@ describe('SvgPainter', () => {
     expect(svg).toContain('<polygon points="0,0 5,5 10,0" fill="rgb(10,20,30)" fill-opacity="0.5"/>');
   });
 
+  it('draws segments and triangles as one path each', () => {
+    const p = new SvgPainter(100, 100, fixed);
+    p.segments([0, 0, 10, 0, 5, 5, 9, 9], 'rgba(30,30,30,0.7)', 2);
+    p.triangles([0, 0, 4, 0, 2, 3, 10, 10, 14, 10, 12, 13], 'blue');
+    const svg = p.toSvg();
+    expect(svg).toContain(
+      '<path d="M0 0L10 0M5 5L9 9" fill="none" stroke="rgb(30,30,30)" stroke-opacity="0.7" stroke-width="2"/>',
+    );
+    expect(svg).toContain('<path d="M0 0L4 0L2 3ZM10 10L14 10L12 13Z" fill="blue"/>');
+  });
+
   it('skips empty rects and degenerate shapes', () => {
     const p = new SvgPainter(100, 100, fixed);
     p.fillRect(0, 0, 0, 5, 'red');

@@ -158,6 +158,28 @@ export class SvgPainter implements Painter {
     this.body.push(`<polygon points="${pointList(points)}" ${paintAttr('fill', fill)}/>`);
   }
 
+  segments(points: readonly number[], color: string, lineWidth = 1): void {
+    if (points.length < 4) return;
+    const d: string[] = [];
+    for (let i = 0; i + 3 < points.length; i += 4)
+      d.push(`M${num(points[i]!)} ${num(points[i + 1]!)}L${num(points[i + 2]!)} ${num(points[i + 3]!)}`);
+    this.body.push(
+      `<path d="${d.join('')}" fill="none" ${paintAttr('stroke', color)} stroke-width="${num(lineWidth)}"/>`,
+    );
+  }
+
+  triangles(points: readonly number[], fill: string): void {
+    if (points.length < 6) return;
+    const d: string[] = [];
+    for (let i = 0; i + 5 < points.length; i += 6) {
+      d.push(
+        `M${num(points[i]!)} ${num(points[i + 1]!)}L${num(points[i + 2]!)} ${num(points[i + 3]!)}` +
+          `L${num(points[i + 4]!)} ${num(points[i + 5]!)}Z`,
+      );
+    }
+    this.body.push(`<path d="${d.join('')}" ${paintAttr('fill', fill)}/>`);
+  }
+
   text(x: number, y: number, text: string, style: TextStyle): void {
     const f = parseFont(style.font ?? DEFAULT_FONT);
     let attrs =

@@ -196,6 +196,12 @@ export class RecordingPainter implements Painter {
   polygon(points: readonly number[], fill: string): void {
     this.ops.push({ op: 'polygon', args: [points], color: fill });
   }
+  segments(points: readonly number[], color: string): void {
+    this.ops.push({ op: 'segments', args: [points], color });
+  }
+  triangles(points: readonly number[], fill: string): void {
+    this.ops.push({ op: 'triangles', args: [points], color: fill });
+  }
   text(x: number, y: number, text: string, style: TextStyle): void {
     this.ops.push({ op: 'text', args: [x, y], text, color: style.color });
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RowLayout } from '../../base/layout';
+import { decodeTile, FLAG_MERGED } from '../../engine/tile';
+import { encodeTile } from '../../engine/tile_encode';
 import { fakeStates, fixtureSummary, RecordingPainter } from '../common/testing';
 import { TimelineGeometry } from './geometry';
 import { paintTimeline, REPLAY_COLOR, type PaintModel } from './paint';
@@ -31,5 +33,22 @@ describe('paintTimeline: the replay cursor', () => {
       paintTimeline(p, m, new Map());
       expect(p.ops.some((o) => o.color === REPLAY_COLOR), String(x)).toBe(false);
     }
+  });
+});
+
+describe('paintTimeline: message arrows', () => {
+  it('draws all arrows of a style as one stroke of lines and one fill of heads', () => {
+    const { p, m } = model(undefined);
+    const arrows = Array.from({ length: 50 }, (_, i) => ({
+      send: 10 * i, recv: 10 * i + 100, from_row: 0, to_row: 1, ref: i, flags: i % 10 === 0 ? FLAG_MERGED : 0,
+    }));
+    m.tile = decodeTile(encodeTile({ from: 0, to: 1000, width: 800, arrows }));
+    paintTimeline(p, m, new Map());
+    const count = (op: string, per: number): number[] =>
+      p.ops.filter((o) => o.op === op).map((o) => (o.args[0] as number[]).length / per);
+    expect(count('segments', 4)).toEqual([45, 5]);
+    expect(count('triangles', 6)).toEqual([45, 5]);
+    const arrowColor = (o: { color?: string }): boolean => /^rgba\((30,30,30|20,20,20)/.test(o.color ?? '');
+    expect(p.ops.filter(arrowColor).map((o) => o.op)).toEqual(['segments', 'triangles', 'segments', 'triangles']);
   });
 });

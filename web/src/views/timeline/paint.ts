@@ -182,8 +182,11 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
       p.polygon([x - half, top, x + half, top, x, top + INSTANT_SIZE], isMerged ? '#000000' : '#333333');
     }
 
-    // Messages: arrows from the send to the receive.
+    // Messages: arrows from the send to the receive, drawn together per style
+    // (a live view of a busy program has thousands per frame).
     const ar = tile.arrows;
+    const plainArrows = new ArrowBatch(1);
+    const mergedArrows = new ArrowBatch(2);
     for (let i = 0; i < ar.count; i++) {
       const y1 = g.rowAnchorY(ar.fromRow[i]!);
       const y2 = g.rowAnchorY(ar.toRow[i]!);
@@ -192,9 +195,10 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
       const x1 = g.timeToX(ar.send[i]!);
       const x2 = g.timeToX(ar.recv[i]!);
       if ((x1 < left && x2 < left) || (x1 > right && x2 > right)) continue;
-      const isMerged = (ar.flags[i]! & FLAG_MERGED) !== 0;
-      drawArrow(p, x1, y1, x2, y2, isMerged ? 'rgba(20,20,20,0.85)' : 'rgba(30,30,30,0.7)', isMerged ? 2 : 1);
+      ((ar.flags[i]! & FLAG_MERGED) !== 0 ? mergedArrows : plainArrows).add(x1, y1, x2, y2);
     }
+    plainArrows.draw(p, 'rgba(30,30,30,0.7)');
+    mergedArrows.draw(p, 'rgba(20,20,20,0.85)');
   }
 
   // Critical path: a thick translucent band along its segments.
@@ -287,18 +291,30 @@ function outlineSlice(p: Painter, g: TimelineGeometry, s: SliceBox, color: strin
   p.strokeRect(box.x + inset, box.y + inset, box.w - 2 * inset, box.h - 2 * inset, color, lw);
 }
 
-export function drawArrow(p: Painter, x1: number, y1: number, x2: number, y2: number, color: string, lw: number): void {
-  p.line(x1, y1, x2, y2, color, lw);
-  const len = Math.hypot(x2 - x1, y2 - y1);
-  if (len < 4) return;
-  const ux = (x2 - x1) / len;
-  const uy = (y2 - y1) / len;
-  const size = 5 + lw;
-  const bx = x2 - ux * size;
-  const by = y2 - uy * size;
-  const nx = -uy * (size / 2);
-  const ny = ux * (size / 2);
-  p.polygon([x2, y2, bx + nx, by + ny, bx - nx, by - ny], color);
+/** Message arrows of one line width: their lines and heads, drawn with two operations. */
+class ArrowBatch {
+  private readonly lines: number[] = [];
+  private readonly heads: number[] = [];
+  constructor(private readonly lineWidth: number) {}
+
+  add(x1: number, y1: number, x2: number, y2: number): void {
+    this.lines.push(x1, y1, x2, y2);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    if (len < 4) return;
+    const ux = (x2 - x1) / len;
+    const uy = (y2 - y1) / len;
+    const size = 5 + this.lineWidth;
+    const bx = x2 - ux * size;
+    const by = y2 - uy * size;
+    const nx = -uy * (size / 2);
+    const ny = ux * (size / 2);
+    this.heads.push(x2, y2, bx + nx, by + ny, bx - nx, by - ny);
+  }
+
+  draw(p: Painter, color: string): void {
+    p.segments(this.lines, color, this.lineWidth);
+    p.triangles(this.heads, color);
+  }
 }
 
 function paintLabels(p: Painter, g: TimelineGeometry, items: ReturnType<TimelineGeometry['layout']['itemsIn']>): void {
