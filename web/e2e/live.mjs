@@ -80,7 +80,9 @@ try {
         const s = await page.evaluate(() => {
           const sum = window.parallax.summary;
           const state = document.querySelector('[data-testid=program-state]')?.textContent ?? '';
-          return sum ? { slices: sum.slices, messages: sum.messages, rows: sum.threads.length, state } : null;
+          const frames = window.parallax.timeline?.frames() ?? 0;
+          const generation = window.parallax.live?.generation ?? 0;
+          return sum ? { slices: sum.slices, messages: sum.messages, rows: sum.threads.length, state, frames, generation, t: Date.now() } : null;
         });
         if (s && running(child)) seen.push(s);
         if (args.screenshot && !shot && s?.slices > 0 && seen.length >= 12 && running(child)) {
@@ -96,6 +98,14 @@ try {
       assert.ok(during.at(-1).slices > during[0].slices, 'slices kept appearing');
       assert.ok(during.at(-1).messages > during[0].messages, 'messages kept appearing');
       assert.ok(during.some((s) => /running/i.test(s.state)), 'the program state said running');
+      // A snapshot is painted once, when its tile has come: not also before,
+      // with the last snapshot's tile at the new window (which doubles the
+      // work). A tile slower than the next snapshot adds a frame per 250 ms.
+      const frames = during.at(-1).frames - during[0].frames;
+      const generations = during.at(-1).generation - during[0].generation;
+      const ms = during.at(-1).t - during[0].t;
+      assert.ok(generations >= 5 && frames <= generations + ms / 250 + 3,
+        `${frames} timeline frames for ${generations} snapshots in ${ms} ms`);
 
       const { code, output } = await child.done;
       assert.equal(code, 0, `the traced program finished normally: ${output}`);

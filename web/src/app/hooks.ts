@@ -17,6 +17,8 @@ export interface ParallaxHooks {
     setWindow(from: number, to: number): void;
     /** the trace duration of the summary under which the painted tile was asked for (-1: none yet) */
     drawnDuration(): number;
+    /** frames the timeline has painted */
+    frames(): number;
   } | null;
   ready: boolean;
   /** error messages shown in the banner */

@@ -238,6 +238,7 @@ export class Shell {
       t.setSummary(summary);
       if (r?.state().followLive) t.setWindow(liveWindow(t.window(), summary.duration));
       t.loadNow();
+      t.holdForTile();
     }
     r?.setEnd(summary.duration);
     this.replayBar?.setSummary(summary);
@@ -320,6 +321,7 @@ export class Shell {
       selected: () => timeline.selected(),
       setWindow: (from, to) => timeline.setWindow({ from, to }),
       drawnDuration: () => timeline.drawnDuration(),
+      frames: () => timeline.frames,
     };
     this.showSize(summary);
     this.waiting = h('div', { class: 'live-waiting', 'data-testid': 'live-waiting', hidden: true },

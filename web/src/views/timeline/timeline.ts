@@ -95,6 +95,9 @@ export class TimelineView implements TimelineControl {
   private readonly generationDurations = new Map<number, number>();
   /** the trace duration the last painted tile was asked for under, -1 before one */
   private paintedDuration = -1;
+  /** holdForTile(): until when (performance.now()) frames wait for the tile, and the timer that ends it */
+  private holdUntil = 0;
+  private holdTimer = 0;
 
   constructor(
     host: HTMLElement,
@@ -226,6 +229,7 @@ export class TimelineView implements TimelineControl {
   }
 
   setWindow(w: TimeWindow): void {
+    this.endHold();
     const next = clampWindow(w, this.options.summary.duration);
     if (next.from === this.win.from && next.to === this.win.to) return;
     this.win = next;
@@ -264,6 +268,30 @@ export class TimelineView implements TimelineControl {
     if (whole) this.fit();
     for (const o of ['critical-path', 'anomalies'] as const) if (this.overlays[o]) this.setOverlay(o, true);
     this.emitStatus();
+  }
+
+  /**
+   * A live snapshot's tile has just been asked for (setSummary, then
+   * loadNow): until it comes, for at most `ms`, frames keep the picture on
+   * screen instead of painting the previous snapshot's tile once more (at a
+   * view that follows the live end, that would double the painting, and with
+   * it the time until the new records are on screen). Moving the view ends
+   * it; a newer snapshot during it does not make it longer.
+   */
+  holdForTile(ms = 250): void {
+    if (this.loader.current?.generation === this.loader.generation || this.holdUntil) return;
+    this.holdUntil = performance.now() + ms;
+    clearTimeout(this.holdTimer);
+    this.holdTimer = window.setTimeout(() => {
+      this.endHold();
+      this.requestDraw();
+    }, ms);
+  }
+
+  private endHold(): void {
+    if (!this.holdUntil) return;
+    this.holdUntil = 0;
+    clearTimeout(this.holdTimer);
   }
 
   /** Selects what replay stepped to: a slice (with details), a message or instant (details), else nothing. */
@@ -326,6 +354,7 @@ export class TimelineView implements TimelineControl {
 
   destroy(): void {
     this.destroyed = true;
+    this.endHold();
     if (this.frame) cancelAnimationFrame(this.frame);
     this.unsubscribeStyle();
     for (const c of this.cleanups) c();
@@ -350,6 +379,11 @@ export class TimelineView implements TimelineControl {
     if (!this.ctx || !this.painter || this.cssWidth <= 0 || this.cssHeight <= 0) return;
     const t0 = performance.now();
     this.ensureTile();
+    if (this.holdUntil) {
+      // The tile's arrival (onTile) or the timer draws.
+      if (this.loader.current?.generation !== this.loader.generation && t0 < this.holdUntil) return;
+      this.endHold();
+    }
     try {
       this.paint(this.painter);
     } catch (e) {
