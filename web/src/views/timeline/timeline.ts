@@ -279,7 +279,8 @@ export class TimelineView implements TimelineControl {
    * it; a newer snapshot during it does not make it longer.
    */
   holdForTile(ms = 250): void {
-    if (this.loader.current?.generation === this.loader.generation || this.holdUntil) return;
+    const asked = this.loader.wanted !== null; // no rows on screen: no tile to wait for
+    if (!asked || this.loader.current?.generation === this.loader.generation || this.holdUntil) return;
     this.holdUntil = performance.now() + ms;
     clearTimeout(this.holdTimer);
     this.holdTimer = window.setTimeout(() => {
