@@ -95,8 +95,9 @@ export class TimelineView implements TimelineControl {
   private readonly generationDurations = new Map<number, number>();
   /** the trace duration the last painted tile was asked for under, -1 before one */
   private paintedDuration = -1;
-  /** holdForTile(): until when (performance.now()) frames wait for the tile, and the timer that ends it */
-  private holdUntil = 0;
+  /** holdForTile(): whether frames wait for the tile, until when at most (performance.now()), and the timer that ends it */
+  private holding = false;
+  private holdDeadline = 0;
   private holdTimer = 0;
 
   constructor(
@@ -276,22 +277,25 @@ export class TimelineView implements TimelineControl {
    * screen instead of painting the previous snapshot's tile once more (at a
    * view that follows the live end, that would double the painting, and with
    * it the time until the new records are on screen). Moving the view ends
-   * it; a newer snapshot during it does not make it longer.
+   * it. The `ms` count from the first snapshot not yet painted: neither a
+   * newer snapshot nor the window move of a view that follows the live end
+   * (which ends the hold, and the next snapshot starts it again) extends it.
    */
   holdForTile(ms = 250): void {
     const asked = this.loader.wanted !== null; // no rows on screen: no tile to wait for
-    if (!asked || this.loader.current?.generation === this.loader.generation || this.holdUntil) return;
-    this.holdUntil = performance.now() + ms;
+    if (!asked || this.loader.current?.generation === this.loader.generation) return;
+    const now = performance.now();
+    if (this.holdDeadline <= now) this.holdDeadline = now + ms;
+    this.holding = true;
     clearTimeout(this.holdTimer);
     this.holdTimer = window.setTimeout(() => {
       this.endHold();
       this.requestDraw();
-    }, ms);
+    }, this.holdDeadline - now);
   }
 
   private endHold(): void {
-    if (!this.holdUntil) return;
-    this.holdUntil = 0;
+    this.holding = false;
     clearTimeout(this.holdTimer);
   }
 
@@ -380,11 +384,13 @@ export class TimelineView implements TimelineControl {
     if (!this.ctx || !this.painter || this.cssWidth <= 0 || this.cssHeight <= 0) return;
     const t0 = performance.now();
     this.ensureTile();
-    if (this.holdUntil) {
+    const fresh = this.loader.current?.generation === this.loader.generation;
+    if (this.holding) {
       // The tile's arrival (onTile) or the timer draws.
-      if (this.loader.current?.generation !== this.loader.generation && t0 < this.holdUntil) return;
+      if (!fresh && t0 < this.holdDeadline) return;
       this.endHold();
     }
+    if (fresh) this.holdDeadline = 0; // the next snapshot's hold gets its whole time
     try {
       this.paint(this.painter);
     } catch (e) {
