@@ -7,13 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "model/load_trace.h"
 #include "model/stream_loader.h"
 
 namespace plx::model {
 
 namespace {
-
-constexpr size_t kMaxProblems = 50;
 
 // Identifies a decoded chunk: a chunk with the same header holds the same
 // records (the payload checksum covers them).
@@ -61,6 +60,12 @@ void ForEachTable(A& a, B& b, F&& f) {
   f(a.recv_posts, b.recv_posts);
 }
 
+// Calls f(table) for every record table of one trace.
+template <typename T, typename F>
+void ForEachTable(T& t, F&& f) {
+  ForEachTable(t, t, [&](auto& table, const auto&) { f(table); });
+}
+
 // Every id the old maps mapped maps the same now (new ids may have come).
 bool MapsExtend(const ProcessIdMaps& old, const ProcessIdMaps& now) {
   const auto extends = [](const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
@@ -74,23 +79,6 @@ bool MapsExtend(const ProcessIdMaps& old, const ProcessIdMaps& now) {
 }
 
 }  // namespace
-
-void AddLoadProblem(Trace* trace, std::string line) {
-  if (trace->problems.size() < kMaxProblems) {
-    trace->problems.push_back(std::move(line));
-  } else if (trace->problems.size() == kMaxProblems) {
-    trace->problems.push_back("(further problems not listed)");
-  }
-}
-
-std::string DamagedChunkLine(const format::TraceFile& file, const Status& status,
-                             bool records_delivered) {
-  // "file: offset N: ..." -> "offset N: ...", as the file's own problem lines read.
-  const std::string prefix = file.name() + ": ";
-  const std::string& message = status.message();
-  return (message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message) +
-         (records_delivered ? " (rest of chunk skipped)" : " (chunk skipped)");
-}
 
 struct LoadCache::Part {
   // Where to go back to: before a decoded chunk.
@@ -107,7 +95,6 @@ struct LoadCache::Part {
     rows = Trace();
     at = StreamLoader::Position();
     keys.clear();
-    tick_ends.clear();
     marks.clear();
     problems.clear();
     damaged = 0;
@@ -119,7 +106,7 @@ struct LoadCache::Part {
     if (i >= keys.size()) return;
     const Mark& m = marks[i];
     size_t table = 0;
-    ForEachTable(rows, rows, [&](auto& t, const auto&) {
+    ForEachTable(rows, [&](auto& t) {
       const size_t n = m.rows[table++];
       std::apply([n](auto&... column) { (column.resize(n), ...); }, t.columns());
     });
@@ -127,13 +114,12 @@ struct LoadCache::Part {
     rows.stats = m.stats;
     at = m.at;
     keys.resize(i);
-    tick_ends.resize(i);
     marks.resize(i);
   }
 
   Mark Here() const {
     Mark m;
-    ForEachTable(rows, rows, [&](const auto& t, const auto&) { m.rows.push_back(t.size()); });
+    ForEachTable(rows, [&](const auto& t) { m.rows.push_back(t.size()); });
     m.texts = rows.texts.size();
     m.stats = rows.stats;
     m.at = loader.position();
@@ -144,7 +130,6 @@ struct LoadCache::Part {
   StreamLoader loader;
   StreamLoader::Position at;  // the loader's, between loads
   std::vector<ChunkKey> keys;
-  std::vector<uint64_t> tick_ends;
   std::vector<Mark> marks;  // before each decoded chunk
   // What the rows were decoded with.
   ProcessIdMaps maps;
@@ -188,7 +173,7 @@ void LoadCache::LoadEvents(const format::TraceFile& file, const std::vector<Proc
       const uint64_t same_below = p.clock.SameBelow(clock);
       while (keep < p.keys.size() && keep < chunks.size() &&
              p.keys[keep] == KeyOf(file.event_chunks()[chunks[keep]].header) &&
-             p.tick_ends[keep] < same_below)
+             p.keys[keep].tick_end < same_below)
         ++keep;
     }
     counters_.chunks_kept += keep;
@@ -207,7 +192,6 @@ void LoadCache::LoadEvents(const format::TraceFile& file, const std::vector<Proc
       const format::ChunkInfo& chunk = file.event_chunks()[chunks[i]];
       p.marks.push_back(p.Here());
       p.keys.push_back(KeyOf(chunk.header));
-      p.tick_ends.push_back(chunk.header.tick_end);
       const uint64_t undefined = trace->stats.undefined_refs;
       const uint64_t before = p.loader.position().records;
       const Status s = file.DecodeChunk(chunk, p.loader, &scratch);
@@ -237,7 +221,7 @@ void LoadCache::LoadEvents(const format::TraceFile& file, const std::vector<Proc
       });
     }
     size_t i = 0;
-    ForEachTable(*trace, *trace, [&](auto& table, const auto&) {
+    ForEachTable(*trace, [&](auto& table) {
       const size_t n = totals.empty() ? 0 : totals[i++];
       std::apply([n](auto&... column) { (column.reserve(n), ...); }, table.columns());
     });

@@ -62,10 +62,4 @@ class LoadCache {
   Counters counters_;
 };
 
-/// Adds a load problem line to `trace` (at most 50 are listed).
-void AddLoadProblem(Trace* trace, std::string line);
-/// The problem line for a chunk that failed to decode, as the trace lists it.
-std::string DamagedChunkLine(const format::TraceFile& file, const Status& status,
-                             bool records_delivered);
-
 }  // namespace plx::model

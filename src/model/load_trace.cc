@@ -30,6 +30,7 @@ uint64_t ReservationBound(const format::TraceFile& file, uint64_t claimed) {
 }
 
 constexpr auto kProgressInterval = std::chrono::milliseconds(100);
+constexpr size_t kMaxProblems = 50;
 
 // Threads: every stream a process defines or has records for, by (process, stream).
 void LayOutThreads(const format::TraceFile& file, const std::vector<ClockCorrection>& corrections,
@@ -67,6 +68,23 @@ void LayOutThreads(const format::TraceFile& file, const std::vector<ClockCorrect
 }
 
 }  // namespace
+
+void AddLoadProblem(Trace* trace, std::string line) {
+  if (trace->problems.size() < kMaxProblems) {
+    trace->problems.push_back(std::move(line));
+  } else if (trace->problems.size() == kMaxProblems) {
+    trace->problems.push_back("(further problems not listed)");
+  }
+}
+
+std::string DamagedChunkLine(const format::TraceFile& file, const Status& status,
+                             bool records_delivered) {
+  // "file: offset N: ..." -> "offset N: ...", as the file's own problem lines read.
+  const std::string prefix = file.name() + ": ";
+  const std::string& message = status.message();
+  return (message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message) +
+         (records_delivered ? " (rest of chunk skipped)" : " (chunk skipped)");
+}
 
 StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& options) {
   Trace trace;

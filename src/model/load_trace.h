@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "base/status.h"
 #include "format/trace_file.h"
@@ -31,5 +32,11 @@ struct LoadOptions {
 /// Loads the whole file. Damage (bad chunks, dangling ids, unmatched leaves)
 /// is counted in Trace::stats and described in Trace::problems, never fatal.
 StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& options = {});
+
+/// Adds a load problem line to `trace` (at most 50 are listed).
+void AddLoadProblem(Trace* trace, std::string line);
+/// The problem line for a chunk that failed to decode, as the trace lists it.
+std::string DamagedChunkLine(const format::TraceFile& file, const Status& status,
+                             bool records_delivered);
 
 }  // namespace plx::model

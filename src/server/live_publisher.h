@@ -2,11 +2,13 @@
 // in which something was applied it builds the window's .plx image, loads it
 // as a ServedTrace (model, causal repair, timeline index; analyses on first
 // use) through a load cache that keeps what the last snapshot decoded, so
-// that only the chunks new since then are decoded again; puts it in the TraceStore in place of the
-// previous one, and broadcasts one `live` WebSocket message. The message carries the new snapshot's
-// summary (when at most kMaxMessageSummary bytes; a viewer fetches a larger one), so a viewer shows
-// it without another round trip. A build that takes longer than half the interval is followed by a
-// pause as long as itself, then by one with everything that came meanwhile.
+// that only the chunks new since then are decoded again; puts it in the
+// TraceStore in place of the previous one, and broadcasts one `live`
+// WebSocket message. The message carries the new snapshot's summary (when at
+// most kMaxMessageSummary bytes; a viewer fetches a larger one), so a viewer
+// shows it without another round trip. A build that takes longer than half
+// the interval is followed by a pause as long as itself, then by one with
+// everything that came meanwhile.
 #pragma once
 
 #include <chrono>
