@@ -1,6 +1,9 @@
 // State statistics: one pass over the slice table with dense per-state
-// accumulators per thread (Welford for the variance), then merged upwards to
-// processes and the whole trace (Chan et al.'s pairwise update).
+// accumulators per thread, then merged upwards to processes and the whole
+// trace. The accumulators keep exact integer sums (of durations and of their
+// squares), so merging partial results in any order gives the same numbers:
+// the engine that streams a trace thread by thread, or chunk by chunk
+// (src/store), and the in-memory pass agree to the last bit.
 #include "analysis/state_stats.h"
 
 #include <algorithm>
@@ -15,14 +18,22 @@ namespace plx::analysis {
 
 namespace {
 
+using U128 = unsigned __int128;
+
+// a + b, or the largest value when that overflows.
+U128 SaturatingAdd128(U128 a, U128 b) {
+  const U128 sum = a + b;
+  return sum < a ? ~U128{0} : sum;
+}
+
 struct Accum {
   uint64_t count = 0;
   int64_t total = 0;
   int64_t self = 0;
   int64_t min = std::numeric_limits<int64_t>::max();
   int64_t max = std::numeric_limits<int64_t>::min();
-  double mean = 0;
-  double m2 = 0;  // sum of squared deviations from the mean
+  __int128 sum = 0;  // of durations, exact
+  U128 sum_sq = 0;   // of squared durations, exact below 2^128
 
   void Add(int64_t duration, int64_t self_ns) {
     ++count;
@@ -30,23 +41,40 @@ struct Accum {
     self = SaturatingAdd(self, self_ns);
     min = std::min(min, duration);
     max = std::max(max, duration);
-    const double d = static_cast<double>(duration);
-    const double delta = d - mean;
-    mean += delta / static_cast<double>(count);
-    m2 += delta * (d - mean);
+    sum += duration;
+    const uint64_t magnitude =
+        duration < 0 ? 0 - static_cast<uint64_t>(duration) : static_cast<uint64_t>(duration);
+    sum_sq = SaturatingAdd128(sum_sq, static_cast<U128>(magnitude) * magnitude);
   }
 
   void Merge(const Accum& o) {
     if (o.count == 0) return;
-    const double n = static_cast<double>(count + o.count);
-    const double delta = o.mean - mean;
-    m2 += o.m2 + delta * delta * static_cast<double>(count) * static_cast<double>(o.count) / n;
-    mean += delta * static_cast<double>(o.count) / n;
     count += o.count;
     total = SaturatingAdd(total, o.total);
     self = SaturatingAdd(self, o.self);
     min = std::min(min, o.min);
     max = std::max(max, o.max);
+    sum += o.sum;
+    sum_sq = SaturatingAdd128(sum_sq, o.sum_sq);
+  }
+
+  // Population standard deviation: sqrt(n * sum_sq - sum^2) / n, exact in
+  // 128 bits where it fits (every real trace), else in long double.
+  double Stddev() const {
+    if (count == 0) return 0;
+    const U128 n = count;
+    const U128 abs_sum = sum < 0 ? static_cast<U128>(-sum) : static_cast<U128>(sum);
+    const U128 kMax = ~U128{0};
+    if (sum_sq != kMax && sum_sq <= kMax / n && (abs_sum == 0 || abs_sum <= kMax / abs_sum)) {
+      const U128 scaled = n * sum_sq, square = abs_sum * abs_sum;
+      const U128 numerator = scaled > square ? scaled - square : 0;
+      return static_cast<double>(std::sqrt(static_cast<long double>(numerator)) /
+                                 static_cast<long double>(count));
+    }
+    const long double mean = static_cast<long double>(sum) / static_cast<long double>(count);
+    const long double variance =
+        static_cast<long double>(sum_sq) / static_cast<long double>(count) - mean * mean;
+    return static_cast<double>(std::sqrt(std::max(0.0L, variance)));
   }
 };
 
@@ -97,7 +125,7 @@ StateStatsScope ToScope(const Sparse& rows, int64_t thread_time_ns) {
     s.min_ns = a.min;
     s.max_ns = a.max;
     s.mean_ns = static_cast<double>(a.total) / static_cast<double>(a.count);
-    s.stddev_ns = std::sqrt(std::max(0.0, a.m2 / static_cast<double>(a.count)));
+    s.stddev_ns = a.Stddev();
     s.share = thread_time_ns > 0 ? static_cast<double>(a.self) / static_cast<double>(thread_time_ns)
                                  : 0.0;
     scope.states.push_back(s);

@@ -111,7 +111,7 @@ Status RunAnomalies(const AnomaliesOptions& o, const GlobalOptions& global) {
     ao.percentile = o.percentile;
   }
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   if (!o.state.empty()) {
     for (uint32_t s = 0; s < trace.states.size() && ao.state == model::kNone; ++s)
       if (trace.states[s].name == o.state) ao.state = s;

@@ -189,7 +189,7 @@ Status RunCheck(const CheckOptions& o, const GlobalOptions& global) {
     return InvalidArgument("--min-latency: '" + o.min_latency + "' is not a time");
   ro.max_slope = o.max_slope;
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   const int64_t begin_ns = trace.begin_ns;
   StatusOr<RepairReport> repaired = [&] {
     StepProgress progress(global.progress, "checking", 1);

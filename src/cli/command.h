@@ -2,9 +2,13 @@
 // and returns what runs it. CLI11 itself is only included by those files.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 
+#include "base/resources.h"
 #include "base/status.h"
+#include "base/thread_pool.h"
 
 namespace CLI {
 class App;
@@ -14,7 +18,19 @@ namespace plx::cli {
 
 /// Options of the `parallax` command itself, shared by every subcommand.
 struct GlobalOptions {
-  bool progress = false;  // --progress: always show load progress
+  bool progress = false;      // --progress: always show load progress
+  size_t threads = 0;         // --threads: worker threads, 0 = every core
+  uint64_t memory_bytes = 0;  // --memory: the engine's budget, 0 = a quarter of RAM
+
+  Resources resources() const { return {threads, memory_bytes}; }
+  /// The workers of --threads, made on first use.
+  ThreadPool* pool() const {
+    if (!pool_) pool_ = std::make_shared<ThreadPool>(resources().Threads());
+    return pool_.get();
+  }
+
+ private:
+  mutable std::shared_ptr<ThreadPool> pool_;
 };
 
 /// A subcommand: its CLI11 app (options bound to state the closure owns) and

@@ -66,7 +66,7 @@ void PrintText(const model::Trace& t, const PathOptions& o, const CriticalPath& 
 
 Status RunCriticalPath(const PathOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   const CriticalPath path =
       analysis::ComputeCriticalPath(trace, analysis::ComputeWaitStates(trace));
   if (o.json) {

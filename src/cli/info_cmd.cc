@@ -305,7 +305,7 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
 Status RunInfo(const InfoOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
   const bool events = o.check || !o.quick;
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress, events));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global, events));
   // Messages are known only when records are decoded.
   std::optional<time::MessagePairs> pairs;
   if (events) pairs = time::MatchMessages(trace);

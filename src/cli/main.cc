@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/resources.h"
 #include "cli/command.h"
 
 #ifndef PLX_VERSION
@@ -72,6 +73,20 @@ int main(int argc, char** argv) {
   plx::cli::GlobalOptions global;
   app.add_flag("--progress", global.progress,
                "Always show load progress on stderr (else only on a terminal, after 0.5 s)");
+  app.add_option("--threads", global.threads,
+                 "Worker threads for loading and analysing (default: every core)")
+      ->check(CLI::Range(1, 4096).description(""))
+      ->type_name("N");
+  app.add_option_function<std::string>(
+         "--memory",
+         [&global](const std::string& text) {
+           plx::StatusOr<uint64_t> bytes = plx::ParseByteSize(text);
+           if (!bytes.ok()) throw CLI::ValidationError("--memory", bytes.status().message());
+           global.memory_bytes = *bytes;
+         },
+         "Memory budget, e.g. 4G (default: a quarter of RAM); larger traces are "
+         "analysed from the file (docs/memory.md)")
+      ->type_name("SIZE");
 
   std::vector<plx::cli::Command> commands = {
       plx::cli::AddInfoCommand(app, global),         plx::cli::AddStatsCommand(app, global),

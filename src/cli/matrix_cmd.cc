@@ -190,7 +190,7 @@ Status RunMatrix(const MatrixOptions& o, const GlobalOptions& global) {
   if (o.rma && o.metric == "latency")
     return InvalidArgument("--metric latency: one-sided operations have no latency");
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   if (o.rma)
     PrintRma(trace, o, analysis::ComputeRmaMatrix(trace), o.json);
   else

@@ -324,7 +324,7 @@ ordered_json Json(const model::Trace& t, const ReportOptions& o, const Findings&
 
 Status RunReport(const ReportOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   Findings f;
   f.records = file->total_records();
   {

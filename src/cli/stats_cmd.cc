@@ -213,7 +213,7 @@ ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::
 
 Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   std::vector<analysis::StateCounterReport> counters;
   for (const std::string& name : o.counters) {
     uint32_t id = model::kNone;

@@ -13,11 +13,13 @@ StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path) 
   return file;
 }
 
-StatusOr<model::Trace> LoadModel(const format::TraceFile& file, bool progress, bool events) {
+StatusOr<model::Trace> LoadModel(const format::TraceFile& file, const GlobalOptions& global,
+                                 bool events) {
   model::LoadOptions options;
   options.events = events;
+  if (events) options.pool = global.pool();
   StatusOr<model::Trace> trace = [&] {
-    LoadProgress drawer(progress);
+    LoadProgress drawer(global.progress);
     if (events) options.progress = drawer.Callback();
     return model::LoadTrace(file, options);
   }();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/status.h"
+#include "cli/command.h"
 #include "format/trace_file.h"
 #include "model/load_trace.h"
 
@@ -14,8 +15,10 @@ namespace plx::cli {
 /// Opens a .plx file; prints each problem the reader met as a warning.
 StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path);
 
-/// Loads the model; prints the loader's own problems (beyond the file's) as
-/// warnings. `events` false loads definitions only.
-StatusOr<model::Trace> LoadModel(const format::TraceFile& file, bool progress, bool events = true);
+/// Loads the model on the workers of --threads, with progress as --progress
+/// asks; prints the loader's own problems (beyond the file's) as warnings.
+/// `events` false loads definitions only.
+StatusOr<model::Trace> LoadModel(const format::TraceFile& file, const GlobalOptions& global,
+                                 bool events = true);
 
 }  // namespace plx::cli

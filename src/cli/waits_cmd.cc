@@ -107,7 +107,7 @@ void PrintText(const model::Trace& t, const WaitsOptions& o, const WaitStatesRep
 
 Status RunWaits(const WaitsOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global.progress));
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   const WaitStatesReport waits = analysis::ComputeWaitStates(trace);
   const DeadlockReport deadlocks = analysis::DetectDeadlocks(trace);
   if (o.json) {

@@ -4,15 +4,20 @@
 #include "model/load_trace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <utility>
 
+#include "base/shared_progress.h"
+#include "base/thread_pool.h"
 #include "model/clock_correction.h"
 #include "model/def_merger.h"
 #include "model/load_cache.h"
 #include "model/stream_loader.h"
+#include "model/thread_rows.h"
 
 namespace plx::model {
 
@@ -21,8 +26,9 @@ namespace {
 // How many records to reserve room for: what the chunk headers claim, but never
 // more than the stored bytes could plausibly hold (real traces take 1-4 bytes a
 // record; a damaged header must not make us reserve gigabytes up front).
+constexpr uint64_t kMaxRecordsPerStoredByte = 16;
+
 uint64_t ReservationBound(const format::TraceFile& file, uint64_t claimed) {
-  constexpr uint64_t kMaxRecordsPerStoredByte = 16;
   uint64_t stored = 0;
   for (const format::ChunkInfo& c : file.event_chunks())
     stored += c.header.stored_size;
@@ -67,6 +73,51 @@ void LayOutThreads(const format::TraceFile& file, const std::vector<ClockCorrect
   }
 }
 
+// Decodes every thread on its own, in parallel, then appends them in thread
+// order: the same trace as the sequential pass. False (nothing appended)
+// when a record used an id with no definition: placeholders are numbered in
+// the order the sequential pass meets them, so the caller loads again in order.
+bool LoadThreadsInParallel(const format::TraceFile& file, const std::vector<ProcessIdMaps>& maps,
+                           const std::vector<ClockCorrection>& corrections, ThreadPool* pool,
+                           const std::function<void(uint64_t, uint64_t)>& progress, Trace* trace) {
+  const size_t n = trace->threads.size();
+  std::vector<ThreadRows> parts(n);
+  std::atomic<bool> undefined{false};
+  SharedProgress shared(progress, file.total_records());
+  const std::vector<uint32_t> no_chunks;
+  pool->ParallelFor(n, [&](size_t t) {
+    if (undefined.load(std::memory_order_relaxed)) return;
+    const Thread& thread = trace->threads[t];
+    const uint32_t file_process = trace->processes[thread.process].file_id;
+    const format::StreamInfo* info = file.FindStream(file_process, thread.file_stream);
+    ThreadRows& part = parts[t];
+    StreamLoader loader(&part.rows, nullptr);
+    loader.BeginThread(0, thread.process, &maps[thread.process], &file.clock(file_process),
+                       &corrections[thread.process]);
+    uint64_t stored = 0;
+    for (uint32_t c : info ? info->chunks : no_chunks)
+      stored += file.event_chunks()[c].header.stored_size;
+    // As ReservationBound, for this thread's chunks.
+    const uint64_t bound =
+        info ? std::min<uint64_t>(info->records, stored * kMaxRecordsPerStoredByte) : 0;
+    std::vector<uint8_t> scratch;
+    for (uint32_t c : info ? info->chunks : no_chunks) {
+      const format::ChunkInfo& chunk = file.event_chunks()[c];
+      DecodeThreadChunk(file, chunk, &loader, &scratch, &part);
+      if (loader.decoded() > 0) loader.ReserveFor(bound);
+      shared.Add(chunk.header.record_count);
+    }
+    part.at = loader.position();
+    if (loader.undefined_seen() > 0) undefined.store(true);
+  });
+  if (undefined.load()) return false;
+  std::vector<ThreadRows*> ordered;
+  for (ThreadRows& p : parts)
+    ordered.push_back(&p);
+  AppendThreadRows(ordered, trace, /*release=*/true);
+  return true;
+}
+
 }  // namespace
 
 void AddLoadProblem(Trace* trace, std::string line) {
@@ -86,30 +137,56 @@ std::string DamagedChunkLine(const format::TraceFile& file, const Status& status
          (records_delivered ? " (rest of chunk skipped)" : " (chunk skipped)");
 }
 
-StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& options) {
-  Trace trace;
+std::unique_ptr<TraceDefinitions> LoadDefinitions(const format::TraceFile& file,
+                                                  bool correct_clocks) {
+  auto defs = std::make_unique<TraceDefinitions>();
+  Trace& trace = defs->trace;
   trace.source = file.name();
   trace.problems = file.report().problems;
   trace.stats.damaged_chunks = file.report().damaged_chunks;
 
-  DefMerger merger(&trace);
-  std::vector<ProcessIdMaps> maps;
   trace.processes.resize(file.processes().size());
-  for (const auto& [id, defs] : file.processes())
-    maps.push_back(merger.AddProcess(static_cast<uint32_t>(maps.size()), defs));
-  std::vector<ClockCorrection> corrections(trace.processes.size());
-  if (options.correct_clocks) {
+  for (const auto& [id, process_defs] : file.processes())
+    defs->maps.push_back(
+        defs->merger.AddProcess(static_cast<uint32_t>(defs->maps.size()), process_defs));
+  defs->corrections.resize(trace.processes.size());
+  if (correct_clocks) {
     for (size_t i = 0; i < trace.processes.size(); ++i) {
       Process& p = trace.processes[i];
-      corrections[i] = ClockCorrection(p.clock_offsets);
-      p.clock_offset_ns = corrections[i].offset_ns();
-      p.clock_drift_ppm = corrections[i].drift_ppm();
+      defs->corrections[i] = ClockCorrection(p.clock_offsets);
+      p.clock_offset_ns = defs->corrections[i].offset_ns();
+      p.clock_drift_ppm = defs->corrections[i].drift_ppm();
     }
   }
-  LayOutThreads(file, corrections, &trace);
+  LayOutThreads(file, defs->corrections, &trace);
+  SetTraceSpan(&trace);
+  return defs;
+}
 
+void SetTraceSpan(Trace* trace) {
+  bool any = false;
+  for (const Thread& t : trace->threads) {
+    if (t.records == 0) continue;
+    trace->begin_ns = any ? std::min(trace->begin_ns, t.begin_ns) : t.begin_ns;
+    trace->end_ns = any ? std::max(trace->end_ns, t.end_ns) : t.end_ns;
+    any = true;
+  }
+}
+
+StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& options) {
+  std::unique_ptr<TraceDefinitions> defs = LoadDefinitions(file, options.correct_clocks);
+  Trace& trace = defs->trace;
+  DefMerger& merger = defs->merger;
+  const std::vector<ProcessIdMaps>& maps = defs->maps;
+  const std::vector<ClockCorrection>& corrections = defs->corrections;
+
+  const bool parallel = options.events && options.cache == nullptr && options.pool != nullptr &&
+                        options.pool->size() > 1 && trace.threads.size() > 1;
   if (options.events && options.cache != nullptr) {
     options.cache->LoadEvents(file, maps, corrections, &merger, &trace, options.progress);
+  } else if (parallel && LoadThreadsInParallel(file, maps, corrections, options.pool,
+                                               options.progress, &trace)) {
+    if (options.progress) options.progress(file.total_records(), file.total_records());
   } else if (options.events) {
     const uint64_t total = file.total_records();
     StreamLoader loader(&trace, &merger);
@@ -148,14 +225,8 @@ StatusOr<Trace> LoadTrace(const format::TraceFile& file, const LoadOptions& opti
     if (options.progress) options.progress(total, total);
   }
 
-  bool any = false;
-  for (const Thread& t : trace.threads) {
-    if (t.records == 0) continue;
-    trace.begin_ns = any ? std::min(trace.begin_ns, t.begin_ns) : t.begin_ns;
-    trace.end_ns = any ? std::max(trace.end_ns, t.end_ns) : t.end_ns;
-    any = true;
-  }
-  return trace;
+  SetTraceSpan(&trace);
+  return std::move(trace);
 }
 
 }  // namespace plx::model

@@ -14,6 +14,7 @@
 #include "model/clock_correction.h"
 #include "model/def_merger.h"
 #include "model/trace.h"
+#include "model/undefined_log.h"
 
 namespace plx::model {
 
@@ -57,7 +58,17 @@ class StreamLoader : public format::EventVisitorBase {
   /// thread's last record, innermost first, flagged unclosed. Their rows are
   /// `at`'s plus `row_offset` in `slices`; returns how many were closed.
   static uint64_t CloseOpen(const Position& at, size_t row_offset, SliceTable* slices);
+  /// Without a merger (null), an id with no definition is not given a
+  /// placeholder here: it is counted (undefined_seen), noted in the log when
+  /// there is one (which answers with the placeholder once it is made), and
+  /// else read as 0 (kNone for communicators). The parallel loader decodes
+  /// threads so and loads again in order when it happens; the trace store
+  /// makes the placeholders from the logs.
   void set_merger(DefMerger* merger) { merger_ = merger; }
+  void set_undefined_log(UndefinedLog* log) { undefined_log_ = log; }
+  uint64_t undefined_seen() const { return undefined_seen_; }
+  /// Records decoded of the current thread.
+  uint64_t records() const { return records_; }
   /// Reserves every table that is nearly full for a file of `total_records`,
   /// estimating its share from the records decoded so far (call after each
   /// chunk: the estimates improve as threads of other kinds are read).
@@ -207,7 +218,14 @@ class StreamLoader : public format::EventVisitorBase {
     const uint32_t g = LookupId(map, id);
     if (g != kNone) [[likely]]
       return g;
+    if (merger_ == nullptr) return Unmerged(kind, id);
     return merger_->Undefined(kind, process_, id);
+  }
+  [[gnu::noinline]] uint32_t Unmerged(RefKind kind, uint64_t id) {
+    ++undefined_seen_;
+    const uint32_t g = undefined_log_ ? undefined_log_->Use(kind, process_, id) : kNone;
+    if (g != kNone) return g;
+    return kind == RefKind::kCommunicator ? kNone : 0;
   }
   uint32_t Comm(uint64_t id) {
     return id == 0 ? kNone : Map(maps_->communicators, id, RefKind::kCommunicator);
@@ -273,6 +291,8 @@ class StreamLoader : public format::EventVisitorBase {
   uint32_t process_ = 0;
   uint64_t records_ = 0;  // of the current thread
   uint64_t decoded_ = 0;  // of the threads before it
+  uint64_t undefined_seen_ = 0;
+  UndefinedLog* undefined_log_ = nullptr;
   int64_t first_ns_ = 0;
   int64_t last_ns_ = 0;
   bool ended_ = false;

@@ -17,46 +17,12 @@
 #include "server/live_replay.h"
 #include "server/live_snapshot.h"
 #include "server/live_window.h"
+#include "support/model_equality.h"
 #include "support/test_support.h"
 #include "support/trace_script.h"
 
 namespace plx::server::live {
 namespace {
-
-// Every difference between two traces that matters for equality, as lines.
-std::vector<std::string> Differences(const model::Trace& a, const model::Trace& b) {
-  std::vector<std::string> out;
-  const auto check = [&](bool same, const char* what) {
-    if (!same) out.push_back(what);
-  };
-  check(a.slices.columns() == b.slices.columns(), "slices");
-  check(a.instants.columns() == b.instants.columns(), "instants");
-  check(a.messages.columns() == b.messages.columns(), "messages");
-  check(a.counter_samples.columns() == b.counter_samples.columns(), "counter samples");
-  check(a.rma.columns() == b.rma.columns(), "rma");
-  check(a.controls.columns() == b.controls.columns(), "controls");
-  check(a.collectives.columns() == b.collectives.columns(), "collectives");
-  check(a.recv_posts.columns() == b.recv_posts.columns(), "recv posts");
-  check(a.texts == b.texts, "texts");
-  check(a.problems == b.problems, "problems");
-  check(a.begin_ns == b.begin_ns && a.end_ns == b.end_ns, "time span");
-  check(a.states.size() == b.states.size(), "states");
-  const model::LoadStats &x = a.stats, &y = b.stats;
-  check(x.records == y.records && x.unknown_record_kinds == y.unknown_record_kinds &&
-            x.leave_without_enter == y.leave_without_enter &&
-            x.leave_mismatch == y.leave_mismatch && x.unclosed_slices == y.unclosed_slices &&
-            x.undefined_refs == y.undefined_refs && x.lost_records == y.lost_records &&
-            x.damaged_chunks == y.damaged_chunks,
-        "load stats");
-  check(a.threads.size() == b.threads.size(), "thread count");
-  for (size_t t = 0; t < std::min(a.threads.size(), b.threads.size()); ++t) {
-    const model::Thread &p = a.threads[t], &q = b.threads[t];
-    check(p.process == q.process && p.records == q.records && p.begin_ns == q.begin_ns &&
-              p.end_ns == q.end_ns && p.ended == q.ended && p.name == q.name,
-          "a thread");
-  }
-  return out;
-}
 
 // Two processes. Process 0 counts TSC ticks (2 per ns) with a sync pair every
 // 40 iterations, so later pairs change the ns of ticks past the last one; its
@@ -180,7 +146,8 @@ TEST(LiveLoadCacheTest, GrowingAndSlidingWindowLoadsAsWithoutTheCache) {
     const std::vector<uint8_t> image = BuildImage(input, {0, 1});
     const model::Trace expected = Load(image, nullptr);
     const model::Trace actual = Load(image, &cache);
-    ASSERT_EQ(Differences(expected, actual), std::vector<std::string>{}) << "after chunk " << i;
+    ASSERT_EQ(testing::ModelDifferences(expected, actual), std::vector<std::string>{})
+        << "after chunk " << i;
     unclosed = std::max(unclosed, expected.stats.unclosed_slices);
     texts = std::max(texts, expected.texts.size());
     ++steps;
