@@ -29,6 +29,7 @@ StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) 
   }
   std::unique_ptr<MappedFile> f(new MappedFile());
   f->name_ = path;
+  f->on_disk_ = true;
   f->size_ = static_cast<size_t>(st.st_size);
   if (f->size_ > 0) {
     void* p = ::mmap(nullptr, f->size_, PROT_READ, MAP_PRIVATE, fd, 0);

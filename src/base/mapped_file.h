@@ -26,6 +26,8 @@ class MappedFile {
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   const std::string& name() const { return name_; }
+  /// True when opened from a path (name() is that path), false for bytes.
+  bool on_disk() const { return on_disk_; }
 
  private:
   MappedFile() = default;
@@ -34,6 +36,7 @@ class MappedFile {
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false;
+  bool on_disk_ = false;
   std::vector<uint8_t> owned_;
 };
 

@@ -191,6 +191,14 @@ void TraceFile::Scan(std::vector<ChunkInfo>* all) {
 
 void TraceFile::Finish(const std::vector<ChunkInfo>& all) {
   report_.chunks = all.size();
+  {
+    std::vector<uint8_t> headers(8 + all.size() * kChunkHeaderSize);
+    StoreLE<uint64_t>(headers.data(), file_->size());
+    for (size_t i = 0; i < all.size(); ++i)
+      std::memcpy(headers.data() + 8 + i * kChunkHeaderSize, file_->data() + all[i].offset,
+                  kChunkHeaderSize);
+    content_id_ = Checksum64(headers.data(), headers.size());
+  }
   std::vector<uint8_t> scratch;
   // Definitions first, in file order: a later definition replaces an earlier one.
   for (const ChunkInfo& c : all) {

@@ -55,6 +55,8 @@ class TraceFile {
                                                         std::vector<uint8_t> bytes);
 
   const std::string& name() const { return file_->name(); }
+  /// True when opened from a path (name() is the path), false for bytes.
+  bool on_disk() const { return file_->on_disk(); }
   uint64_t size() const { return file_->size(); }
   uint16_t version_minor() const { return version_minor_; }
 
@@ -69,6 +71,10 @@ class TraceFile {
   int64_t begin_ns() const { return begin_ns_; }
   int64_t end_ns() const { return end_ns_; }
   const OpenReport& report() const { return report_; }
+  /// Identifies the file's contents: a hash of its size and of every chunk
+  /// header found, which hold their payload's checksum. Indexes built from a
+  /// file are valid for another only when this is the same.
+  uint64_t content_id() const { return content_id_; }
 
   /// The chunks of a stream whose records overlap [begin_ns, end_ns].
   std::vector<const ChunkInfo*> ChunksInRange(const StreamInfo& stream, int64_t begin_ns,
@@ -112,6 +118,7 @@ class TraceFile {
   int64_t begin_ns_ = 0;
   int64_t end_ns_ = 0;
   OpenReport report_;
+  uint64_t content_id_ = 0;
 };
 
 }  // namespace plx::format

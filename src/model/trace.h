@@ -227,6 +227,7 @@ struct LoadStats {
   uint64_t undefined_refs = 0;        // ids with no definition (shown as "<undefined N>")
   uint64_t lost_records = 0;          // sum of `lost` records
   uint64_t damaged_chunks = 0;        // chunks that failed checks or decoding (skipped)
+  bool operator==(const LoadStats&) const = default;
 };
 
 struct Trace {

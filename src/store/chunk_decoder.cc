@@ -1,0 +1,70 @@
+// ChunkDecoder: the slices open at the chunk's start are put back as table
+// rows with the loader's frames over them, the chunk is decoded, and the
+// slices it leaves open get their end from the skeleton's long slices.
+#include "store/chunk_decoder.h"
+
+#include <algorithm>
+
+#include "model/tables.h"
+
+namespace plx::store {
+
+const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSkeleton& skeleton,
+                                      size_t c, const RowCounts& thread_first,
+                                      model::UndefinedLog* log) {
+  const ChunkEntry& entry = skeleton.chunks[c];
+  model::ForEachTable(data_.rows, [](auto& t) { model::ResizeTable(t, 0); });
+  data_.rows.texts.clear();
+  data_.rows.stats = model::LoadStats();
+  data_.problems.clear();
+  data_.damaged = 0;
+
+  model::StreamLoader::Position at;
+  model::SliceTable& s = data_.rows.slices;
+  for (const OpenFrame* f = skeleton.frames_begin(c); f != skeleton.frames_end(c); ++f) {
+    const LongSlice& l = skeleton.long_slices[f->long_slice];
+    at.open.push_back({s.size(), f->children_ns, l.local_state});
+    s.thread.push_back(source.thread);
+    s.begin.push_back(l.begin_ns);
+    s.end.push_back(l.begin_ns);
+    s.state.push_back(l.state);
+    s.callsite.push_back(l.callsite);
+    s.depth.push_back(l.depth);
+    s.self_ns.push_back(0);
+    s.flags.push_back(0);
+  }
+  const size_t carried = s.size();
+  at.records = entry.records;
+  at.first_ns = skeleton.first_ns;
+  at.last_ns = entry.last_ns;
+
+  loader_.set_undefined_log(log);
+  loader_.Resume(source.thread, source.process, source.maps, source.clock, source.correction, at);
+  model::DecodeThreadChunk(*source.file, source.file->event_chunks()[entry.file_chunk], &loader_,
+                           &scratch_, &data_);
+
+  // Own slices left open end as the skeleton says.
+  const uint64_t first_row = entry.rows.table[kSlices];
+  for (const model::StreamLoader::OpenSlice& f : loader_.position().open) {
+    if (f.row < carried) continue;
+    const uint64_t row = first_row + (f.row - carried);
+    const auto it = std::lower_bound(skeleton.long_slices.begin(), skeleton.long_slices.end(), row,
+                                     [](const LongSlice& l, uint64_t r) { return l.row < r; });
+    if (it == skeleton.long_slices.end() || it->row != row) continue;  // cannot happen
+    s.end[f.row] = it->end_ns;
+    s.self_ns[f.row] = it->self_ns;
+    s.flags[f.row] = it->flags;
+  }
+
+  out_.thread = source.thread;
+  out_.chunk = c;
+  out_.tables = &data_.rows;
+  out_.carried = carried;
+  for (size_t i = 0; i < model::kTableCount; ++i)
+    out_.first.table[i] = thread_first.table[i] + entry.rows.table[i];
+  out_.first.texts = thread_first.texts + entry.rows.texts;
+  out_.status = data_.damaged > 0 ? DataLoss(data_.problems.back()) : Status::Ok();
+  return out_;
+}
+
+}  // namespace plx::store

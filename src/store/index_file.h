@@ -1,0 +1,64 @@
+// The trace index: what the engine derives from a trace file once (every
+// thread's skeleton, for now) kept beside it, so that the next open needs no
+// pass over the records. docs/format.md specifies the file ("The trace
+// index"); store/index_location.h decides where it lives. An index is read
+// only when it belongs to the very file (TraceFile::content_id) and this
+// build's version of its contents, and passes every check against the file;
+// anything else is rebuilt, never trusted.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "base/status.h"
+#include "format/trace_file.h"
+#include "model/trace.h"
+#include "store/skeleton.h"
+
+namespace plx::store {
+
+/// What an index was built from. Equal identities: the same file contents
+/// read by an engine that derives the same things.
+struct IndexIdentity {
+  uint64_t content_id = 0;  // format::TraceFile::content_id
+  uint64_t file_size = 0;
+  uint64_t records = 0;
+  uint32_t threads = 0;
+  uint32_t contents_version = 0;  // kIndexContentsVersion of the builder
+  bool operator==(const IndexIdentity&) const = default;
+};
+
+/// Bumped whenever what the index holds, or how it is derived, changes:
+/// older indexes are then rebuilt.
+inline constexpr uint32_t kIndexContentsVersion = 1;
+
+/// The identity an index of `file` with `threads` threads must have.
+IndexIdentity IdentityOf(const format::TraceFile& file, uint32_t threads);
+
+struct IndexContents {
+  IndexIdentity identity;
+  std::vector<ThreadSkeleton> skeletons;  // per thread of the model
+};
+
+/// The index file's bytes (`compress` false: sections stored as they are,
+/// for tests and fuzzer seeds).
+std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress = true);
+
+/// Reads an index file's bytes; any damage is a DataLoss naming the offset.
+/// `name` is used in messages.
+StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name);
+
+/// Checks the undefined ids the contents name (kinds, processes), before
+/// their placeholders are made.
+Status CheckUndefinedRefs(const IndexContents& contents, const model::Trace& trace);
+
+/// Checks that decoded contents fit the trace (its identity, every thread's
+/// chunks, and every reference inside): what the engine indexes with them
+/// then stays in bounds. `trace` is the model of definitions (states and
+/// call sites counted with the placeholders the index's undefined ids make).
+Status CheckIndexFits(const IndexContents& contents, const format::TraceFile& file,
+                      const std::vector<const format::StreamInfo*>& streams,
+                      const model::Trace& trace);
+
+}  // namespace plx::store

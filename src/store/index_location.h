@@ -1,0 +1,33 @@
+// Where a trace's index lives: beside the trace (TRACE.plx -> TRACE.plxi),
+// or, where that directory cannot be written, in the user's cache directory
+// ($XDG_CACHE_HOME/parallax, else ~/.cache/parallax), or in the directory
+// --index-dir / PLX_INDEX_DIR names. The user's trace is never modified.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace plx::store {
+
+struct IndexSettings {
+  bool enabled = true;  // false: neither read nor write an index
+  std::string dir;      // where indexes go; empty: beside the trace, else the cache
+};
+
+/// The index paths for the trace at `trace_path`, most preferred first.
+std::vector<std::string> IndexPaths(const std::string& trace_path, const IndexSettings& settings);
+
+/// Writes `bytes` to the first of `paths` that takes them (a temporary file
+/// renamed into place, so readers never see half an index). The path
+/// written, or an error naming why none could be (disk full, not writable).
+StatusOr<std::string> WriteIndexFile(const std::vector<std::string>& paths,
+                                     std::span<const uint8_t> bytes);
+
+/// The bytes of the file at `path`; NotFound when there is none.
+StatusOr<std::vector<uint8_t>> ReadIndexFile(const std::string& path);
+
+}  // namespace plx::store

@@ -1,0 +1,107 @@
+// Every chunk decoded on its own, from the thread's skeleton, gives exactly
+// the rows the whole-trace loader gives it: the model assembled from chunks
+// (store::LoadModel) equals model::LoadTrace on every test trace, on one
+// worker or several. The parallel loader equals the sequential one too.
+#include "store/chunk_decoder.h"
+
+#include <gtest/gtest.h>
+
+#include "base/thread_pool.h"
+#include "format/trace_file.h"
+#include "model/load_trace.h"
+#include "store/model_loader.h"
+#include "store/trace_store.h"
+#include "support/model_equality.h"
+#include "support/test_support.h"
+#include "support/test_traces.h"
+
+namespace plx::store {
+namespace {
+
+class ChunkDecoderTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new testing::TempDir();
+    traces_ = new std::vector<testing::TestTrace>(testing::WriteTestTraces(dir_->path()));
+  }
+  static void TearDownTestSuite() {
+    delete traces_;
+    delete dir_;
+  }
+  static testing::TempDir* dir_;
+  static std::vector<testing::TestTrace>* traces_;
+};
+testing::TempDir* ChunkDecoderTest::dir_ = nullptr;
+std::vector<testing::TestTrace>* ChunkDecoderTest::traces_ = nullptr;
+
+model::Trace Sequential(const format::TraceFile& file) {
+  auto trace = model::LoadTrace(file);
+  EXPECT_TRUE(trace.ok()) << trace.status().message();
+  return std::move(*trace);
+}
+
+TEST_F(ChunkDecoderTest, ModelFromChunksEqualsTheLoader) {
+  for (const testing::TestTrace& t : *traces_) {
+    SCOPED_TRACE(t.name);
+    auto file = format::TraceFile::Open(t.path);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    const model::Trace expected = Sequential(**file);
+    for (size_t threads : {1u, 2u, 3u}) {
+      SCOPED_TRACE(threads);
+      ThreadPool pool(threads);
+      StoreOptions options;
+      options.pool = &pool;
+      auto store = TraceStore::Open(**file, options);
+      ASSERT_TRUE(store.ok()) << store.status().message();
+      // Definitions, threads and counters before any chunk is decoded.
+      model::Trace skeleton_only = expected;
+      model::ForEachTable(skeleton_only, [](auto& table) { model::ResizeTable(table, 0); });
+      skeleton_only.texts.clear();
+      EXPECT_EQ(testing::ModelDifferences(skeleton_only, (*store)->trace()),
+                std::vector<std::string>{});
+      auto assembled = LoadModel(**store);
+      ASSERT_TRUE(assembled.ok()) << assembled.status().message();
+      EXPECT_EQ(testing::ModelDifferences(expected, *assembled), std::vector<std::string>{});
+    }
+  }
+}
+
+TEST_F(ChunkDecoderTest, ParallelLoaderEqualsTheSequentialOne) {
+  ThreadPool pool(3);
+  for (const testing::TestTrace& t : *traces_) {
+    SCOPED_TRACE(t.name);
+    auto file = format::TraceFile::Open(t.path);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    model::LoadOptions options;
+    options.pool = &pool;
+    auto parallel = model::LoadTrace(**file, options);
+    ASSERT_TRUE(parallel.ok()) << parallel.status().message();
+    EXPECT_EQ(testing::ModelDifferences(Sequential(**file), *parallel), std::vector<std::string>{});
+  }
+}
+
+// The catalogue holds what the comparisons need to mean something.
+TEST_F(ChunkDecoderTest, TheTestTracesCoverTheEdgeCases) {
+  uint64_t long_slices = 0, undefined = 0, damaged = 0, unclosed = 0, mismatched = 0;
+  for (const testing::TestTrace& t : *traces_) {
+    auto file = format::TraceFile::Open(t.path);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    auto store = TraceStore::Open(**file, {});
+    ASSERT_TRUE(store.ok());
+    for (uint32_t th = 0; th < (*store)->threads(); ++th)
+      long_slices += (*store)->skeleton(th).long_slices.size();
+    const model::LoadStats& s = (*store)->trace().stats;
+    undefined += s.undefined_refs;
+    damaged += s.damaged_chunks;
+    unclosed += s.unclosed_slices;
+    mismatched += s.leave_mismatch + s.leave_without_enter;
+  }
+  EXPECT_GT(long_slices, 20u);
+  EXPECT_GT(undefined, 10u);
+  EXPECT_GT(damaged, 0u);
+  EXPECT_GT(unclosed, 3u);
+  EXPECT_GT(mismatched, 1u);
+}
+
+}  // namespace
+}  // namespace plx::store
