@@ -1,13 +1,14 @@
-// State statistics: one pass over the slice table with dense per-state
-// accumulators per thread, then merged upwards to processes and the whole
-// trace. The accumulators keep exact integer sums (of durations and of their
-// squares), so merging partial results in any order gives the same numbers:
-// the engine that streams a trace thread by thread, or chunk by chunk
-// (src/store), and the in-memory pass agree to the last bit.
+// State statistics: dense per-state sums per thread (the builder's scratch,
+// emptied into each thread's sparse rows after every part), then merged
+// upwards to processes and the whole trace. The sums are exact integers
+// (analysis/duration_sums.h), so the parts may come in any number and the
+// engine that streams a trace chunk by chunk (src/store) and the in-memory
+// pass agree to the last bit.
 #include "analysis/state_stats.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <tuple>
 #include <utility>
@@ -18,65 +19,7 @@ namespace plx::analysis {
 
 namespace {
 
-using U128 = unsigned __int128;
-
-// a + b, or the largest value when that overflows.
-U128 SaturatingAdd128(U128 a, U128 b) {
-  const U128 sum = a + b;
-  return sum < a ? ~U128{0} : sum;
-}
-
-struct Accum {
-  uint64_t count = 0;
-  int64_t total = 0;
-  int64_t self = 0;
-  int64_t min = std::numeric_limits<int64_t>::max();
-  int64_t max = std::numeric_limits<int64_t>::min();
-  __int128 sum = 0;  // of durations, exact
-  U128 sum_sq = 0;   // of squared durations, exact below 2^128
-
-  void Add(int64_t duration, int64_t self_ns) {
-    ++count;
-    total = SaturatingAdd(total, duration);
-    self = SaturatingAdd(self, self_ns);
-    min = std::min(min, duration);
-    max = std::max(max, duration);
-    sum += duration;
-    const uint64_t magnitude =
-        duration < 0 ? 0 - static_cast<uint64_t>(duration) : static_cast<uint64_t>(duration);
-    sum_sq = SaturatingAdd128(sum_sq, static_cast<U128>(magnitude) * magnitude);
-  }
-
-  void Merge(const Accum& o) {
-    if (o.count == 0) return;
-    count += o.count;
-    total = SaturatingAdd(total, o.total);
-    self = SaturatingAdd(self, o.self);
-    min = std::min(min, o.min);
-    max = std::max(max, o.max);
-    sum += o.sum;
-    sum_sq = SaturatingAdd128(sum_sq, o.sum_sq);
-  }
-
-  // Population standard deviation: sqrt(n * sum_sq - sum^2) / n, exact in
-  // 128 bits where it fits (every real trace), else in long double.
-  double Stddev() const {
-    if (count == 0) return 0;
-    const U128 n = count;
-    const U128 abs_sum = sum < 0 ? static_cast<U128>(-sum) : static_cast<U128>(sum);
-    const U128 kMax = ~U128{0};
-    if (sum_sq != kMax && sum_sq <= kMax / n && (abs_sum == 0 || abs_sum <= kMax / abs_sum)) {
-      const U128 scaled = n * sum_sq, square = abs_sum * abs_sum;
-      const U128 numerator = scaled > square ? scaled - square : 0;
-      return static_cast<double>(std::sqrt(static_cast<long double>(numerator)) /
-                                 static_cast<long double>(count));
-    }
-    const long double mean = static_cast<long double>(sum) / static_cast<long double>(count);
-    const long double variance =
-        static_cast<long double>(sum_sq) / static_cast<long double>(count) - mean * mean;
-    return static_cast<double>(std::sqrt(std::max(0.0L, variance)));
-  }
-};
+using Accum = DurationSums;
 
 using Sparse = std::vector<std::pair<uint32_t, Accum>>;
 
@@ -135,30 +78,77 @@ StateStatsScope ToScope(const Sparse& rows, int64_t thread_time_ns) {
 
 }  // namespace
 
-StateStatsReport ComputeStateStats(const model::Trace& trace) {
-  const model::SliceTable& slices = trace.slices;
+StateStatsBuilder::StateStatsBuilder(const model::Trace& trace)
+    : trace_(trace),
+      threads_(trace.threads.size()),
+      keys_(trace.states.size(), trace.callsites.size()) {}
+
+StateStatsBuilder::~StateStatsBuilder() = default;
+StateStatsBuilder::StateStatsBuilder(StateStatsBuilder&&) noexcept = default;
+
+void StateStatsBuilder::AddSlices(uint32_t thread, const model::SliceTable& s, size_t begin,
+                                  size_t end) {
+  const size_t states = trace_.states.size();
+  if (dense_.size() != states) dense_.assign(states, Accum());
+  std::vector<uint32_t> touched;
+  for (size_t row = begin; row < end; ++row) {
+    const uint32_t state = s.state[row];
+    if (state >= states) continue;
+    const int64_t duration = s.end[row] - s.begin[row];
+    Accum& a = dense_[state];
+    if (a.count == 0) touched.push_back(state);
+    a.Add(duration, s.self_ns[row]);
+    const uint32_t id = keys_.Id(state, s.callsite[row]);
+    if (id >= callsites_.size()) callsites_.resize(id + 1);
+    callsites_[id].Add(duration, s.self_ns[row]);
+  }
+  if (thread >= threads_.size()) {
+    for (uint32_t state : touched)
+      dense_[state] = Accum();
+    return;
+  }
+  // Into the thread's rows, sorted by state (one merge per state touched).
+  std::sort(touched.begin(), touched.end());
+  std::vector<std::pair<uint32_t, Accum>>& rows = threads_[thread];
+  std::vector<std::pair<uint32_t, Accum>> merged;
+  merged.reserve(rows.size() + touched.size());
+  size_t i = 0;
+  for (uint32_t state : touched) {
+    while (i < rows.size() && rows[i].first < state)
+      merged.push_back(rows[i++]);
+    Accum a = dense_[state];
+    dense_[state] = Accum();
+    if (i < rows.size() && rows[i].first == state) a.Merge(rows[i++].second);
+    merged.emplace_back(state, a);
+  }
+  merged.insert(merged.end(), rows.begin() + static_cast<ptrdiff_t>(i), rows.end());
+  rows = std::move(merged);
+}
+
+void StateStatsBuilder::Merge(StateStatsBuilder&& other) {
+  for (size_t t = 0; t < threads_.size(); ++t) {
+    std::vector<std::pair<uint32_t, Accum>>& rows = other.threads_[t];
+    if (rows.empty()) continue;
+    if (threads_[t].empty()) {
+      threads_[t] = std::move(rows);
+      continue;
+    }
+    DenseAccums dense(trace_.states.size());
+    dense.Merge(threads_[t]);
+    dense.Merge(rows);
+    threads_[t] = dense.Take();
+  }
+  for (uint32_t id = 0; id < other.keys_.size(); ++id) {
+    const uint32_t mine = keys_.Id(other.keys_.state(id), other.keys_.callsite(id));
+    if (mine >= callsites_.size()) callsites_.resize(mine + 1);
+    if (id < other.callsites_.size()) callsites_[mine].Merge(other.callsites_[id]);
+  }
+}
+
+StateStatsReport StateStatsBuilder::Report() const {
+  const model::Trace& trace = trace_;
   const size_t n_threads = trace.threads.size();
   DenseAccums dense(trace.states.size());
-
-  // Threads: rows are sorted by thread, so each run of rows is one thread.
-  std::vector<Sparse> per_thread(n_threads);
-  for (size_t row = 0; row < slices.size();) {
-    const uint32_t thread = slices.thread[row];
-    size_t end = row;
-    for (; end < slices.size() && slices.thread[end] == thread; ++end) {
-      const uint32_t state = slices.state[end];
-      if (state < trace.states.size())
-        dense[state].Add(slices.end[end] - slices.begin[end], slices.self_ns[end]);
-    }
-    if (thread < n_threads) {
-      dense.Merge(per_thread[thread]);  // a thread met twice (unsorted input) adds up
-      per_thread[thread] = dense.Take();
-    } else {
-      dense.Take();
-    }
-    row = end;
-  }
-
   StateStatsReport report;
   report.threads.resize(n_threads);
   std::vector<int64_t> process_time(trace.processes.size(), 0);
@@ -167,7 +157,7 @@ StateStatsReport ComputeStateStats(const model::Trace& trace) {
   for (uint32_t t = 0; t < n_threads; ++t) {
     const model::Thread& th = trace.threads[t];
     const int64_t span = th.records > 0 ? th.end_ns - th.begin_ns : 0;
-    report.threads[t] = ToScope(per_thread[t], span);
+    report.threads[t] = ToScope(threads_[t], span);
     all_time = SaturatingAdd(all_time, span);
     if (th.process < process_time.size()) {
       process_time[th.process] = SaturatingAdd(process_time[th.process], span);
@@ -179,7 +169,7 @@ StateStatsReport ComputeStateStats(const model::Trace& trace) {
   std::vector<Sparse> per_process(trace.processes.size());
   for (size_t p = 0; p < trace.processes.size(); ++p) {
     for (uint32_t t : process_threads[p])
-      dense.Merge(per_thread[t]);
+      dense.Merge(threads_[t]);
     per_process[p] = dense.Take();
     report.processes[p] = ToScope(per_process[p], process_time[p]);
   }
@@ -189,37 +179,53 @@ StateStatsReport ComputeStateStats(const model::Trace& trace) {
   return report;
 }
 
-std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace) {
-  const model::SliceTable& slices = trace.slices;
-  StateCallsiteKeys keys(trace.states.size(), trace.callsites.size());
-  std::vector<Accum> accums;
-  for (size_t row = 0; row < slices.size(); ++row) {
-    const uint32_t state = slices.state[row];
-    if (state >= trace.states.size()) continue;
-    const uint32_t id = keys.Id(state, slices.callsite[row]);
-    if (id >= accums.size()) accums.resize(id + 1);
-    accums[id].Add(slices.end[row] - slices.begin[row], slices.self_ns[row]);
-  }
+std::vector<StateStats> StateStatsBuilder::CallsiteRows() const {
   int64_t thread_time = 0;
-  for (const model::Thread& th : trace.threads)
+  for (const model::Thread& th : trace_.threads)
     if (th.records > 0) thread_time = SaturatingAdd(thread_time, th.end_ns - th.begin_ns);
-
-  std::vector<uint32_t> order(keys.size());
-  for (uint32_t id = 0; id < order.size(); ++id)
-    order[id] = id;
+  std::vector<uint32_t> order;
+  for (uint32_t id = 0; id < keys_.size(); ++id)
+    if (id < callsites_.size() && callsites_[id].count > 0) order.push_back(id);
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     // kNone (no callsite) sorts after every known callsite of the state.
-    return std::make_pair(keys.state(a), keys.callsite(a)) <
-           std::make_pair(keys.state(b), keys.callsite(b));
+    return std::make_pair(keys_.state(a), keys_.callsite(a)) <
+           std::make_pair(keys_.state(b), keys_.callsite(b));
   });
   Sparse rows;
   rows.reserve(order.size());
   for (uint32_t id : order)
-    rows.emplace_back(keys.state(id), accums[id]);
+    rows.emplace_back(keys_.state(id), callsites_[id]);
   StateStatsScope scope = ToScope(rows, thread_time);
   for (size_t i = 0; i < order.size(); ++i)
-    scope.states[i].callsite = keys.callsite(order[i]);
+    scope.states[i].callsite = keys_.callsite(order[i]);
   return std::move(scope.states);
+}
+
+namespace {
+
+// The builder over the whole model: each thread's rows as one part.
+StateStatsBuilder BuildOverModel(const model::Trace& trace) {
+  StateStatsBuilder builder(trace);
+  const model::SliceTable& slices = trace.slices;
+  for (size_t row = 0; row < slices.size();) {
+    const uint32_t thread = slices.thread[row];
+    size_t end = row;
+    while (end < slices.size() && slices.thread[end] == thread)
+      ++end;
+    builder.AddSlices(thread, slices, row, end);
+    row = end;
+  }
+  return builder;
+}
+
+}  // namespace
+
+StateStatsReport ComputeStateStats(const model::Trace& trace) {
+  return BuildOverModel(trace).Report();
+}
+
+std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace) {
+  return BuildOverModel(trace).CallsiteRows();
 }
 
 void SortStateStats(const model::Trace& trace, StateOrder order, std::vector<StateStats>* rows) {

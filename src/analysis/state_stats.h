@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "analysis/duration_sums.h"
 #include "model/trace.h"
 
 namespace plx::analysis {
@@ -77,6 +79,34 @@ class StateCallsiteKeys {
   std::vector<uint32_t> by_state_;     // id of (state, no callsite)
   std::vector<uint32_t> by_callsite_;  // latest id with that callsite
   std::vector<uint32_t> state_, callsite_, next_;
+};
+
+/// The statistics built in parts: each thread's slices are added in any
+/// number of pieces (a thread's rows, or one chunk's), builders of disjoint
+/// parts merge, and the sums are exact, so any split gives the same report.
+/// ComputeStateStats and ComputeCallsiteStats are one builder over the model.
+class StateStatsBuilder {
+ public:
+  /// `trace` (its definitions, processes and threads) must outlive it.
+  explicit StateStatsBuilder(const model::Trace& trace);
+  ~StateStatsBuilder();
+  StateStatsBuilder(StateStatsBuilder&&) noexcept;
+
+  /// Adds rows [begin, end) of `slices`, all of thread `thread`.
+  void AddSlices(uint32_t thread, const model::SliceTable& slices, size_t begin, size_t end);
+  /// Adds what `other` (over the same trace) was given.
+  void Merge(StateStatsBuilder&& other);
+
+  StateStatsReport Report() const;
+  /// As ComputeCallsiteStats.
+  std::vector<StateStats> CallsiteRows() const;
+
+ private:
+  const model::Trace& trace_;
+  std::vector<DurationSums> dense_;                                      // scratch, by state
+  std::vector<std::vector<std::pair<uint32_t, DurationSums>>> threads_;  // per thread, by state
+  StateCallsiteKeys keys_;
+  std::vector<DurationSums> callsites_;  // by key
 };
 
 enum class StateOrder : uint8_t { kTotal, kSelf, kCount, kMean, kMax, kName };

@@ -6,9 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace plx {
+
+namespace {
+constexpr size_t kReadAheadLimit = size_t{64} << 20;
+}  // namespace
 
 StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -38,7 +43,11 @@ StatusOr<std::unique_ptr<MappedFile>> MappedFile::Open(const std::string& path) 
       ::close(fd);
       return ErrnoError(path + ": mmap", e);
     }
-    ::madvise(p, f->size_, MADV_WILLNEED);
+    // Read ahead small files whole; large ones are read as they are used
+    // (WILLNEED maps every page, so a 3 GB trace would be 3 GB resident).
+    // Large ones: no fault-around either, which maps the pages next to each
+    // one touched (opening touches every chunk header).
+    ::madvise(p, f->size_, f->size_ <= kReadAheadLimit ? MADV_WILLNEED : MADV_RANDOM);
     f->data_ = static_cast<const uint8_t*>(p);
     f->mapped_ = true;
   }
@@ -53,6 +62,14 @@ std::unique_ptr<MappedFile> MappedFile::FromBytes(std::string name, std::vector<
   f->data_ = f->owned_.data();
   f->size_ = f->owned_.size();
   return f;
+}
+
+void MappedFile::Release(uint64_t offset, uint64_t size) const {
+  if (!mapped_ || size_ <= kReadAheadLimit || offset >= size_) return;
+  static const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGE_SIZE));
+  const uint64_t begin = offset & ~(page - 1);
+  const uint64_t end = std::min<uint64_t>(size_, offset + size);
+  ::madvise(const_cast<uint8_t*>(data_) + begin, end - begin, MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {

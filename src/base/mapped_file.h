@@ -29,6 +29,12 @@ class MappedFile {
   /// True when opened from a path (name() is that path), false for bytes.
   bool on_disk() const { return on_disk_; }
 
+  /// Lets the pages of [offset, offset + size) go from this process's
+  /// memory (they stay in the page cache and are read again on use), so a
+  /// pass over a file larger than memory does not keep it all resident.
+  /// Thread-safe; a no-op for bytes in memory.
+  void Release(uint64_t offset, uint64_t size) const;
+
  private:
   MappedFile() = default;
 

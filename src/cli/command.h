@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "base/resources.h"
 #include "base/status.h"
@@ -21,6 +22,8 @@ struct GlobalOptions {
   bool progress = false;      // --progress: always show load progress
   size_t threads = 0;         // --threads: worker threads, 0 = every core
   uint64_t memory_bytes = 0;  // --memory: the engine's budget, 0 = a quarter of RAM
+  std::string index_dir;      // --index-dir: where trace indexes go ("" = beside the trace)
+  bool no_index = false;      // --no-index: neither read nor write trace indexes
 
   Resources resources() const { return {threads, memory_bytes}; }
   /// The workers of --threads, made on first use.

@@ -87,6 +87,10 @@ int main(int argc, char** argv) {
          "Memory budget, e.g. 4G (default: a quarter of RAM); larger traces are "
          "analysed from the file (docs/memory.md)")
       ->type_name("SIZE");
+  app.add_option("--index-dir", global.index_dir,
+                 "Where trace indexes go (default: beside the trace, else ~/.cache/parallax)")
+      ->type_name("DIR");
+  app.add_flag("--no-index", global.no_index, "Neither read nor write trace indexes");
 
   std::vector<plx::cli::Command> commands = {
       plx::cli::AddInfoCommand(app, global),         plx::cli::AddStatsCommand(app, global),

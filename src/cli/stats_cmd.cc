@@ -17,8 +17,10 @@
 #include "cli/json_fields.h"
 #include "cli/model_text.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "store/stream_stats.h"
 
 namespace plx::cli {
 
@@ -211,9 +213,21 @@ ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::
   return j;
 }
 
-Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
+void Print(const model::Trace& trace, const StatsOptions& o,
+           const analysis::StateStatsReport& report, const StateStatsScope& callsites,
+           const std::vector<analysis::StateCounterReport>& counters) {
+  if (o.json) {
+    fmt::print("{}\n", Json(trace, o, report, callsites, counters)
+                           .dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  } else {
+    PrintText(trace, o, report, callsites, counters);
+  }
+}
+
+// The statistics of the model in memory.
+Status StatsOfModel(const StatsOptions& o, const GlobalOptions& global,
+                    const format::TraceFile& file) {
+  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(file, global));
   std::vector<analysis::StateCounterReport> counters;
   for (const std::string& name : o.counters) {
     uint32_t id = model::kNone;
@@ -234,13 +248,30 @@ Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
     callsites.thread_time_ns = report.all.thread_time_ns;
     callsites.states = analysis::ComputeCallsiteStats(trace);
   }
-  if (o.json) {
-    fmt::print("{}\n", Json(trace, o, report, callsites, counters)
-                           .dump(2, ' ', false, ordered_json::error_handler_t::replace));
-  } else {
-    PrintText(trace, o, report, callsites, counters);
-  }
+  Print(trace, o, report, callsites, counters);
   return Status::Ok();
+}
+
+// The same from the trace store, chunk by chunk (traces above --memory).
+Status StatsOfStore(const StatsOptions& o, const GlobalOptions& global,
+                    const format::TraceFile& file) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(file, global));
+  store::StreamedStateStats stats = [&] {
+    LoadProgress drawer(global.progress, "analysing");
+    return store::StreamStateStats(*store, drawer.Callback());
+  }();
+  StateStatsScope callsites;
+  callsites.thread_time_ns = stats.report.all.thread_time_ns;
+  callsites.states = std::move(stats.callsites);
+  Print(store->trace(), o, stats.report, callsites, {});
+  return Status::Ok();
+}
+
+Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  // Counters per state need every sample near every slice: in memory.
+  if (!o.counters.empty() || FitsInMemory(*file, global)) return StatsOfModel(o, global, *file);
+  return StatsOfStore(o, global, *file);
 }
 
 }  // namespace

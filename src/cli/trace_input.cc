@@ -30,4 +30,28 @@ StatusOr<model::Trace> LoadModel(const format::TraceFile& file, const GlobalOpti
   return trace;
 }
 
+bool FitsInMemory(const format::TraceFile& file, const GlobalOptions& global) {
+  constexpr uint64_t kBytesPerRecord = 100;
+  return file.total_records() <= global.resources().Memory() / kBytesPerRecord;
+}
+
+StatusOr<std::unique_ptr<store::TraceStore>> OpenStore(const format::TraceFile& file,
+                                                       const GlobalOptions& global) {
+  LoadProgress drawer(global.progress, "indexing");
+  store::StoreOptions options;
+  options.pool = global.pool();
+  options.memory_bytes = global.resources().Memory();
+  options.progress = drawer.Callback();
+  options.index.enabled = !global.no_index;
+  options.index.dir = global.index_dir;
+  options.warn = [&file](const std::string& line) { Warn(file.name() + ": " + line); };
+  StatusOr<std::unique_ptr<store::TraceStore>> store = store::TraceStore::Open(file, options);
+  if (!store.ok()) return store.status();
+  const model::Trace& trace = (*store)->trace();
+  const size_t already = file.report().problems.size();
+  for (size_t i = already; i < trace.problems.size(); ++i)
+    Warn(file.name() + ": " + trace.problems[i]);
+  return store;
+}
+
 }  // namespace plx::cli

@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "format/trace_file.h"
 #include "model/load_trace.h"
+#include "store/trace_store.h"
 
 namespace plx::cli {
 
@@ -20,5 +21,16 @@ StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path);
 /// `events` false loads definitions only.
 StatusOr<model::Trace> LoadModel(const format::TraceFile& file, const GlobalOptions& global,
                                  bool events = true);
+
+/// Whether the command may load the whole model: its estimated size (about
+/// 100 bytes per record, the model and an analysis's working data) is
+/// within --memory. Else it works through the trace store (docs/memory.md).
+bool FitsInMemory(const format::TraceFile& file, const GlobalOptions& global);
+
+/// Opens the trace store of `file` on the workers of --threads: reads the
+/// trace's index, or builds it with progress and keeps it (--index-dir,
+/// --no-index); index problems are warnings.
+StatusOr<std::unique_ptr<store::TraceStore>> OpenStore(const format::TraceFile& file,
+                                                       const GlobalOptions& global);
 
 }  // namespace plx::cli

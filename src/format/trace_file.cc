@@ -28,6 +28,25 @@ ZSTD_DCtx* ThreadDCtx() {
   return holder.ctx;
 }
 
+// Lets go of the pages a walk over the file's chunk headers has passed, so
+// opening a file larger than memory does not leave it all resident (the
+// kernel maps up to 64 KiB around each page touched).
+class PageTrimmer {
+ public:
+  explicit PageTrimmer(const MappedFile& file) : file_(file) {}
+  ~PageTrimmer() { file_.Release(from_, file_.size() - from_); }
+  void Passed(uint64_t offset) {
+    if (offset < from_ + kStep) return;
+    file_.Release(from_, offset - from_);
+    from_ = offset;
+  }
+
+ private:
+  static constexpr uint64_t kStep = uint64_t{16} << 20;
+  const MappedFile& file_;
+  uint64_t from_ = 0;
+};
+
 const char* KindName(uint8_t kind) {
   const KindInfo* info = EventKindInfo(kind);
   return info ? info->name : "unknown";
@@ -48,6 +67,14 @@ StatusOr<std::unique_ptr<TraceFile>> TraceFile::FromBytes(std::string name,
       new TraceFile(MappedFile::FromBytes(std::move(name), std::move(bytes))));
   PLX_RETURN_IF_ERROR(t->Load());
   return t;
+}
+
+void TraceFile::Release(const ChunkInfo& chunk) const {
+  constexpr uint64_t kAll = uint64_t{64} << 20;
+  const uint64_t size = kChunkHeaderSize + chunk.header.stored_size;
+  file_->Release(chunk.offset, size);
+  const uint64_t before = released_.fetch_add(size);
+  if (before / kAll != (before + size) / kAll) file_->Release(0, file_->size());
 }
 
 void TraceFile::Problem(std::string line) {
@@ -113,7 +140,9 @@ bool TraceFile::LoadIndex(std::vector<ChunkInfo>* all) {
   if (!DecodeIndex(payload.data(), payload.data() + payload.size(), collector, &error))
     return unusable("entries damaged");
   uint64_t expected = kFileHeaderSize;
+  PageTrimmer trim(*file_);
   for (uint64_t off : collector.offsets) {
+    trim.Passed(off);
     // Entries must tile the file from the header to the index chunk.
     if (off != expected) return unusable("entries do not tile the file");
     ChunkInfo c{off, {}, 0, 0};
@@ -133,7 +162,9 @@ void TraceFile::Scan(std::vector<ChunkInfo>* all) {
   const size_t size = file_->size();
   uint64_t off = kFileHeaderSize;
   report_.readable_bytes = off;
+  PageTrimmer trim(*file_);
   while (off < size) {
+    trim.Passed(off);
     const uint64_t left = size - off;
     if (left == kTrailerSize && std::memcmp(d + off + 8, kTrailerMagic, 8) == 0) break;
     if (left < kChunkHeaderSize) {
@@ -194,15 +225,19 @@ void TraceFile::Finish(const std::vector<ChunkInfo>& all) {
   {
     std::vector<uint8_t> headers(8 + all.size() * kChunkHeaderSize);
     StoreLE<uint64_t>(headers.data(), file_->size());
-    for (size_t i = 0; i < all.size(); ++i)
+    PageTrimmer trim(*file_);
+    for (size_t i = 0; i < all.size(); ++i) {
+      trim.Passed(all[i].offset);
       std::memcpy(headers.data() + 8 + i * kChunkHeaderSize, file_->data() + all[i].offset,
                   kChunkHeaderSize);
+    }
     content_id_ = Checksum64(headers.data(), headers.size());
   }
   std::vector<uint8_t> scratch;
   // Definitions first, in file order: a later definition replaces an earlier one.
   for (const ChunkInfo& c : all) {
     if (c.header.type != ChunkType::kDefs) continue;
+    const PageTrimmer trim_defs(*file_);  // DEFS chunks are few; let each go
     ProcessDefs& defs = processes_[c.header.process];
     defs.id = c.header.process;
     std::span<const uint8_t> payload;

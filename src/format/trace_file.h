@@ -3,6 +3,7 @@
 // chunks on demand: random access by stream and time range.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -97,6 +98,13 @@ class TraceFile {
     return Status::Ok();
   }
 
+  /// Lets the chunk's bytes go from memory once decoded (MappedFile::Release):
+  /// a pass over a file larger than memory keeps only what it is reading.
+  /// Every 64 MiB so released, the whole file goes too: the kernel maps the
+  /// pages around each one read, which may belong to chunks done before.
+  /// Thread-safe.
+  void Release(const ChunkInfo& chunk) const;
+
   /// "file: offset N: ..." for a damaged record inside a chunk.
   Status RecordError(const ChunkInfo& chunk, const DecodeError& error) const;
 
@@ -119,6 +127,7 @@ class TraceFile {
   int64_t end_ns_ = 0;
   OpenReport report_;
   uint64_t content_id_ = 0;
+  mutable std::atomic<uint64_t> released_{0};
 };
 
 }  // namespace plx::format

@@ -40,8 +40,9 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
 
   loader_.set_undefined_log(log);
   loader_.Resume(source.thread, source.process, source.maps, source.clock, source.correction, at);
-  model::DecodeThreadChunk(*source.file, source.file->event_chunks()[entry.file_chunk], &loader_,
-                           &scratch_, &data_);
+  const format::ChunkInfo& chunk = source.file->event_chunks()[entry.file_chunk];
+  model::DecodeThreadChunk(*source.file, chunk, &loader_, &scratch_, &data_);
+  source.file->Release(chunk);
 
   // Own slices left open end as the skeleton says.
   const uint64_t first_row = entry.rows.table[kSlices];

@@ -37,8 +37,9 @@ class Builder {
       std::vector<uint8_t> scratch;
       for (uint32_t c : source_.stream->chunks) {
         Enter(c);
-        model::DecodeThreadChunk(*source_.file, source_.file->event_chunks()[c], &loader_, &scratch,
-                                 &data_);
+        const format::ChunkInfo& chunk = source_.file->event_chunks()[c];
+        model::DecodeThreadChunk(*source_.file, chunk, &loader_, &scratch, &data_);
+        source_.file->Release(chunk);
         Leave();
       }
     }
