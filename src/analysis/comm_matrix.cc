@@ -1,6 +1,7 @@
 // Communication and RMA matrices: one pass over the matched pairs or the RMA
-// records into dense processes x processes cells. Latency means are summed as
-// doubles (exact to 2^53 ns of total latency, far beyond any trace).
+// records into dense processes x processes cells, by builders that also take
+// them in parts. Latencies are summed exactly (128-bit), so the mean does not
+// depend on the order pairs come in.
 #include "analysis/comm_matrix.h"
 
 #include <algorithm>
@@ -19,85 +20,138 @@ CommMatrix ComputeCommMatrix(const model::Trace& trace) {
   return ComputeCommMatrix(trace, time::MatchMessages(trace));
 }
 
-CommMatrix ComputeCommMatrix(const model::Trace& trace, const time::MessagePairs& pairs) {
-  const model::MessageTable& m = trace.messages;
-  const size_t n = trace.processes.size();
-  CommMatrix out;
-  out.processes = n;
-  out.cells.resize(n * n);
-  out.unmatched_sends.assign(n, 0);
-  out.unmatched_recvs.assign(n, 0);
-  std::vector<double> latency_sum(n * n, 0.0);
-  for (const time::MessagePair& pair : pairs.pairs) {
-    const uint32_t from = ProcessOf(trace, m.thread[pair.send]);
-    const uint32_t to = ProcessOf(trace, m.thread[pair.recv]);
-    if (from >= n || to >= n) continue;
-    CommCell& cell = out.cells[from * n + to];
-    const int64_t latency = m.time[pair.recv] - m.time[pair.send];
-    cell.max_latency_ns = cell.count == 0 ? latency : std::max(cell.max_latency_ns, latency);
-    ++cell.count;
-    cell.bytes += m.bytes[pair.send];
-    latency_sum[from * n + to] += static_cast<double>(latency);
-    ++out.messages;
-    out.bytes += m.bytes[pair.send];
+CommMatrixBuilder::CommMatrixBuilder(size_t processes) : latency_sum_(processes * processes, 0) {
+  m_.processes = processes;
+  m_.cells.resize(processes * processes);
+  m_.unmatched_sends.assign(processes, 0);
+  m_.unmatched_recvs.assign(processes, 0);
+}
+
+void CommMatrixBuilder::AddPair(uint32_t from, uint32_t to, uint64_t bytes, int64_t latency) {
+  const size_t n = m_.processes;
+  if (from >= n || to >= n) return;
+  CommCell& cell = m_.cells[from * n + to];
+  cell.max_latency_ns = cell.count == 0 ? latency : std::max(cell.max_latency_ns, latency);
+  ++cell.count;
+  cell.bytes += bytes;
+  latency_sum_[from * n + to] += latency;
+  ++m_.messages;
+  m_.bytes += bytes;
+}
+
+void CommMatrixBuilder::AddUnmatched(uint32_t process, bool send) {
+  if (process < m_.processes) ++(send ? m_.unmatched_sends : m_.unmatched_recvs)[process];
+}
+
+void CommMatrixBuilder::Merge(const CommMatrixBuilder& o) {
+  for (size_t i = 0; i < m_.cells.size(); ++i) {
+    CommCell& a = m_.cells[i];
+    const CommCell& b = o.m_.cells[i];
+    if (b.count == 0) continue;
+    a.max_latency_ns =
+        a.count == 0 ? b.max_latency_ns : std::max(a.max_latency_ns, b.max_latency_ns);
+    a.count += b.count;
+    a.bytes += b.bytes;
+    latency_sum_[i] += o.latency_sum_[i];
   }
+  for (size_t p = 0; p < m_.processes; ++p) {
+    m_.unmatched_sends[p] += o.m_.unmatched_sends[p];
+    m_.unmatched_recvs[p] += o.m_.unmatched_recvs[p];
+  }
+  m_.messages += o.m_.messages;
+  m_.bytes += o.m_.bytes;
+}
+
+CommMatrix CommMatrixBuilder::Finish() const {
+  CommMatrix out = m_;
   for (size_t i = 0; i < out.cells.size(); ++i)
     if (out.cells[i].count > 0)
-      out.cells[i].mean_latency_ns = latency_sum[i] / static_cast<double>(out.cells[i].count);
-  for (uint32_t row : pairs.unmatched_sends)
-    if (const uint32_t p = ProcessOf(trace, m.thread[row]); p < n) ++out.unmatched_sends[p];
-  for (uint32_t row : pairs.unmatched_recvs)
-    if (const uint32_t p = ProcessOf(trace, m.thread[row]); p < n) ++out.unmatched_recvs[p];
+      out.cells[i].mean_latency_ns =
+          static_cast<double>(latency_sum_[i]) / static_cast<double>(out.cells[i].count);
   return out;
 }
 
-RmaMatrix ComputeRmaMatrix(const model::Trace& trace) {
-  const size_t n = trace.processes.size();
-  RmaMatrix out;
-  out.processes = n;
-  out.cells.resize(n * n);
+CommMatrix ComputeCommMatrix(const model::Trace& trace, const time::MessagePairs& pairs) {
+  const model::MessageTable& m = trace.messages;
+  CommMatrixBuilder builder(trace.processes.size());
+  for (const time::MessagePair& pair : pairs.pairs)
+    builder.AddPair(ProcessOf(trace, m.thread[pair.send]), ProcessOf(trace, m.thread[pair.recv]),
+                    m.bytes[pair.send], m.time[pair.recv] - m.time[pair.send]);
+  for (uint32_t row : pairs.unmatched_sends)
+    builder.AddUnmatched(ProcessOf(trace, m.thread[row]), true);
+  for (uint32_t row : pairs.unmatched_recvs)
+    builder.AddUnmatched(ProcessOf(trace, m.thread[row]), false);
+  return builder.Finish();
+}
 
+RmaMatrixBuilder::RmaMatrixBuilder(const model::Trace& trace) {
+  const size_t n = trace.processes.size();
+  m_.processes = n;
+  m_.cells.resize(n * n);
   // World rank -> process. Ranks are dense in MPI runs; a rank far beyond
   // the process count (damaged input) is simply unmapped.
   int64_t max_rank = -1;
   for (const model::Process& p : trace.processes)
     max_rank = std::max(max_rank, p.rank);
-  const bool by_rank = max_rank >= 0;
-  std::vector<uint32_t> process_of_rank;
-  if (by_rank) {
-    process_of_rank.assign(static_cast<size_t>(std::min<int64_t>(max_rank, 4 * n + 1024)) + 1,
-                           model::kNone);
+  by_rank_ = max_rank >= 0;
+  if (by_rank_) {
+    process_of_rank_.assign(static_cast<size_t>(std::min<int64_t>(max_rank, 4 * n + 1024)) + 1,
+                            model::kNone);
     for (uint32_t i = 0; i < n; ++i) {
       const int64_t r = trace.processes[i].rank;
-      if (r >= 0 && static_cast<uint64_t>(r) < process_of_rank.size()) process_of_rank[r] = i;
+      if (r >= 0 && static_cast<uint64_t>(r) < process_of_rank_.size()) process_of_rank_[r] = i;
     }
   }
-  auto process = [&](int64_t id) -> uint32_t {
-    if (id < 0) return model::kNone;
-    if (by_rank)
-      return static_cast<uint64_t>(id) < process_of_rank.size() ? process_of_rank[id]
-                                                                : model::kNone;
-    return static_cast<uint64_t>(id) < n ? static_cast<uint32_t>(id) : model::kNone;
-  };
+}
 
-  const model::RmaTable& r = trace.rma;
-  for (size_t row = 0; row < r.size(); ++row) {
-    const uint32_t origin = process(r.origin[row]);
-    const uint32_t target = process(r.target[row]);
+uint32_t RmaMatrixBuilder::Process(int64_t id) const {
+  if (id < 0) return model::kNone;
+  if (by_rank_)
+    return static_cast<uint64_t>(id) < process_of_rank_.size() ? process_of_rank_[id]
+                                                               : model::kNone;
+  return static_cast<uint64_t>(id) < m_.processes ? static_cast<uint32_t>(id) : model::kNone;
+}
+
+void RmaMatrixBuilder::AddRows(const model::RmaTable& r, size_t begin, size_t end) {
+  const size_t n = m_.processes;
+  for (size_t row = begin; row < end; ++row) {
+    const uint32_t origin = Process(r.origin[row]);
+    const uint32_t target = Process(r.target[row]);
     if (origin == model::kNone || target == model::kNone) {
-      ++out.unmapped;
+      ++m_.unmapped;
       continue;
     }
-    RmaCell& cell = out.cells[origin * n + target];
+    RmaCell& cell = m_.cells[origin * n + target];
     const uint8_t op = std::min<uint8_t>(r.op[row], kRmaOther);
     ++cell.count;
     cell.bytes += r.bytes[row];
     ++cell.op_count[op];
     cell.op_bytes[op] += r.bytes[row];
-    ++out.operations;
-    out.bytes += r.bytes[row];
+    ++m_.operations;
+    m_.bytes += r.bytes[row];
   }
-  return out;
+}
+
+void RmaMatrixBuilder::Merge(const RmaMatrixBuilder& o) {
+  for (size_t i = 0; i < m_.cells.size(); ++i) {
+    RmaCell& a = m_.cells[i];
+    const RmaCell& b = o.m_.cells[i];
+    a.count += b.count;
+    a.bytes += b.bytes;
+    for (size_t k = 0; k < 4; ++k) {
+      a.op_count[k] += b.op_count[k];
+      a.op_bytes[k] += b.op_bytes[k];
+    }
+  }
+  m_.operations += o.m_.operations;
+  m_.bytes += o.m_.bytes;
+  m_.unmapped += o.m_.unmapped;
+}
+
+RmaMatrix ComputeRmaMatrix(const model::Trace& trace) {
+  RmaMatrixBuilder builder(trace);
+  builder.AddRows(trace.rma, 0, trace.rma.size());
+  return builder.matrix();
 }
 
 }  // namespace plx::analysis

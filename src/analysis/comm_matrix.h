@@ -61,6 +61,40 @@ struct RmaMatrix {
   }
 };
 
+/// The message matrix built one pair at a time (in any order; the pass
+/// that streams a trace from its file feeds it): ComputeCommMatrix is one
+/// over all pairs.
+class CommMatrixBuilder {
+ public:
+  explicit CommMatrixBuilder(size_t processes);
+  /// A matched message from process `from` to `to` (indices into
+  /// Trace::processes; others are ignored), with its send's bytes and the
+  /// receive time minus the send time.
+  void AddPair(uint32_t from, uint32_t to, uint64_t bytes, int64_t latency_ns);
+  void AddUnmatched(uint32_t process, bool send);
+  void Merge(const CommMatrixBuilder& other);
+  CommMatrix Finish() const;
+
+ private:
+  CommMatrix m_;
+  std::vector<__int128> latency_sum_;  // exact, so any order of pairs gives the same mean
+};
+
+/// The RMA matrix built from parts of the RMA table (rows of any threads).
+class RmaMatrixBuilder {
+ public:
+  explicit RmaMatrixBuilder(const model::Trace& trace);
+  void AddRows(const model::RmaTable& rma, size_t begin, size_t end);
+  void Merge(const RmaMatrixBuilder& other);
+  const RmaMatrix& matrix() const { return m_; }
+
+ private:
+  RmaMatrix m_;
+  bool by_rank_ = false;
+  std::vector<uint32_t> process_of_rank_;
+  uint32_t Process(int64_t id) const;
+};
+
 /// The matrix of Trace::rma. Origins and targets are world ranks, mapped to
 /// processes through Process::rank; in a trace with no MPI ranks (all -1)
 /// they are taken as indices into Trace::processes.

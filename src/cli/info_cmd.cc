@@ -14,8 +14,11 @@
 #include "cli/command.h"
 #include "cli/json_fields.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "model/tables.h"
+#include "store/stream_messages.h"
 #include "time/message_pairs.h"
 
 namespace plx::cli {
@@ -64,15 +67,17 @@ std::vector<std::pair<const char*, uint64_t>> LoaderCounters(const model::LoadSt
           {"damaged_chunks", s.damaged_chunks}};
 }
 
-std::vector<std::pair<const char*, uint64_t>> TableSizes(const model::Trace& t) {
-  return {{"slices", t.slices.size()},
-          {"instants", t.instants.size()},
-          {"messages", t.messages.size()},
-          {"counter_samples", t.counter_samples.size()},
-          {"rma", t.rma.size()},
-          {"controls", t.controls.size()},
-          {"collectives", t.collectives.size()},
-          {"recv_posts", t.recv_posts.size()}};
+// What decoding every record found: the rows of each table and how the
+// messages pair (from the model in memory, or from the trace store).
+struct Decoded {
+  uint64_t rows[model::kTableCount] = {};
+  uint64_t pairs = 0, unmatched_sends = 0, unmatched_recvs = 0;
+};
+
+std::vector<std::pair<const char*, uint64_t>> TableSizes(const Decoded& d) {
+  return {{"slices", d.rows[0]},          {"instants", d.rows[1]},  {"messages", d.rows[2]},
+          {"counter_samples", d.rows[3]}, {"rma", d.rows[4]},       {"controls", d.rows[5]},
+          {"collectives", d.rows[6]},     {"recv_posts", d.rows[7]}};
 }
 
 // Whether the loader moved any process's times onto the reference clock.
@@ -108,7 +113,7 @@ void PrintClockCorrection(const model::Trace& t) {
 }
 
 void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
-               const time::MessagePairs* pairs) {
+               const Decoded* pairs) {
   const format::OpenReport& r = file.report();
   const uint64_t records = file.total_records();
   auto row = [](const char* key, const std::string& value) {
@@ -132,10 +137,9 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
                        : "-");
   if (pairs != nullptr) {
     row("messages",
-        fmt::format(
-            "{}, {}, {}", Plural(pairs->pairs.size(), "pair", "pairs"),
-            Plural(pairs->unmatched_sends.size(), "unmatched send", "unmatched sends"),
-            Plural(pairs->unmatched_recvs.size(), "unmatched receive", "unmatched receives")));
+        fmt::format("{}, {}, {}", Plural(pairs->pairs, "pair", "pairs"),
+                    Plural(pairs->unmatched_sends, "unmatched send", "unmatched sends"),
+                    Plural(pairs->unmatched_recvs, "unmatched receive", "unmatched receives")));
   }
   row("problems",
       t.problems.empty() ? "none" : fmt::format("{} (listed below)", t.problems.size()));
@@ -214,7 +218,7 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
 
   if (check) {
     Table counters({{"counter"}, {"value", Table::Align::kRight}});
-    for (const auto& [name, value] : TableSizes(t))
+    for (const auto& [name, value] : TableSizes(*pairs))
       counters.AddRow({name, FormatCount(value)});
     for (const auto& [name, value] : LoaderCounters(t.stats))
       counters.AddRow({name, FormatCount(value)});
@@ -229,7 +233,7 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
 }
 
 ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool check,
-                  const time::MessagePairs* pairs) {
+                  const Decoded* pairs) {
   const format::OpenReport& r = file.report();
   const uint64_t records = file.total_records();
   ordered_json j;
@@ -252,12 +256,12 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
   // The model's span: on the reference clock where the loader corrected clocks.
   j["time"] = {
       {"begin_ns", t.begin_ns}, {"end_ns", t.end_ns}, {"duration_ns", t.end_ns - t.begin_ns}};
-  auto count = [pairs](auto member) {
-    return pairs != nullptr ? ordered_json((pairs->*member).size()) : ordered_json();
+  auto count = [pairs](uint64_t Decoded::*member) {
+    return pairs != nullptr ? ordered_json(pairs->*member) : ordered_json();
   };
-  j["messages"] = count(&time::MessagePairs::pairs);
-  j["unmatched_sends"] = count(&time::MessagePairs::unmatched_sends);
-  j["unmatched_recvs"] = count(&time::MessagePairs::unmatched_recvs);
+  j["messages"] = count(&Decoded::pairs);
+  j["unmatched_sends"] = count(&Decoded::unmatched_sends);
+  j["unmatched_recvs"] = count(&Decoded::unmatched_recvs);
   const std::vector<uint64_t> threads = ThreadsPerProcess(t);
   j["processes"] = ordered_json::array();
   for (size_t i = 0; i < t.processes.size(); ++i) {
@@ -293,7 +297,7 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
   }
   if (check) {
     ordered_json c;
-    for (const auto& [name, value] : TableSizes(t))
+    for (const auto& [name, value] : TableSizes(*pairs))
       c[name] = value;
     for (const auto& [name, value] : LoaderCounters(t.stats))
       c[name] = value;
@@ -302,21 +306,48 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
   return j;
 }
 
+void Print(const InfoOptions& o, const format::TraceFile& file, const model::Trace& trace,
+           const Decoded* decoded) {
+  if (o.json) {
+    fmt::print("{}\n", Json(file, trace, o.check, decoded)
+                           .dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  } else {
+    PrintText(file, trace, o.check, decoded);
+  }
+}
+
 Status RunInfo(const InfoOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
   const bool events = o.check || !o.quick;
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global, events));
-  // Messages are known only when records are decoded.
-  std::optional<time::MessagePairs> pairs;
-  if (events) pairs = time::MatchMessages(trace);
-  const time::MessagePairs* p = pairs ? &*pairs : nullptr;
-  if (o.json) {
-    fmt::print(
-        "{}\n",
-        Json(*file, trace, o.check, p).dump(2, ' ', false, ordered_json::error_handler_t::replace));
-  } else {
-    PrintText(*file, trace, o.check, p);
+  if (!events) {
+    PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global, false));
+    Print(o, *file, trace, nullptr);
+    return Status::Ok();
   }
+  // Messages are known only when records are decoded.
+  Decoded d;
+  if (FitsInMemory(*file, global)) {
+    PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
+    const time::MessagePairs pairs = time::MatchMessages(trace);
+    size_t i = 0;
+    model::ForEachTable(trace, [&](const auto& table) { d.rows[i++] = table.size(); });
+    d.pairs = pairs.pairs.size();
+    d.unmatched_sends = pairs.unmatched_sends.size();
+    d.unmatched_recvs = pairs.unmatched_recvs.size();
+    Print(o, *file, trace, &d);
+    return Status::Ok();
+  }
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+  const store::StreamedMessages m = [&] {
+    LoadProgress drawer(global.progress, "pairing messages");
+    return store::StreamMessages(*store, drawer.Callback());
+  }();
+  for (size_t i = 0; i < model::kTableCount; ++i)
+    d.rows[i] = store->totals().table[i];
+  d.pairs = m.pairs;
+  d.unmatched_sends = m.unmatched_sends;
+  d.unmatched_recvs = m.unmatched_recvs;
+  Print(o, *file, store->trace(), &d);
   return Status::Ok();
 }
 

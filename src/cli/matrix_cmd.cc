@@ -16,8 +16,10 @@
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/json_fields.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "store/stream_messages.h"
 
 namespace plx::cli {
 
@@ -190,11 +192,28 @@ Status RunMatrix(const MatrixOptions& o, const GlobalOptions& global) {
   if (o.rma && o.metric == "latency")
     return InvalidArgument("--metric latency: one-sided operations have no latency");
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
-  if (o.rma)
-    PrintRma(trace, o, analysis::ComputeRmaMatrix(trace), o.json);
-  else
-    PrintMessages(trace, o, analysis::ComputeCommMatrix(trace), o.json);
+  if (FitsInMemory(*file, global)) {
+    PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
+    if (o.rma)
+      PrintRma(trace, o, analysis::ComputeRmaMatrix(trace), o.json);
+    else
+      PrintMessages(trace, o, analysis::ComputeCommMatrix(trace), o.json);
+    return Status::Ok();
+  }
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+  if (o.rma) {
+    const analysis::RmaMatrix m = [&] {
+      LoadProgress drawer(global.progress, "analysing");
+      return store::StreamRmaMatrix(*store, drawer.Callback());
+    }();
+    PrintRma(store->trace(), o, m, o.json);
+  } else {
+    const store::StreamedMessages m = [&] {
+      LoadProgress drawer(global.progress, "pairing messages");
+      return store::StreamMessages(*store, drawer.Callback());
+    }();
+    PrintMessages(store->trace(), o, m.matrix, o.json);
+  }
   return Status::Ok();
 }
 

@@ -22,7 +22,6 @@ namespace {
 // What pairs: kind of identity, then four words whose meaning depends on it.
 // Key classes 1 and 2 are CommKeyClass; 3 is a channel between streams.
 constexpr uint64_t kStreams = 3;
-using ChannelKey = std::array<uint64_t, 5>;
 
 constexpr uint32_t kNoChannel = model::kNone;
 
@@ -79,28 +78,11 @@ class ChannelNumbers {
 };
 
 // The channel of message row `row`, or false when it cannot be paired.
-bool KeyOf(const model::Trace& trace, const std::unordered_map<int64_t, uint32_t>& by_rank,
-           const std::vector<std::pair<CommKeyClass, uint64_t>>& identities, size_t row,
-           ChannelKey* key) {
-  const model::MessageTable& m = trace.messages;
-  const uint32_t comm = m.comm[row];
-  const int64_t peer = m.peer[row];
-  if (comm == model::kNone || comm >= trace.communicators.size() || peer < 0) return false;
-  const model::Thread& thread = trace.threads[m.thread[row]];
-  const model::Communicator& c = trace.communicators[comm];
-  const bool send = m.is_send[row] != 0;
-  const auto tag = static_cast<uint64_t>(m.tag[row]);
-  if (c.kind == 1) {
-    const uint64_t self = thread.file_stream, other = static_cast<uint64_t>(peer);
-    *key = {kStreams, thread.process, send ? self : other, send ? other : self, tag};
-    return true;
-  }
-  auto it = by_rank.find(peer);
-  if (it == by_rank.end()) return false;
-  const uint64_t self = thread.process, other = it->second;
-  *key = {static_cast<uint64_t>(identities[comm].first), send ? self : other, send ? other : self,
-          identities[comm].second, tag};
-  return true;
+bool KeyOf(const ChannelContext& c, size_t row, ChannelKey* key) {
+  const model::MessageTable& m = c.trace.messages;
+  uint32_t receiver = 0;
+  return ChannelOf(c, m.thread[row], m.is_send[row] != 0, m.comm[row], m.peer[row], m.tag[row], key,
+                   &receiver);
 }
 
 // Sends between streams to "whoever takes it" (peer -1: a work queue) pair
@@ -163,6 +145,31 @@ void PairAnyPeerSends(const model::Trace& trace, MessagePairs* out) {
 
 }  // namespace
 
+ChannelContext::ChannelContext(const model::Trace& t)
+    : trace(t), by_rank(ProcessesByRank(t)), identities(CommunicatorKeys(t)) {}
+
+bool ChannelOf(const ChannelContext& c, uint32_t thread_index, bool send, uint32_t comm,
+               int64_t peer, int64_t tag, ChannelKey* key, uint32_t* receiver) {
+  const model::Trace& trace = c.trace;
+  if (comm == model::kNone || comm >= trace.communicators.size() || peer < 0) return false;
+  const model::Thread& thread = trace.threads[thread_index];
+  const model::Communicator& com = trace.communicators[comm];
+  const auto t = static_cast<uint64_t>(tag);
+  if (com.kind == 1) {
+    const uint64_t self = thread.file_stream, other = static_cast<uint64_t>(peer);
+    *key = {kStreams, thread.process, send ? self : other, send ? other : self, t};
+    *receiver = thread.process;
+    return true;
+  }
+  auto it = c.by_rank.find(peer);
+  if (it == c.by_rank.end()) return false;
+  const uint64_t self = thread.process, other = it->second;
+  *key = {static_cast<uint64_t>(c.identities[comm].first), send ? self : other, send ? other : self,
+          c.identities[comm].second, t};
+  *receiver = static_cast<uint32_t>(send ? other : self);
+  return true;
+}
+
 MessagePairs MatchMessages(const model::Trace& trace) {
   const model::MessageTable& m = trace.messages;
   const size_t rows = m.size();
@@ -170,14 +177,13 @@ MessagePairs MatchMessages(const model::Trace& trace) {
   MessagePairs out;
 
   // Channel of every row; a channel's sends are group 2c, its receives 2c + 1.
-  const auto by_rank = ProcessesByRank(trace);
-  const auto identities = CommunicatorKeys(trace);
+  const ChannelContext context(trace);
   ChannelNumbers channels(rows / 8);
   std::vector<uint32_t> group(rows, kNoChannel);
   ChannelKey key, last_key{};
   uint32_t last_channel = kNoChannel;
   for (size_t i = 0; i < rows; ++i) {
-    if (!KeyOf(trace, by_rank, identities, i, &key)) {
+    if (!KeyOf(context, i, &key)) {
       (m.is_send[i] ? out.unmatched_sends : out.unmatched_recvs)
           .push_back(static_cast<uint32_t>(i));
       continue;

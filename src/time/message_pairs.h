@@ -3,10 +3,14 @@
 // order (the `match` sequence where recorded, else time).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/trace.h"
+#include "time/communicator_keys.h"
 
 namespace plx::time {
 
@@ -35,5 +39,24 @@ struct MessagePairs {
 /// job). Other records on an undefined communicator, with a negative peer or
 /// a peer no process has, stay unmatched.
 MessagePairs MatchMessages(const model::Trace& trace);
+
+/// The channel a message record travels on, as MatchMessages pairs them:
+/// a kind of identity, then four words whose meaning depends on it.
+using ChannelKey = std::array<uint64_t, 5>;
+
+/// What a channel key needs to know about a trace, made once.
+struct ChannelContext {
+  explicit ChannelContext(const model::Trace& trace);
+  const model::Trace& trace;
+  std::unordered_map<int64_t, uint32_t> by_rank;              // ProcessesByRank
+  std::vector<std::pair<CommKeyClass, uint64_t>> identities;  // CommunicatorKeys
+};
+
+/// The channel of a message record of `thread` (a send or a receive on
+/// `comm` with `peer` and `tag`); false when it cannot be paired by channel
+/// (undefined communicator, negative peer, a peer no process has). The
+/// receiving process of a channel is `*receiver`.
+bool ChannelOf(const ChannelContext& c, uint32_t thread, bool send, uint32_t comm, int64_t peer,
+               int64_t tag, ChannelKey* key, uint32_t* receiver);
 
 }  // namespace plx::time

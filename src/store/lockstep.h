@@ -1,0 +1,35 @@
+// Lockstep passes: every thread's message, collective and posted-receive
+// records (store/record_sides.h), all threads together in time order. The
+// trace is cut into slabs of time; for each, the workers decode each
+// thread's chunks up to the slab's end (threads in parallel) and the
+// consumer then sees the slab's records of every thread. What matches
+// records across threads (messages to their receives, members of a
+// collective) runs in the consumer with only the records in flight in
+// memory. Memory: each thread's current chunk's records, and one slab.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "store/record_sides.h"
+#include "store/trace_store.h"
+
+namespace plx::store {
+
+/// One slab: per thread, its records with time in [previous until, until),
+/// each kind in time order.
+struct Slab {
+  int64_t until = 0;  // INT64_MAX for the last slab
+  std::vector<std::vector<MessageSide>> messages;
+  std::vector<std::vector<CollectiveSide>> collectives;
+  std::vector<std::vector<PostSide>> posts;
+};
+
+/// Runs the pass, calling `consume` for each slab in time order (on the
+/// calling thread). `slab_records` is about how many records a slab holds.
+void RunLockstep(const TraceStore& store, uint64_t slab_records,
+                 const std::function<void(const Slab&)>& consume,
+                 const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+}  // namespace plx::store

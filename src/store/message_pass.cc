@@ -1,0 +1,102 @@
+// RunMessagePass: per slab, the records are sorted into partitions by the
+// process that receives them (threads in parallel), then every partition's
+// join takes its posts and messages and pairs what is past its horizon.
+#include "store/message_pass.h"
+
+#include <algorithm>
+
+#include "time/message_pairs.h"
+
+namespace plx::store {
+
+namespace {
+
+// One attempt; false when a join's horizon was exceeded.
+bool Attempt(const TraceStore& store, int64_t horizon,
+             std::vector<std::unique_ptr<MessageConsumer>>* consumers,
+             const MessagePassOptions& options,
+             const std::function<void(uint64_t, uint64_t)>& progress) {
+  const model::Trace& trace = store.trace();
+  const size_t parts = consumers->size();
+  const uint32_t threads = store.threads();
+  std::vector<std::unique_ptr<MessageJoin>> joins;
+  for (size_t p = 0; p < parts; ++p)
+    joins.push_back(std::make_unique<MessageJoin>(trace, horizon));
+  const time::ChannelContext context(trace);
+  // Per thread, per partition: indices of the slab's messages and posts.
+  std::vector<std::vector<std::vector<uint32_t>>> messages(threads), posts(threads);
+  const auto own = [&](uint32_t thread) { return trace.threads[thread].process % parts; };
+
+  RunLockstep(
+      store, options.slab_records,
+      [&](const Slab& slab) {
+        store.pool()->ParallelFor(threads, [&](size_t t) {
+          messages[t].assign(parts, {});
+          posts[t].assign(parts, {});
+          const std::vector<MessageSide>& ms = slab.messages[t];
+          for (uint32_t i = 0; i < ms.size(); ++i) {
+            time::ChannelKey key;
+            uint32_t receiver = 0;
+            const MessageSide& m = ms[i];
+            const size_t p =
+                time::ChannelOf(context, m.thread, m.send, m.comm, m.peer, m.tag, &key, &receiver)
+                    ? receiver % parts
+                    : own(m.thread);
+            messages[t][p].push_back(i);
+          }
+          const std::vector<PostSide>& ps = slab.posts[t];
+          for (uint32_t i = 0; i < ps.size(); ++i)
+            posts[t][own(ps[i].thread)].push_back(i);
+        });
+        store.pool()->ParallelFor(parts, [&](size_t p) {
+          MessageJoin& join = *joins[p];
+          MessageConsumer& consumer = *(*consumers)[p];
+          for (uint32_t t = 0; t < threads; ++t)
+            for (uint32_t i : posts[t][p])
+              join.AddPost(slab.posts[t][i]);
+          for (uint32_t t = 0; t < threads; ++t)
+            for (uint32_t i : messages[t][p]) {
+              consumer.Message(slab.messages[t][i]);
+              join.Add(slab.messages[t][i]);
+            }
+          join.Advance(slab.until, [&](const MessageSide& s, const MessageSide& r, bool has,
+                                       int64_t post) { consumer.Pair(s, r, has, post); });
+          consumer.Frontier(slab.until);
+        });
+        if (options.collectives) options.collectives(slab);
+      },
+      progress);
+
+  bool exceeded = false;
+  for (const auto& j : joins)
+    exceeded |= j->horizon_exceeded();
+  if (exceeded) return false;
+  store.pool()->ParallelFor(parts, [&](size_t p) {
+    MessageConsumer& consumer = *(*consumers)[p];
+    joins[p]->Finish([&](const MessageSide& s, const MessageSide& r, bool has,
+                         int64_t post) { consumer.Pair(s, r, has, post); },
+                     [&](const MessageSide& m) { consumer.Unmatched(m); });
+    consumer.Frontier(std::numeric_limits<int64_t>::max());
+  });
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<MessageConsumer>> RunMessagePass(
+    const TraceStore& store, const std::function<std::unique_ptr<MessageConsumer>(size_t)>& make,
+    const MessagePassOptions& options, const std::function<void(uint64_t, uint64_t)>& progress) {
+  const model::Trace& trace = store.trace();
+  const int64_t span = std::max<int64_t>(trace.end_ns - trace.begin_ns, 1);
+  const size_t parts = store.pool()->size();
+  for (int64_t horizon = std::min(options.horizon_ns, span);; horizon *= 16) {
+    // Past the trace's span nothing is released before the end: the pass is exact.
+    if (horizon >= span) horizon = std::numeric_limits<int64_t>::max() / 4;
+    std::vector<std::unique_ptr<MessageConsumer>> consumers;
+    for (size_t p = 0; p < parts; ++p)
+      consumers.push_back(make(p));
+    if (Attempt(store, horizon, &consumers, options, progress)) return consumers;
+  }
+}
+
+}  // namespace plx::store

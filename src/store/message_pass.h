@@ -1,0 +1,52 @@
+// Message passes: a lockstep pass (store/lockstep.h) whose message records
+// are paired by MessageJoin, one join per partition of the receiving
+// processes, the partitions in parallel. Each partition has its own
+// consumer; the caller merges their results. When a join finds records
+// further out of order than its horizon, the pass runs again with a longer
+// one (the consumers are made anew), so the pairs are always those of
+// time::MatchMessages.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "store/lockstep.h"
+#include "store/message_join.h"
+#include "store/record_sides.h"
+#include "store/trace_store.h"
+
+namespace plx::store {
+
+/// What one partition of a message pass sees.
+class MessageConsumer {
+ public:
+  virtual ~MessageConsumer() = default;
+  /// Every message record of the partition, as it enters the join.
+  virtual void Message(const MessageSide& m) {}
+  virtual void Pair(const MessageSide& send, const MessageSide& recv, bool has_post,
+                    int64_t post_time) {}
+  /// After the joins finished: the records left without a partner.
+  virtual void Unmatched(const MessageSide& m) {}
+  /// Every record of the trace before `time` has been seen (INT64_MAX: all).
+  virtual void Frontier(int64_t time) {}
+};
+
+struct MessagePassOptions {
+  uint64_t slab_records = 4'000'000;
+  int64_t horizon_ns = 100'000'000;  // the first horizon tried
+  /// Called on the caller's thread with each slab's collective records,
+  /// after its messages went to the joins (may be empty).
+  std::function<void(const Slab&)> collectives;
+};
+
+/// Runs the pass with consumers made by make(partition); returns them.
+/// `on_retry(horizon)` (may be empty) is told when the pass starts again.
+std::vector<std::unique_ptr<MessageConsumer>> RunMessagePass(
+    const TraceStore& store, const std::function<std::unique_ptr<MessageConsumer>(size_t)>& make,
+    const MessagePassOptions& options = {},
+    const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+}  // namespace plx::store

@@ -1,0 +1,54 @@
+// SideExtractor: one thread's message, collective and posted-receive records
+// in time order, each with the call around it, taken from its decoded
+// chunks one after the other. It keeps the slices that may still contain a
+// later record (the sweep of time::EnclosingSlices: a record belongs to the
+// innermost slice open at its time), and holds back the records of the last
+// time stamp seen until the next chunk shows no slice begins at that same
+// nanosecond.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "store/chunk_decoder.h"
+#include "store/record_sides.h"
+
+namespace plx::store {
+
+class SideExtractor {
+ public:
+  /// Takes the records of a decoded chunk of this thread (chunks in order).
+  void Add(const ChunkRows& rows);
+  /// No more chunks: every record may go.
+  void Finish() { finished_ = true; }
+
+  /// Moves the records with time < `until` whose call is known (all of them
+  /// once finished) to the ends of the vectors, in time order per kind.
+  void Take(int64_t until, std::vector<MessageSide>* messages,
+            std::vector<CollectiveSide>* collectives, std::vector<PostSide>* posts);
+
+  /// Records not taken yet.
+  size_t held() const { return messages_.size() + collectives_.size() + posts_.size(); }
+  /// The time of the last record of the chunks added so far.
+  int64_t last_time() const { return last_time_; }
+
+ private:
+  struct Slice {
+    uint32_t row;
+    uint32_t state;
+    uint16_t depth;
+    int64_t begin, end;
+  };
+  CallRef CallAt(int64_t t);
+
+  std::deque<Slice> pending_;  // slices not yet opened, by begin
+  std::vector<Slice> open_;    // the sweep's stack, outermost first
+  std::deque<MessageSide> messages_;
+  std::deque<CollectiveSide> collectives_;
+  std::deque<PostSide> posts_;
+  int64_t last_time_ = INT64_MIN;  // of the last record decoded
+  bool finished_ = false;
+};
+
+}  // namespace plx::store

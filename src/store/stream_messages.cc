@@ -1,0 +1,68 @@
+// StreamMessages: a consumer per partition counts and fills its part of the
+// matrix; the parts add up (the matrix builder's sums are exact).
+#include "store/stream_messages.h"
+
+#include "store/message_pass.h"
+#include "store/thread_pass.h"
+
+namespace plx::store {
+
+namespace {
+
+class Counter : public MessageConsumer {
+ public:
+  explicit Counter(const model::Trace& trace) : trace_(trace), matrix(trace.processes.size()) {}
+  void Pair(const MessageSide& send, const MessageSide& recv, bool, int64_t) override {
+    ++pairs;
+    matrix.AddPair(trace_.threads[send.thread].process, trace_.threads[recv.thread].process,
+                   send.bytes, recv.time - send.time);
+  }
+  void Unmatched(const MessageSide& m) override {
+    ++(m.send ? unmatched_sends : unmatched_recvs);
+    matrix.AddUnmatched(trace_.threads[m.thread].process, m.send);
+  }
+
+  const model::Trace& trace_;
+  uint64_t pairs = 0, unmatched_sends = 0, unmatched_recvs = 0;
+  analysis::CommMatrixBuilder matrix;
+};
+
+class RmaVisitor : public ChunkVisitor {
+ public:
+  explicit RmaVisitor(const model::Trace& trace) : builder(trace) {}
+  void Chunk(const ChunkRows& rows) override {
+    builder.AddRows(rows.tables->rma, 0, rows.tables->rma.size());
+  }
+  analysis::RmaMatrixBuilder builder;
+};
+
+}  // namespace
+
+StreamedMessages StreamMessages(const TraceStore& store,
+                                const std::function<void(uint64_t, uint64_t)>& progress) {
+  const model::Trace& trace = store.trace();
+  auto consumers = RunMessagePass(
+      store, [&](size_t) { return std::make_unique<Counter>(trace); }, {}, progress);
+  StreamedMessages out;
+  analysis::CommMatrixBuilder matrix(trace.processes.size());
+  for (const auto& c : consumers) {
+    const Counter& x = static_cast<const Counter&>(*c);
+    out.pairs += x.pairs;
+    out.unmatched_sends += x.unmatched_sends;
+    out.unmatched_recvs += x.unmatched_recvs;
+    matrix.Merge(x.matrix);
+  }
+  out.matrix = matrix.Finish();
+  return out;
+}
+
+analysis::RmaMatrix StreamRmaMatrix(const TraceStore& store,
+                                    const std::function<void(uint64_t, uint64_t)>& progress) {
+  std::vector<RmaVisitor> visitors = RunThreadPass<RmaVisitor>(
+      store, [&] { return RmaVisitor(store.trace()); }, progress);
+  for (size_t w = 1; w < visitors.size(); ++w)
+    visitors[0].builder.Merge(visitors[w].builder);
+  return visitors[0].builder.matrix();
+}
+
+}  // namespace plx::store

@@ -1,0 +1,28 @@
+// Messages over a trace store: how many pair and how many are left, and the
+// communication matrix between processes — what time::MatchMessages and
+// analysis::ComputeCommMatrix give on the whole model, from one message pass.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "analysis/comm_matrix.h"
+#include "store/trace_store.h"
+
+namespace plx::store {
+
+struct StreamedMessages {
+  uint64_t pairs = 0;
+  uint64_t unmatched_sends = 0;
+  uint64_t unmatched_recvs = 0;
+  analysis::CommMatrix matrix;
+};
+
+StreamedMessages StreamMessages(const TraceStore& store,
+                                const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+/// The RMA matrix (analysis::ComputeRmaMatrix) from a thread pass.
+analysis::RmaMatrix StreamRmaMatrix(const TraceStore& store,
+                                    const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+}  // namespace plx::store
