@@ -143,6 +143,7 @@ TEST_F(IndexFileTest, DamagedOrStaleIndexesAreRebuilt) {
   testing::TempDir dir;
   const std::string path = dir.path() + "/moved.plx";
   std::filesystem::copy_file(t.path, path);
+  ASSERT_TRUE(Open(traces_->at(1).path)->store);  // makes its index
   Write(path + "i", Read(traces_->at(1).path + "i"));
   auto other = Open(path);
   ASSERT_TRUE(other->store);
