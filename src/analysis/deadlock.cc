@@ -20,53 +20,56 @@ using model::kNone;
 
 class Detector {
  public:
-  explicit Detector(const model::Trace& trace)
-      : t_(trace), kinds_(ClassifyStates(trace)), blocked_of_(trace.threads.size(), kNone) {}
+  Detector(const model::Trace& trace, DeadlockReport* report, std::vector<uint32_t>* blocked_of)
+      : t_(trace), kinds_(ClassifyStates(trace)), blocked_of_(*blocked_of), r_(*report) {}
 
-  DeadlockReport Run() {
-    FindBlocked();
-    if (r_.blocked.empty()) return std::move(r_);
-    AddPendingReceives();
-    AddUnmatchedSends();
+  void FindBlocked(const std::vector<UnclosedSlice>& unclosed) {
+    blocked_of_.assign(t_.threads.size(), kNone);
+    uint32_t comm_category = kNone;
+    for (uint32_t i = 0; i < t_.categories.size(); ++i)
+      if (t_.categories[i].name == "comm") comm_category = i;
+    std::vector<uint16_t> depth;  // of each blocked call's slice
+    for (const UnclosedSlice& u : unclosed) {
+      const uint32_t state = u.state;
+      const bool comm = state < t_.states.size() && t_.states[state].category == comm_category &&
+                        comm_category != kNone;
+      if (!IsBlockingMpiCall(state < kinds_.size() ? kinds_[state] : 0) && !comm) continue;
+      // Unclosed slices of a thread nest: keep the innermost.
+      uint32_t& index = blocked_of_[u.thread];
+      if (index != kNone && depth[index] > u.depth) continue;
+      if (index == kNone) {
+        index = static_cast<uint32_t>(r_.blocked.size());
+        r_.blocked.emplace_back();
+        depth.push_back(0);
+      }
+      BlockedCall& b = r_.blocked[index];
+      depth[index] = u.depth;
+      b.slice = u.slice;
+      b.thread = u.thread;
+      b.process = t_.threads[b.thread].process;
+      b.rank = RankOf(b.thread);
+      b.since_ns = u.begin;
+      b.state = state;
+    }
+  }
+
+  void Finish(const DeadlockRecords& records) {
+    if (r_.blocked.empty()) return;
+    AddPendingReceives(records.posts);
+    AddUnmatchedSends(records.sends);
     AddCollectives();
     for (BlockedCall& b : r_.blocked) {
       std::sort(b.waits_for.begin(), b.waits_for.end());
       b.waits_for.erase(std::unique(b.waits_for.begin(), b.waits_for.end()), b.waits_for.end());
     }
     FindCycles();
-    return std::move(r_);
   }
 
  private:
-  uint16_t Kind(const BlockedCall& b) const { return kinds_[t_.slices.state[b.slice]]; }
-  int64_t RankOf(uint32_t thread) const { return t_.processes[t_.threads[thread].process].rank; }
-
-  void FindBlocked() {
-    const model::SliceTable& s = t_.slices;
-    uint32_t comm_category = kNone;
-    for (uint32_t i = 0; i < t_.categories.size(); ++i)
-      if (t_.categories[i].name == "comm") comm_category = i;
-    for (uint32_t i = 0; i < s.size(); ++i) {
-      if ((s.flags[i] & model::SliceTable::kUnclosed) == 0) continue;
-      const uint32_t state = s.state[i];
-      const bool comm = state < t_.states.size() && t_.states[state].category == comm_category &&
-                        comm_category != kNone;
-      if (!IsBlockingMpiCall(state < kinds_.size() ? kinds_[state] : 0) && !comm) continue;
-      // Unclosed slices of a thread nest: keep the innermost.
-      uint32_t& index = blocked_of_[s.thread[i]];
-      if (index != kNone && s.depth[r_.blocked[index].slice] > s.depth[i]) continue;
-      if (index == kNone) {
-        index = static_cast<uint32_t>(r_.blocked.size());
-        r_.blocked.emplace_back();
-      }
-      BlockedCall& b = r_.blocked[index];
-      b.slice = i;
-      b.thread = s.thread[i];
-      b.process = t_.threads[b.thread].process;
-      b.rank = RankOf(b.thread);
-      b.since_ns = s.begin[i];
-    }
+  uint16_t Kind(const BlockedCall& b) const {
+    return b.state < kinds_.size() ? kinds_[b.state] : 0;
   }
+  int64_t RankOf(uint32_t thread) const { return t_.processes[t_.threads[thread].process].rank; }
 
   // The first thing a call waits for names its communicator and tag.
   void Note(BlockedCall* b, uint32_t comm, int64_t tag) {
@@ -86,31 +89,21 @@ class Detector {
       if (p.rank >= 0 && p.rank != b->rank) b->waits_for.push_back(p.rank);
   }
 
-  void AddPendingReceives() {
-    const model::RecvPostTable& p = t_.recv_posts;
-    const model::MessageTable& m = t_.messages;
-    std::vector<std::pair<uint32_t, uint64_t>> completed;  // (process, match) of receives
-    for (size_t i = 0; i < m.size(); ++i)
-      if (!m.is_send[i] && m.match[i] != 0)
-        completed.emplace_back(t_.threads[m.thread[i]].process, m.match[i]);
-    std::sort(completed.begin(), completed.end());
-    for (size_t i = 0; i < p.size(); ++i) {
-      const uint32_t index = blocked_of_[p.thread[i]];
+  void AddPendingReceives(const std::vector<DeadlockRecords::Post>& posts) {
+    for (const DeadlockRecords::Post& p : posts) {
+      const uint32_t index = blocked_of_[p.thread];
       if (index == kNone) continue;
       BlockedCall& b = r_.blocked[index];
       const uint16_t kind = Kind(b);
       if ((kind & (kMpiRecv | kMpiComplete | kMpiProbe)) == 0 && kind != kMpiOther && kind != 0)
         continue;
       // A probe (match 0) matches no receive: pending only if it is this call.
-      if (p.match[i] == 0 ? p.time[i] < b.since_ns
-                          : std::binary_search(completed.begin(), completed.end(),
-                                               std::make_pair(b.process, p.match[i])))
-        continue;
-      const uint32_t comm = p.comm[i];
+      if (p.match == 0 ? p.time < b.since_ns : p.completed) continue;
+      const uint32_t comm = p.comm;
       if (comm < t_.communicators.size() && t_.communicators[comm].kind != 0) continue;
-      Note(&b, comm, p.tag[i]);
-      if (p.peer[i] >= 0)
-        b.waits_for.push_back(p.peer[i]);
+      Note(&b, comm, p.tag);
+      if (p.peer >= 0)
+        b.waits_for.push_back(p.peer);
       else
         AddMembers(&b, comm);
     }
@@ -118,44 +111,30 @@ class Detector {
 
   // A blocked send's own unmatched send; a blocked wait's unmatched sends
   // started by nonblocking calls before it.
-  void AddUnmatchedSends() {
-    bool any = false;
-    for (const BlockedCall& b : r_.blocked)
-      any |= (Kind(b) & (kMpiSend | kMpiComplete)) != 0;
-    if (!any) return;
-    const model::MessageTable& m = t_.messages;
-    const time::MessagePairs pairs = time::MatchMessages(t_);
-    std::vector<uint32_t> rows, thread;
-    std::vector<int64_t> when;
-    for (uint32_t row : pairs.unmatched_sends) {
-      if (blocked_of_[m.thread[row]] == kNone) continue;
-      rows.push_back(row);
-      thread.push_back(m.thread[row]);
-      when.push_back(m.time[row]);
-    }
-    const std::vector<uint32_t> calls = time::EnclosingSlices(t_, thread, when);
-    for (size_t i = 0; i < rows.size(); ++i) {
-      BlockedCall& b = r_.blocked[blocked_of_[thread[i]]];
+  void AddUnmatchedSends(const std::vector<DeadlockRecords::Send>& sends) {
+    for (const DeadlockRecords::Send& s : sends) {
+      const uint32_t index = blocked_of_[s.thread];
+      if (index == kNone) continue;
+      BlockedCall& b = r_.blocked[index];
       const uint16_t kind = Kind(b);
-      const uint16_t send_kind = calls[i] == kNone ? 0 : kinds_[t_.slices.state[calls[i]]];
-      const bool own = calls[i] == b.slice && (kind & kMpiSend) != 0;
+      const uint16_t send_kind =
+          s.call == kNone || s.call_state >= kinds_.size() ? 0 : kinds_[s.call_state];
+      const bool own = s.call == b.slice && (kind & kMpiSend) != 0;
       const bool waited = (kind & kMpiComplete) != 0 && (send_kind & kMpiSend) != 0 &&
-                          !IsBlockingMpiCall(send_kind) && when[i] < b.since_ns;
-      const uint32_t comm = m.comm[rows[i]];
+                          !IsBlockingMpiCall(send_kind) && s.time < b.since_ns;
       if (!own && !waited) continue;
-      if (comm < t_.communicators.size() && t_.communicators[comm].kind != 0) continue;
-      Note(&b, comm, m.tag[rows[i]]);
-      if (m.peer[rows[i]] >= 0) b.waits_for.push_back(m.peer[rows[i]]);
+      if (s.comm < t_.communicators.size() && t_.communicators[s.comm].kind != 0) continue;
+      Note(&b, s.comm, s.tag);
+      if (s.peer >= 0) b.waits_for.push_back(s.peer);
     }
   }
 
   void AddCollectives() {
     for (BlockedCall& b : r_.blocked) {
       if ((Kind(b) & kMpiCollective) == 0) continue;
-      const uint32_t state = t_.slices.state[b.slice];
       std::vector<bool> arrived(t_.processes.size(), false);
       for (const BlockedCall& other : r_.blocked)
-        if (t_.slices.state[other.slice] == state) arrived[other.process] = true;
+        if (other.state == b.state) arrived[other.process] = true;
       for (uint32_t p = 0; p < t_.processes.size(); ++p)
         if (!arrived[p] && t_.processes[p].rank >= 0) b.waits_for.push_back(t_.processes[p].rank);
     }
@@ -165,8 +144,8 @@ class Detector {
 
   const model::Trace& t_;
   const std::vector<uint16_t> kinds_;
-  std::vector<uint32_t> blocked_of_;  // per thread: index into r_.blocked, or kNone
-  DeadlockReport r_;
+  std::vector<uint32_t>& blocked_of_;  // per thread: index into r_.blocked, or kNone
+  DeadlockReport& r_;
 };
 
 void Detector::FindCycles() {
@@ -251,8 +230,66 @@ void Detector::FindCycles() {
 
 }  // namespace
 
+DeadlockReport FindBlockedCalls(const model::Trace& trace,
+                                const std::vector<UnclosedSlice>& unclosed,
+                                std::vector<uint32_t>* blocked_of) {
+  DeadlockReport report;
+  Detector(trace, &report, blocked_of).FindBlocked(unclosed);
+  return report;
+}
+
+void FinishDeadlocks(const model::Trace& trace, const std::vector<uint32_t>& blocked_of,
+                     const DeadlockRecords& records, DeadlockReport* report) {
+  std::vector<uint32_t> of = blocked_of;
+  Detector(trace, report, &of).Finish(records);
+}
+
 DeadlockReport DetectDeadlocks(const model::Trace& trace) {
-  return Detector(trace).Run();
+  const model::SliceTable& s = trace.slices;
+  std::vector<UnclosedSlice> unclosed;
+  for (uint32_t i = 0; i < s.size(); ++i)
+    if (s.flags[i] & model::SliceTable::kUnclosed)
+      unclosed.push_back({i, s.thread[i], s.state[i], s.depth[i], s.begin[i]});
+  std::vector<uint32_t> blocked_of;
+  DeadlockReport report = FindBlockedCalls(trace, unclosed, &blocked_of);
+  if (report.blocked.empty()) return report;
+
+  DeadlockRecords records;
+  const model::RecvPostTable& p = trace.recv_posts;
+  const model::MessageTable& m = trace.messages;
+  std::vector<std::pair<uint32_t, uint64_t>> completed;  // (process, match) of receives
+  for (size_t i = 0; i < m.size(); ++i)
+    if (!m.is_send[i] && m.match[i] != 0)
+      completed.emplace_back(trace.threads[m.thread[i]].process, m.match[i]);
+  std::sort(completed.begin(), completed.end());
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (blocked_of[p.thread[i]] == kNone) continue;
+    const uint32_t process = trace.threads[p.thread[i]].process;
+    records.posts.push_back({p.thread[i], p.time[i], p.comm[i], p.peer[i], p.tag[i], p.match[i],
+                             std::binary_search(completed.begin(), completed.end(),
+                                                std::make_pair(process, p.match[i]))});
+  }
+  bool sends = false;
+  const std::vector<uint16_t> kinds = ClassifyStates(trace);
+  for (const BlockedCall& b : report.blocked)
+    sends |= (kinds[b.state] & (kMpiSend | kMpiComplete)) != 0;
+  if (sends) {
+    const time::MessagePairs pairs = time::MatchMessages(trace);
+    std::vector<uint32_t> rows, thread;
+    std::vector<int64_t> when;
+    for (uint32_t row : pairs.unmatched_sends) {
+      if (blocked_of[m.thread[row]] == kNone) continue;
+      rows.push_back(row);
+      thread.push_back(m.thread[row]);
+      when.push_back(m.time[row]);
+    }
+    const std::vector<uint32_t> calls = time::EnclosingSlices(trace, thread, when);
+    for (size_t i = 0; i < rows.size(); ++i)
+      records.sends.push_back({thread[i], when[i], m.comm[rows[i]], m.peer[rows[i]], m.tag[rows[i]],
+                               calls[i], calls[i] == kNone ? kNone : s.state[calls[i]]});
+  }
+  FinishDeadlocks(trace, blocked_of, records, &report);
+  return report;
 }
 
 }  // namespace plx::analysis

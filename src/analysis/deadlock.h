@@ -15,6 +15,7 @@ namespace plx::analysis {
 /// category "comm".
 struct BlockedCall {
   uint32_t slice = model::kNone;
+  uint32_t state = model::kNone;  // the slice's state
   uint32_t thread = model::kNone;
   uint32_t process = model::kNone;
   int64_t rank = -1;     // world rank of the process (-1: not MPI)
@@ -47,5 +48,49 @@ struct DeadlockReport {
 /// processes: each strongly connected set of two or more blocked processes
 /// (or one waiting for itself) is a deadlock. Cheap when nothing is blocked.
 DeadlockReport DetectDeadlocks(const model::Trace& trace);
+
+/// The same from its inputs, for traces not held in memory. First the
+/// blocked calls, from the unclosed slices of every thread (in slice row
+/// order); only when there are some, the records of their threads.
+struct UnclosedSlice {
+  uint32_t slice = model::kNone;  // Trace::slices row
+  uint32_t thread = 0;
+  uint32_t state = 0;
+  uint16_t depth = 0;
+  int64_t begin = 0;
+};
+/// The blocked calls (BlockedCall::waits_for still empty), and per thread
+/// the index of its blocked call or kNone.
+DeadlockReport FindBlockedCalls(const model::Trace& trace,
+                                const std::vector<UnclosedSlice>& unclosed,
+                                std::vector<uint32_t>* blocked_of);
+
+struct DeadlockRecords {
+  /// Posted receives of the blocked threads, in row order; `completed`:
+  /// some receive record of the thread's process carries its match.
+  struct Post {
+    uint32_t thread = 0;
+    int64_t time = 0;
+    uint32_t comm = model::kNone;
+    int64_t peer = 0, tag = 0;
+    uint64_t match = 0;
+    bool completed = false;
+  };
+  /// Unmatched sends (time::MatchMessages) of the blocked threads, in row
+  /// order, with the state of the call around them (kNone: none).
+  struct Send {
+    uint32_t thread = 0;
+    int64_t time = 0;
+    uint32_t comm = model::kNone;
+    int64_t peer = 0, tag = 0;
+    uint32_t call = model::kNone;  // Trace::slices row of the call
+    uint32_t call_state = model::kNone;
+  };
+  std::vector<Post> posts;
+  std::vector<Send> sends;
+};
+/// What the blocked calls wait for, and the deadlocks.
+void FinishDeadlocks(const model::Trace& trace, const std::vector<uint32_t>& blocked_of,
+                     const DeadlockRecords& records, DeadlockReport* report);
 
 }  // namespace plx::analysis

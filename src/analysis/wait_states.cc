@@ -94,9 +94,6 @@ class WaitFinder {
       LateReceivers(pairs, calls);
     }
     if (t_.collectives.size() > 0) Collectives();
-    std::sort(waits_.begin(), waits_.end(), [](const WaitInstance& a, const WaitInstance& b) {
-      return a.slice != b.slice ? a.slice < b.slice : a.kind < b.kind;
-    });
     return std::move(waits_);
   }
 
@@ -207,30 +204,88 @@ void WaitFinder::Collectives() {
 
 }  // namespace
 
-WaitStatesReport ComputeWaitStates(const model::Trace& trace, const time::MessagePairs* pairs) {
-  WaitStatesReport r;
-  r.instances = WaitFinder(trace, pairs).Find();
-  r.processes.resize(trace.processes.size());
-  r.threads.resize(trace.threads.size());
-  std::unordered_map<uint64_t, size_t> callsite_index;
-  const model::SliceTable& s = trace.slices;
-  for (const WaitInstance& w : r.instances) {
-    const uint32_t thread = s.thread[w.slice];
-    r.all.Add(w.kind, w.wait_ns);
-    r.threads[thread].Add(w.kind, w.wait_ns);
-    r.processes[trace.threads[thread].process].Add(w.kind, w.wait_ns);
-    const uint64_t key = (static_cast<uint64_t>(s.state[w.slice]) << 32) | s.callsite[w.slice];
-    auto [it, inserted] = callsite_index.try_emplace(key, r.callsites.size());
-    if (inserted) r.callsites.push_back({s.state[w.slice], s.callsite[w.slice], {}});
-    r.callsites[it->second].totals.Add(w.kind, w.wait_ns);
+WaitStatesBuilder::WaitStatesBuilder(const model::Trace& trace) : trace_(trace) {
+  r_.processes.resize(trace.processes.size());
+  r_.threads.resize(trace.threads.size());
+}
+
+void WaitStatesBuilder::Add(const WaitInstance& w, uint32_t thread, uint32_t state,
+                            uint32_t callsite, bool keep) {
+  r_.all.Add(w.kind, w.wait_ns);
+  r_.threads[thread].Add(w.kind, w.wait_ns);
+  r_.processes[trace_.threads[thread].process].Add(w.kind, w.wait_ns);
+  callsites_.push_back({(static_cast<uint64_t>(state) << 32) | callsite, {}});
+  callsites_.back().second.Add(w.kind, w.wait_ns);
+  // Keep the list short: fold it into sums now and then.
+  if (callsites_.size() >= 4096) {
+    std::vector<std::pair<uint64_t, WaitTotals>> folded;
+    std::swap(folded, callsites_);
+    std::sort(folded.begin(), folded.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [key, totals] : folded) {
+      if (callsites_.empty() || callsites_.back().first != key) callsites_.push_back({key, {}});
+      WaitTotals& t = callsites_.back().second;
+      t.late_sender_ns += totals.late_sender_ns;
+      t.late_receiver_ns += totals.late_receiver_ns;
+      t.collective_ns += totals.collective_ns;
+      t.count += totals.count;
+    }
   }
-  std::sort(r.callsites.begin(), r.callsites.end(),
+  if (keep) r_.instances.push_back(w);
+}
+
+void WaitStatesBuilder::Merge(WaitStatesBuilder&& o) {
+  const auto add = [](WaitTotals* a, const WaitTotals& b) {
+    a->late_sender_ns += b.late_sender_ns;
+    a->late_receiver_ns += b.late_receiver_ns;
+    a->collective_ns += b.collective_ns;
+    a->count += b.count;
+  };
+  add(&r_.all, o.r_.all);
+  for (size_t i = 0; i < r_.processes.size(); ++i)
+    add(&r_.processes[i], o.r_.processes[i]);
+  for (size_t i = 0; i < r_.threads.size(); ++i)
+    add(&r_.threads[i], o.r_.threads[i]);
+  callsites_.insert(callsites_.end(), o.callsites_.begin(), o.callsites_.end());
+  r_.instances.insert(r_.instances.end(), o.r_.instances.begin(), o.r_.instances.end());
+}
+
+WaitStatesReport WaitStatesBuilder::Finish() && {
+  std::sort(callsites_.begin(), callsites_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 0; i < callsites_.size();) {
+    CallsiteWaits c;
+    c.state = static_cast<uint32_t>(callsites_[i].first >> 32);
+    c.callsite = static_cast<uint32_t>(callsites_[i].first);
+    for (; i < callsites_.size() && callsites_[i].first == (uint64_t{c.state} << 32 | c.callsite);
+         ++i) {
+      const WaitTotals& t = callsites_[i].second;
+      c.totals.late_sender_ns += t.late_sender_ns;
+      c.totals.late_receiver_ns += t.late_receiver_ns;
+      c.totals.collective_ns += t.collective_ns;
+      c.totals.count += t.count;
+    }
+    r_.callsites.push_back(c);
+  }
+  std::sort(r_.callsites.begin(), r_.callsites.end(),
             [](const CallsiteWaits& a, const CallsiteWaits& b) {
               if (a.totals.total_ns() != b.totals.total_ns())
                 return a.totals.total_ns() > b.totals.total_ns();
               return std::tie(a.state, a.callsite) < std::tie(b.state, b.callsite);
             });
-  return r;
+  std::sort(r_.instances.begin(), r_.instances.end(),
+            [](const WaitInstance& a, const WaitInstance& b) {
+              return std::tie(a.slice, a.kind, a.record) < std::tie(b.slice, b.kind, b.record);
+            });
+  return std::move(r_);
+}
+
+WaitStatesReport ComputeWaitStates(const model::Trace& trace, const time::MessagePairs* pairs) {
+  WaitStatesBuilder builder(trace);
+  const model::SliceTable& s = trace.slices;
+  for (const WaitInstance& w : WaitFinder(trace, pairs).Find())
+    builder.Add(w, s.thread[w.slice], s.state[w.slice], s.callsite[w.slice]);
+  return std::move(builder).Finish();
 }
 
 }  // namespace plx::analysis

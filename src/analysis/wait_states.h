@@ -68,7 +68,26 @@ struct WaitStatesReport {
   std::vector<WaitTotals> processes;     // per Trace::processes
   std::vector<WaitTotals> threads;       // per Trace::threads
   std::vector<CallsiteWaits> callsites;  // by total_ns descending, then state, callsite
-  std::vector<WaitInstance> instances;   // sorted by slice, then kind
+  std::vector<WaitInstance> instances;   // sorted by slice, then kind, then record
+};
+
+/// The report made from its waits one at a time, in any order (the engine
+/// that streams a trace finds them so); ComputeWaitStates is one.
+class WaitStatesBuilder {
+ public:
+  explicit WaitStatesBuilder(const model::Trace& trace);
+  /// A wait of the call `w.slice`, a slice of `thread` in `state` at `callsite`.
+  /// `keep` false: counted in the totals only, not kept in `instances`.
+  void Add(const WaitInstance& w, uint32_t thread, uint32_t state, uint32_t callsite,
+           bool keep = true);
+  void Merge(WaitStatesBuilder&& other);
+  /// Sorts the call sites and the instances.
+  WaitStatesReport Finish() &&;
+
+ private:
+  const model::Trace& trace_;
+  WaitStatesReport r_;
+  std::vector<std::pair<uint64_t, WaitTotals>> callsites_;  // (state << 32 | callsite)
 };
 
 /// Finds every wait of the trace. Linear in the records, but for sorting the

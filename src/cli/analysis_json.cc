@@ -30,7 +30,7 @@ ordered_json BlockedCallJson(const model::Trace& t, const analysis::BlockedCall&
   return {{"rank", b.rank},
           {"process", t.processes[b.process].file_id},
           {"stream", t.threads[b.thread].file_stream},
-          {"call", t.states[t.slices.state[b.slice]].name},
+          {"call", t.states[b.state].name},
           {"since_ns", b.since_ns},
           {"waits_for", b.waits_for},
           {"communicator", b.comm == model::kNone ? "" : t.communicators[b.comm].name},

@@ -253,8 +253,7 @@ void PrintDeadlocks(const model::Trace& t, const Findings& f) {
   }
   auto describe = [&](const analysis::BlockedCall& b) {
     std::string s = fmt::format("{} in {} since {}", ProcessText(t.processes[b.process]),
-                                t.states[t.slices.state[b.slice]].name,
-                                FormatDuration(b.since_ns - t.begin_ns));
+                                t.states[b.state].name, FormatDuration(b.since_ns - t.begin_ns));
     if (!b.waits_for.empty()) s += ", waiting for rank " + RankList(b.waits_for);
     if (b.tag >= 0) s += fmt::format(" (tag {})", b.tag);
     return s;

@@ -14,8 +14,10 @@
 #include "cli/analysis_json.h"
 #include "cli/command.h"
 #include "cli/model_text.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "store/stream_waits.h"
 
 namespace plx::cli {
 
@@ -45,10 +47,9 @@ std::string Ranks(const std::vector<int64_t>& ranks) {
 }
 
 std::string DescribeCall(const model::Trace& t, const BlockedCall& b) {
-  std::string s =
-      fmt::format("rank {} stream {}: {} since {}, waits for rank {}", b.rank,
-                  t.threads[b.thread].file_stream, t.states[t.slices.state[b.slice]].name,
-                  FormatDuration(b.since_ns - t.begin_ns), Ranks(b.waits_for));
+  std::string s = fmt::format("rank {} stream {}: {} since {}, waits for rank {}", b.rank,
+                              t.threads[b.thread].file_stream, t.states[b.state].name,
+                              FormatDuration(b.since_ns - t.begin_ns), Ranks(b.waits_for));
   if (b.comm != model::kNone) s += fmt::format(" on {}", t.communicators[b.comm].name);
   if (b.tag >= 0) s += fmt::format(" tag {}", b.tag);
   return s;
@@ -105,17 +106,29 @@ void PrintText(const model::Trace& t, const WaitsOptions& o, const WaitStatesRep
     fmt::print("    {}\n", DescribeCall(t, d.blocked[c]));
 }
 
-Status RunWaits(const WaitsOptions& o, const GlobalOptions& global) {
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
-  const WaitStatesReport waits = analysis::ComputeWaitStates(trace);
-  const DeadlockReport deadlocks = analysis::DetectDeadlocks(trace);
+void Print(const model::Trace& trace, const WaitsOptions& o, const WaitStatesReport& waits,
+           const DeadlockReport& deadlocks) {
   if (o.json) {
     fmt::print("{}\n", WaitsJson(trace, waits, deadlocks, o.top)
                            .dump(2, ' ', false, ordered_json::error_handler_t::replace));
   } else {
     PrintText(trace, o, waits, deadlocks);
   }
+}
+
+Status RunWaits(const WaitsOptions& o, const GlobalOptions& global) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  if (FitsInMemory(*file, global)) {
+    PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
+    Print(trace, o, analysis::ComputeWaitStates(trace), analysis::DetectDeadlocks(trace));
+    return Status::Ok();
+  }
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+  const store::StreamedWaits w = [&] {
+    LoadProgress drawer(global.progress, "analysing");
+    return store::StreamWaits(*store, /*keep_instances=*/false, drawer.Callback());
+  }();
+  Print(store->trace(), o, w.waits, w.deadlocks);
   return Status::Ok();
 }
 

@@ -26,6 +26,8 @@ bool Attempt(const TraceStore& store, int64_t horizon,
   // Per thread, per partition: indices of the slab's messages and posts.
   std::vector<std::vector<std::vector<uint32_t>>> messages(threads), posts(threads);
   const auto own = [&](uint32_t thread) { return trace.threads[thread].process % parts; };
+  if (options.begin_attempt) options.begin_attempt(horizon);
+  bool in_order = true;
 
   RunLockstep(
       store, options.slab_records,
@@ -63,11 +65,11 @@ bool Attempt(const TraceStore& store, int64_t horizon,
                                        int64_t post) { consumer.Pair(s, r, has, post); });
           consumer.Frontier(slab.until);
         });
-        if (options.collectives) options.collectives(slab);
+        if (options.after_slab && in_order) in_order = options.after_slab(slab);
       },
       progress);
 
-  bool exceeded = false;
+  bool exceeded = !in_order;
   for (const auto& j : joins)
     exceeded |= j->horizon_exceeded();
   if (exceeded) return false;
@@ -78,6 +80,7 @@ bool Attempt(const TraceStore& store, int64_t horizon,
                      [&](const MessageSide& m) { consumer.Unmatched(m); });
     consumer.Frontier(std::numeric_limits<int64_t>::max());
   });
+  if (options.end_attempt) options.end_attempt();
   return true;
 }
 

@@ -37,9 +37,15 @@ class MessageConsumer {
 struct MessagePassOptions {
   uint64_t slab_records = 4'000'000;
   int64_t horizon_ns = 100'000'000;  // the first horizon tried
-  /// Called on the caller's thread with each slab's collective records,
-  /// after its messages went to the joins (may be empty).
-  std::function<void(const Slab&)> collectives;
+  /// Called on the caller's thread at the start of every attempt (may be
+  /// empty), with the horizon it uses.
+  std::function<void(int64_t horizon)> begin_attempt;
+  /// Called on the caller's thread with each slab, after its messages went
+  /// through the joins (may be empty). False: records came further out of
+  /// order than the horizon, and the pass runs again with a longer one.
+  std::function<bool(const Slab&)> after_slab;
+  /// Called on the caller's thread after the joins finished (may be empty).
+  std::function<void()> end_attempt;
 };
 
 /// Runs the pass with consumers made by make(partition); returns them.

@@ -14,6 +14,7 @@ namespace plx::store {
 struct CallRef {
   uint32_t slice = model::kNone;  // Trace::slices row
   uint32_t state = model::kNone;
+  uint32_t callsite = model::kNone;
   int64_t begin = 0;
   int64_t end = 0;
 };

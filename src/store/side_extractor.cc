@@ -10,8 +10,8 @@ void SideExtractor::Add(const ChunkRows& rows) {
   const model::Trace& t = *rows.tables;
   const model::SliceTable& s = t.slices;
   for (size_t r = rows.carried; r < s.size(); ++r)
-    pending_.push_back(
-        {static_cast<uint32_t>(rows.slice_row(r)), s.state[r], s.depth[r], s.begin[r], s.end[r]});
+    pending_.push_back({static_cast<uint32_t>(rows.slice_row(r)), s.state[r], s.callsite[r],
+                        s.depth[r], s.begin[r], s.end[r]});
   const auto row = [&](TableIndex table, size_t i) {
     return static_cast<uint32_t>(rows.first.table[table] + i);
   };
@@ -69,7 +69,7 @@ CallRef SideExtractor::CallAt(int64_t t) {
     open_.pop_back();
   if (open_.empty()) return {};
   const Slice& top = open_.back();
-  return {top.row, top.state, top.begin, top.end};
+  return {top.row, top.state, top.callsite, top.begin, top.end};
 }
 
 void SideExtractor::Take(int64_t until, std::vector<MessageSide>* messages,

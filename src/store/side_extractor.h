@@ -37,6 +37,7 @@ class SideExtractor {
   struct Slice {
     uint32_t row;
     uint32_t state;
+    uint32_t callsite;
     uint16_t depth;
     int64_t begin, end;
   };

@@ -1,0 +1,86 @@
+// DeadlockCollector: posts wait in a table until a receive of their process
+// carries their match (a receive completes after its post); what is left at
+// the end was never completed.
+#include "store/stream_deadlocks.h"
+
+#include <algorithm>
+
+namespace plx::store {
+
+size_t DeadlockCollector::PostHash::operator()(const PostKey& k) const {
+  const uint64_t h =
+      (k.match * 0x9e3779b97f4a7c15ull) ^ (uint64_t{k.process} * 0xbf58476d1ce4e5b9ull);
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
+DeadlockCollector::DeadlockCollector(const TraceStore& store) : trace_(store.trace()) {
+  std::vector<analysis::UnclosedSlice> unclosed;
+  for (uint32_t t = 0; t < store.threads(); ++t)
+    for (const LongSlice& l : store.skeleton(t).long_slices)
+      if (l.flags & model::SliceTable::kUnclosed)
+        unclosed.push_back({static_cast<uint32_t>(store.thread_first(t).slices() + l.row), t,
+                            l.state, l.depth, l.begin_ns});
+  report_ = analysis::FindBlockedCalls(trace_, unclosed, &blocked_of_);
+  blocked_process_.assign(trace_.processes.size(), false);
+  for (const analysis::BlockedCall& b : report_.blocked)
+    blocked_process_[b.process] = true;
+}
+
+void DeadlockCollector::Reset() {
+  probes_.clear();
+  pending_.clear();
+  sends_.clear();
+}
+
+void DeadlockCollector::AfterSlab(const Slab& slab) {
+  if (!any()) return;
+  for (uint32_t t = 0; t < slab.posts.size(); ++t) {
+    const uint32_t process = trace_.threads[t].process;
+    if (!blocked_process_[process]) continue;
+    if (blocked_of_[t] != model::kNone) {
+      const analysis::BlockedCall& b = report_.blocked[blocked_of_[t]];
+      for (const PostSide& p : slab.posts[t]) {
+        const analysis::DeadlockRecords::Post post{t,     p.time,  p.comm, p.peer,
+                                                   p.tag, p.match, false};
+        // A probe matches no receive: it counts only if it is the blocked call's.
+        if (p.match == 0) {
+          if (p.time >= b.since_ns) probes_.push_back({p.row, post});
+        } else {
+          pending_[{process, p.match}].push_back({p.row, post});
+        }
+      }
+    }
+  }
+  for (uint32_t t = 0; t < slab.messages.size(); ++t) {
+    if (!blocked_process_[trace_.threads[t].process]) continue;
+    for (const MessageSide& m : slab.messages[t])
+      if (!m.send && m.match != 0) pending_.erase({trace_.threads[t].process, m.match});
+  }
+}
+
+void DeadlockCollector::Unmatched(const MessageSide& m) {
+  if (!any() || !m.send || blocked_of_[m.thread] == model::kNone) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  sends_.push_back({m.row,
+                    {m.thread, m.time, m.comm, m.peer, m.tag, m.call.slice,
+                     m.call.slice == model::kNone ? model::kNone : m.call.state}});
+}
+
+analysis::DeadlockReport DeadlockCollector::Finish() {
+  if (!any()) return std::move(report_);
+  std::vector<std::pair<uint32_t, analysis::DeadlockRecords::Post>> posts = std::move(probes_);
+  for (auto& [key, list] : pending_)
+    posts.insert(posts.end(), list.begin(), list.end());
+  const auto by_row = [](const auto& a, const auto& b) { return a.first < b.first; };
+  std::sort(posts.begin(), posts.end(), by_row);
+  std::sort(sends_.begin(), sends_.end(), by_row);
+  analysis::DeadlockRecords records;
+  for (const auto& [row, post] : posts)
+    records.posts.push_back(post);
+  for (const auto& [row, send] : sends_)
+    records.sends.push_back(send);
+  analysis::FinishDeadlocks(trace_, blocked_of_, records, &report_);
+  return std::move(report_);
+}
+
+}  // namespace plx::store

@@ -1,0 +1,245 @@
+// StreamWaitStates: each partition's consumer turns pairs into candidate
+// waits for both rows, posted to the rows' threads; after each slab every
+// thread settles its rows in order, merging runs of one call's candidates
+// as AddWait does; collective instances give their members' waits.
+#include "store/stream_waits.h"
+
+#include <algorithm>
+#include <deque>
+#include <optional>
+
+#include "analysis/mpi_calls.h"
+#include "store/collective_groups.h"
+#include "store/message_pass.h"
+#include "store/stream_deadlocks.h"
+#include "time/collective_instances.h"
+
+namespace plx::store {
+
+namespace {
+
+using analysis::WaitInstance;
+using analysis::WaitKind;
+using model::kNone;
+
+// A row's candidate wait, and the state and call site of its call.
+struct Resolution {
+  uint32_t row = 0;
+  bool has = false;
+  WaitInstance wait;
+  uint32_t state = kNone, callsite = kNone;
+};
+
+class Rules {
+ public:
+  explicit Rules(const model::Trace& trace) : kinds_(analysis::ClassifyStates(trace)) {}
+  uint16_t Kind(const CallRef& call) const {
+    return call.slice == kNone || call.state >= kinds_.size() ? 0 : kinds_[call.state];
+  }
+  bool Blocking(const CallRef& call, uint16_t any_of) const {
+    const uint16_t k = Kind(call);
+    return analysis::IsBlockingMpiCall(k) && (k & any_of) != 0;
+  }
+
+ private:
+  std::vector<uint16_t> kinds_;
+};
+
+// One thread's message rows, settled in row order.
+class ThreadWaits {
+ public:
+  void Register(uint32_t row) {
+    if (rows_.empty()) base_ = row;
+    rows_.emplace_back();
+  }
+  void Resolve(const Resolution& r) { rows_[r.row - base_] = {true, r}; }
+  template <typename Emit>
+  void Settle(bool all, const Emit& emit) {
+    while (!rows_.empty() && (rows_.front().first || all)) {
+      if (rows_.front().first && rows_.front().second.has) Run(rows_.front().second, emit);
+      rows_.pop_front();
+      ++base_;
+    }
+    if (all)
+      for (std::optional<Resolution>& run : runs_)
+        if (run) emit(*run), run.reset();
+  }
+
+ private:
+  // AddWait: a run of one call's waits of one kind keeps the longest (the
+  // first of equal ones).
+  template <typename Emit>
+  void Run(const Resolution& r, const Emit& emit) {
+    std::optional<Resolution>& run = runs_[r.wait.kind == WaitKind::kLateSender ? 0 : 1];
+    if (run && run->wait.slice == r.wait.slice) {
+      if (r.wait.wait_ns > run->wait.wait_ns) run = r;
+      return;
+    }
+    if (run) emit(*run);
+    run = r;
+  }
+
+  uint32_t base_ = 0;
+  std::deque<std::pair<bool, Resolution>> rows_;  // (settled, candidate)
+  std::optional<Resolution> runs_[2];             // late sender, late receiver
+};
+
+class Consumer : public MessageConsumer {
+ public:
+  Consumer(const Rules& rules, std::vector<std::vector<Resolution>>* outbox,
+           DeadlockCollector* deadlocks)
+      : rules_(rules), outbox_(*outbox), deadlocks_(*deadlocks) {}
+
+  void Pair(const MessageSide& send, const MessageSide& recv, bool has_post,
+            int64_t post_time) override {
+    Resolution r{recv.row, false, {}, recv.call.state, recv.call.callsite};
+    if (rules_.Blocking(recv.call, analysis::kMpiRecv | analysis::kMpiComplete)) {
+      const int64_t sender_begin = send.call.slice == kNone ? send.time : send.call.begin;
+      const int64_t wait = std::min(sender_begin, recv.call.end) - recv.call.begin;
+      if (wait > 0) {
+        r.has = true;
+        r.wait = {recv.call.slice, WaitKind::kLateSender, recv.call.begin, wait, send.thread,
+                  recv.row};
+      }
+    }
+    outbox_[recv.thread].push_back(r);
+
+    Resolution s{send.row, false, {}, send.call.state, send.call.callsite};
+    if (send.call.slice != kNone && (rules_.Kind(send.call) & analysis::kMpiSendMayWait) != 0) {
+      const int64_t post = has_post                   ? post_time
+                           : recv.call.slice == kNone ? recv.time
+                                                      : recv.call.begin;
+      if (post > send.call.begin && post < send.call.end) {
+        s.has = true;
+        s.wait = {send.call.slice, WaitKind::kLateReceiver,
+                  send.call.begin, post - send.call.begin,
+                  recv.thread,     send.row};
+      }
+    }
+    outbox_[send.thread].push_back(s);
+  }
+  void Unmatched(const MessageSide& m) override {
+    Resolution r;
+    r.row = m.row;
+    outbox_[m.thread].push_back(r);
+    deadlocks_.Unmatched(m);
+  }
+
+ private:
+  const Rules& rules_;
+  std::vector<std::vector<Resolution>>& outbox_;  // per thread
+  DeadlockCollector& deadlocks_;
+};
+
+using Shape = time::CollectiveShape;
+
+// The waits of one collective instance (analysis/wait_states.cc's rules).
+template <typename Add>
+void CollectiveWaits(const model::Trace& t, const Rules& rules,
+                     const std::vector<CollectiveSide>& rows, const Add& add) {
+  Shape shape = time::CollectiveShapeOf(rows.front().op);
+  if (shape == Shape::kPrefix) shape = Shape::kAllToAll;
+  if (shape == Shape::kUnknown) return;
+  const auto member = [&](const CollectiveSide& c) {
+    return rules.Blocking(c.call, analysis::kMpiCollective | analysis::kMpiComplete);
+  };
+  const auto rank = [&](const CollectiveSide& c) {
+    return t.processes[t.threads[c.thread].process].rank;
+  };
+  const CollectiveSide *root = nullptr, *last = nullptr;
+  for (const CollectiveSide& c : rows) {
+    if (!member(c)) continue;
+    if (shape != Shape::kAllToAll && rank(c) == c.root) {
+      root = &c;
+    } else if (last == nullptr || c.call.begin > last->call.begin) {
+      last = &c;
+    }
+  }
+  const auto wait = [&](const CollectiveSide& c, int64_t until, const CollectiveSide& cause) {
+    const int64_t w = std::min(until, c.call.end) - c.call.begin;
+    if (w > 0)
+      add(WaitInstance{c.call.slice, WaitKind::kCollective, c.call.begin, w, cause.thread, c.row},
+          c);
+  };
+  if (shape == Shape::kAllToAll) {
+    if (last == nullptr) return;
+    for (const CollectiveSide& c : rows)
+      if (member(c)) wait(c, last->call.begin, *last);
+  } else if (shape == Shape::kRootToAll) {
+    if (root == nullptr) return;
+    for (const CollectiveSide& c : rows)
+      if (&c != root && member(c)) wait(c, root->call.begin, *root);
+  } else if (root != nullptr && last != nullptr) {
+    wait(*root, last->call.begin, *last);
+  }
+}
+
+}  // namespace
+
+StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
+                          const std::function<void(uint64_t, uint64_t)>& progress) {
+  const model::Trace& trace = store.trace();
+  const Rules rules(trace);
+  const size_t parts = store.pool()->size();
+  const uint32_t threads = store.threads();
+  std::vector<std::vector<std::vector<Resolution>>> outboxes(
+      parts, std::vector<std::vector<Resolution>>(threads));
+  std::vector<ThreadWaits> rows;
+  std::vector<analysis::WaitStatesBuilder> builders;
+  CollectiveGroups groups(trace);
+  DeadlockCollector deadlocks(store);
+
+  // Settles thread t's rows from every partition's outbox.
+  const auto settle = [&](size_t t, size_t worker, bool all) {
+    for (size_t p = 0; p < parts; ++p) {
+      for (const Resolution& r : outboxes[p][t])
+        rows[t].Resolve(r);
+      outboxes[p][t].clear();
+    }
+    rows[t].Settle(all, [&](const Resolution& r) {
+      builders[worker].Add(r.wait, static_cast<uint32_t>(t), r.state, r.callsite, keep_instances);
+    });
+  };
+
+  MessagePassOptions options;
+  options.begin_attempt = [&](int64_t horizon) {
+    for (auto& o : outboxes)
+      for (auto& v : o)
+        v.clear();
+    rows.assign(threads, ThreadWaits());
+    builders.clear();
+    for (size_t w = 0; w < parts; ++w)
+      builders.emplace_back(trace);
+    groups.Reset(horizon);
+    deadlocks.Reset();
+  };
+  const auto collective = [&](const std::vector<CollectiveSide>& members) {
+    CollectiveWaits(trace, rules, members, [&](const WaitInstance& w, const CollectiveSide& c) {
+      builders[0].Add(w, c.thread, c.call.state, c.call.callsite, keep_instances);
+    });
+  };
+  options.after_slab = [&](const Slab& slab) {
+    store.pool()->ParallelFor(threads, [&](size_t t, size_t worker) {
+      for (const MessageSide& m : slab.messages[t])
+        rows[t].Register(m.row);
+      settle(t, worker, false);
+    });
+    deadlocks.AfterSlab(slab);
+    return groups.Add(slab.collectives, slab.until, collective);
+  };
+  options.end_attempt = [&] {
+    store.pool()->ParallelFor(threads, [&](size_t t, size_t worker) { settle(t, worker, true); });
+    groups.Finish(collective);
+  };
+  RunMessagePass(
+      store,
+      [&](size_t p) -> std::unique_ptr<MessageConsumer> {
+        return std::make_unique<Consumer>(rules, &outboxes[p], &deadlocks);
+      },
+      options, progress);
+  for (size_t w = 1; w < builders.size(); ++w)
+    builders[0].Merge(std::move(builders[w]));
+  return {std::move(builders[0]).Finish(), deadlocks.Finish()};
+}
+
+}  // namespace plx::store

@@ -1,0 +1,28 @@
+// MPI wait states (analysis::ComputeWaitStates) and deadlocks over a trace
+// store, from one message pass: late senders and late receivers where messages pair, waits
+// at collectives where their instances complete. A call that completed
+// several receives (or started several sends) keeps its longest wait, as
+// the in-memory rules do; for that each thread's message rows are settled
+// in row order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "analysis/deadlock.h"
+#include "analysis/wait_states.h"
+#include "store/trace_store.h"
+
+namespace plx::store {
+
+struct StreamedWaits {
+  analysis::WaitStatesReport waits;
+  analysis::DeadlockReport deadlocks;  // analysis::DetectDeadlocks
+};
+
+/// The wait states, with their instances when `keep_instances` (the
+/// critical path needs them), else the totals only; and the deadlocks.
+StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
+                          const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+}  // namespace plx::store
