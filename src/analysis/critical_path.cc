@@ -14,36 +14,6 @@ namespace {
 
 using model::kNone;
 
-// The waits of each thread, ordered by end time: thread th's are
-// order[first[th] .. first[th + 1]).
-struct WaitsByThread {
-  std::vector<uint32_t> first, order;
-  std::vector<int64_t> end;  // end_ns of order[i]
-};
-
-WaitsByThread IndexWaits(const model::Trace& trace, const std::vector<WaitInstance>& waits) {
-  WaitsByThread w;
-  w.first.assign(trace.threads.size() + 1, 0);
-  for (const WaitInstance& x : waits)
-    ++w.first[trace.slices.thread[x.slice] + 1];
-  std::partial_sum(w.first.begin(), w.first.end(), w.first.begin());
-  w.order.resize(waits.size());
-  std::vector<uint32_t> next(w.first.begin(), w.first.end() - 1);
-  for (uint32_t i = 0; i < waits.size(); ++i)
-    w.order[next[trace.slices.thread[waits[i].slice]]++] = i;
-  for (size_t th = 0; th < trace.threads.size(); ++th)
-    std::sort(w.order.begin() + w.first[th], w.order.begin() + w.first[th + 1],
-              [&](uint32_t a, uint32_t b) {
-                return waits[a].end_ns() != waits[b].end_ns()
-                           ? waits[a].end_ns() < waits[b].end_ns()
-                           : a < b;
-              });
-  w.end.resize(waits.size());
-  for (size_t i = 0; i < w.order.size(); ++i)
-    w.end[i] = waits[w.order[i]].end_ns();
-  return w;
-}
-
 // Where the walk goes on at `t` when thread `from` began there: a thread that
 // began earlier and still ran at t, preferring `from`'s process and the
 // earliest begin; kNone when no thread began before t.
@@ -61,10 +31,36 @@ uint32_t HandOver(const model::Trace& trace, uint32_t from, int64_t t) {
   return best;
 }
 
-std::vector<PathSegment> Walk(const model::Trace& trace, const std::vector<WaitInstance>& waits) {
+}  // namespace
+
+ThreadWaitEnds IndexWaitEnds(const model::Trace& trace, const std::vector<WaitInstance>& waits) {
+  ThreadWaitEnds w;
+  w.first.assign(trace.threads.size() + 1, 0);
+  for (const WaitInstance& x : waits)
+    ++w.first[x.thread + 1];
+  std::partial_sum(w.first.begin(), w.first.end(), w.first.begin());
+  std::vector<uint32_t> order(waits.size());
+  std::vector<uint32_t> next(w.first.begin(), w.first.end() - 1);
+  for (uint32_t i = 0; i < waits.size(); ++i)
+    order[next[waits[i].thread]++] = i;
+  for (size_t th = 0; th < trace.threads.size(); ++th)
+    std::sort(
+        order.begin() + w.first[th], order.begin() + w.first[th + 1], [&](uint32_t a, uint32_t b) {
+          return waits[a].end_ns() != waits[b].end_ns() ? waits[a].end_ns() < waits[b].end_ns()
+                                                        : a < b;
+        });
+  w.end.resize(waits.size());
+  w.cause.resize(waits.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    w.end[i] = waits[order[i]].end_ns();
+    w.cause[i] = waits[order[i]].cause_thread;
+  }
+  return w;
+}
+
+std::vector<PathSegment> WalkCriticalPath(const model::Trace& trace, const ThreadWaitEnds& w) {
   std::vector<PathSegment> path;  // backward
   if (trace.threads.empty()) return path;
-  const WaitsByThread w = IndexWaits(trace, waits);
   // Waits of each thread not yet passed: the walk's time never increases, so
   // a thread's waits are taken latest first and each at most once.
   std::vector<uint32_t> limit(w.first.begin() + 1, w.first.end());
@@ -84,11 +80,10 @@ std::vector<PathSegment> Walk(const model::Trace& trace, const std::vector<WaitI
     const auto it = std::upper_bound(lo, w.end.begin() + limit[th], t);
     if (it != lo) {
       const auto j = static_cast<uint32_t>(it - w.end.begin() - 1);
-      const WaitInstance& x = waits[w.order[j]];
-      push(th, x.end_ns(), t);
-      t = x.end_ns();
+      push(th, w.end[j], t);
+      t = w.end[j];
       limit[th] = j;
-      if (x.cause_thread != kNone) th = x.cause_thread;
+      if (w.cause[j] != kNone) th = w.cause[j];
       continue;
     }
     const int64_t begin = std::max(trace.threads[th].begin_ns, trace.begin_ns);
@@ -103,82 +98,141 @@ std::vector<PathSegment> Walk(const model::Trace& trace, const std::vector<WaitI
   return path;
 }
 
-// Adds the time of `segments` (one thread's, sorted) to the innermost state at
-// each instant, sweeping the thread's slices with the stack of open ones.
-void AddStateTimes(const model::Trace& trace, uint32_t thread, const PathSegment* seg,
-                   const PathSegment* seg_end, std::vector<int64_t>* by_state) {
-  const model::SliceTable& s = trace.slices;
-  const size_t none = trace.states.size();
-  auto emit = [&](int64_t a, int64_t b, uint32_t slice) {
-    while (seg != seg_end && seg->end_ns <= a)
-      ++seg;
-    for (const PathSegment* k = seg; k != seg_end && k->begin_ns < b; ++k) {
-      const int64_t overlap = std::min(b, k->end_ns) - std::max(a, k->begin_ns);
-      if (overlap > 0) (*by_state)[slice == kNone ? none : s.state[slice]] += overlap;
-    }
+// The sweep of one thread's slices: the open ones (innermost last), where
+// the path's time is accounted up to, and its next segment.
+struct PathStateTimes::Sweep {
+  struct Open {
+    int64_t begin, end;
+    uint32_t state;
+    uint16_t depth;
   };
-  size_t i = static_cast<size_t>(std::lower_bound(s.thread.begin(), s.thread.end(), thread) -
-                                 s.thread.begin());
-  std::vector<uint32_t> open;
-  int64_t x = seg->begin_ns;
-  const int64_t last = (seg_end - 1)->end_ns;
-  auto close_until = [&](int64_t t) {
-    while (!open.empty() && s.end[open.back()] <= t) {
-      const int64_t e = std::max(x, s.end[open.back()]);
-      emit(x, e, open.back());
-      x = e;
-      open.pop_back();
-    }
-  };
-  for (; i < s.size() && s.thread[i] == thread && s.begin[i] < last; ++i) {
-    close_until(s.begin[i]);
-    const int64_t b = std::max(x, s.begin[i]);
-    emit(x, b, open.empty() ? kNone : open.back());
-    x = b;
-    const auto slice = static_cast<uint32_t>(i);
-    // A parent and a child beginning at the same ns may come in either order.
-    if (!open.empty() && s.begin[open.back()] == s.begin[slice] &&
-        s.depth[open.back()] > s.depth[slice])
-      open.insert(open.end() - 1, slice);
-    else
-      open.push_back(slice);
-  }
-  close_until(INT64_MAX);
-  if (x < last) emit(x, last, kNone);
-}
+  std::vector<Open> open;
+  int64_t x = 0;   // time accounted up to
+  size_t seg = 0;  // next segment (index into by_thread_)
+  size_t seg_end = 0;
+  int64_t last = 0;    // the last segment's end
+  bool done = false;   // slices past the last segment began
+  bool ended = false;  // EndThread ran
+};
 
-}  // namespace
-
-CriticalPath ComputeCriticalPath(const model::Trace& trace, const WaitStatesReport& waits) {
-  CriticalPath out;
-  out.length_ns = trace.end_ns - trace.begin_ns;
-  out.segments = Walk(trace, waits.instances);
-  out.processes.assign(trace.processes.size(), 0);
-  for (const PathSegment& seg : out.segments)
-    out.processes[trace.threads[seg.thread].process] += seg.length_ns();
-
-  std::vector<PathSegment> by_thread = out.segments;
-  std::sort(by_thread.begin(), by_thread.end(), [](const PathSegment& a, const PathSegment& b) {
+PathStateTimes::PathStateTimes(const model::Trace& trace, const std::vector<PathSegment>& segments)
+    : trace_(trace), segments_(segments), by_thread_(segments) {
+  std::sort(by_thread_.begin(), by_thread_.end(), [](const PathSegment& a, const PathSegment& b) {
     return a.thread != b.thread ? a.thread < b.thread : a.begin_ns < b.begin_ns;
   });
-  std::vector<int64_t> by_state(trace.states.size() + 1, 0);
-  for (size_t i = 0; i < by_thread.size();) {
+  first_.assign(trace.threads.size(), kNone);
+  sweeps_.resize(trace.threads.size());
+  for (size_t i = 0; i < by_thread_.size();) {
     size_t j = i;
-    while (j < by_thread.size() && by_thread[j].thread == by_thread[i].thread)
+    while (j < by_thread_.size() && by_thread_[j].thread == by_thread_[i].thread)
       ++j;
-    AddStateTimes(trace, by_thread[i].thread, by_thread.data() + i, by_thread.data() + j,
-                  &by_state);
+    const uint32_t t = by_thread_[i].thread;
+    threads_.push_back(t);
+    first_[t] = static_cast<uint32_t>(i);
+    Sweep& w = sweeps_[t];
+    w.x = by_thread_[i].begin_ns;
+    w.seg = i;
+    w.seg_end = j;
+    w.last = by_thread_[j - 1].end_ns;
     i = j;
   }
-  for (size_t st = 0; st < by_state.size(); ++st)
-    if (by_state[st] > 0)
+  by_state_.assign(trace.states.size() + 1, 0);
+}
+
+PathStateTimes::~PathStateTimes() = default;
+
+int64_t PathStateTimes::last_end(uint32_t thread) const {
+  return first_[thread] == kNone ? INT64_MIN : sweeps_[thread].last;
+}
+
+// Adds the time of the thread's segments within [a, b) to `state` (kNone:
+// outside every state).
+void PathStateTimes::Emit(Sweep* w, int64_t a, int64_t b, uint32_t state) {
+  while (w->seg != w->seg_end && by_thread_[w->seg].end_ns <= a)
+    ++w->seg;
+  for (size_t k = w->seg; k != w->seg_end && by_thread_[k].begin_ns < b; ++k) {
+    const int64_t overlap = std::min(b, by_thread_[k].end_ns) - std::max(a, by_thread_[k].begin_ns);
+    if (overlap > 0) by_state_[state == kNone ? trace_.states.size() : state] += overlap;
+  }
+}
+
+void PathStateTimes::Close(Sweep* w, int64_t t) {
+  while (!w->open.empty() && w->open.back().end <= t) {
+    const int64_t e = std::max(w->x, w->open.back().end);
+    Emit(w, w->x, e, w->open.back().state);
+    w->x = e;
+    w->open.pop_back();
+  }
+}
+
+void PathStateTimes::AddSlices(uint32_t thread, const model::SliceTable& s, size_t begin,
+                               size_t end) {
+  if (first_[thread] == kNone) return;
+  Sweep& w = sweeps_[thread];
+  for (size_t i = begin; i < end && !w.done; ++i) {
+    if (s.begin[i] >= w.last) {
+      w.done = true;
+      break;
+    }
+    Close(&w, s.begin[i]);
+    const int64_t b = std::max(w.x, s.begin[i]);
+    Emit(&w, w.x, b, w.open.empty() ? kNone : w.open.back().state);
+    w.x = b;
+    const Sweep::Open slice{s.begin[i], s.end[i], s.state[i], s.depth[i]};
+    // A parent and a child beginning at the same ns may come in either order.
+    if (!w.open.empty() && w.open.back().begin == slice.begin && w.open.back().depth > slice.depth)
+      w.open.insert(w.open.end() - 1, slice);
+    else
+      w.open.push_back(slice);
+  }
+}
+
+void PathStateTimes::EndThread(uint32_t thread) {
+  if (first_[thread] == kNone || sweeps_[thread].ended) return;
+  Sweep& w = sweeps_[thread];
+  Close(&w, INT64_MAX);
+  if (w.x < w.last) Emit(&w, w.x, w.last, kNone);
+  w.x = w.last;
+  w.open.clear();
+  w.ended = true;
+}
+
+void PathStateTimes::Merge(const PathStateTimes& o) {
+  for (size_t i = 0; i < by_state_.size(); ++i)
+    by_state_[i] += o.by_state_[i];
+  for (uint32_t t : threads_)
+    sweeps_[t].ended |= o.sweeps_[t].ended;
+}
+
+CriticalPath PathStateTimes::Finish() {
+  for (uint32_t t : threads_)
+    EndThread(t);
+  CriticalPath out;
+  out.length_ns = trace_.end_ns - trace_.begin_ns;
+  out.segments = segments_;
+  out.processes.assign(trace_.processes.size(), 0);
+  for (const PathSegment& seg : out.segments)
+    out.processes[trace_.threads[seg.thread].process] += seg.length_ns();
+  for (size_t st = 0; st < by_state_.size(); ++st)
+    if (by_state_[st] > 0)
       out.states.push_back(
-          {st == trace.states.size() ? kNone : static_cast<uint32_t>(st), by_state[st]});
+          {st == trace_.states.size() ? kNone : static_cast<uint32_t>(st), by_state_[st]});
   std::sort(out.states.begin(), out.states.end(),
             [](const PathStateTime& a, const PathStateTime& b) {
               return a.ns != b.ns ? a.ns > b.ns : a.state < b.state;
             });
   return out;
+}
+
+CriticalPath ComputeCriticalPath(const model::Trace& trace, const WaitStatesReport& waits) {
+  PathStateTimes times(trace, WalkCriticalPath(trace, IndexWaitEnds(trace, waits.instances)));
+  const model::SliceTable& s = trace.slices;
+  for (uint32_t t : times.threads()) {
+    const auto begin = std::lower_bound(s.thread.begin(), s.thread.end(), t) - s.thread.begin();
+    const auto end = std::upper_bound(s.thread.begin(), s.thread.end(), t) - s.thread.begin();
+    times.AddSlices(t, s, static_cast<size_t>(begin), static_cast<size_t>(end));
+  }
+  return times.Finish();
 }
 
 }  // namespace plx::analysis

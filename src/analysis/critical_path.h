@@ -42,4 +42,52 @@ struct CriticalPath {
 /// threads on the path.
 CriticalPath ComputeCriticalPath(const model::Trace& trace, const WaitStatesReport& waits);
 
+/// The same in parts, for traces not held in memory. First each thread's
+/// wait ends, ordered by end (ties in the order of WaitStatesReport::instances).
+struct ThreadWaitEnds {
+  std::vector<uint32_t> first;  // thread t: waits [first[t], first[t + 1])
+  std::vector<int64_t> end;     // end_ns of each wait
+  std::vector<uint32_t> cause;  // its cause_thread
+};
+ThreadWaitEnds IndexWaitEnds(const model::Trace& trace, const std::vector<WaitInstance>& waits);
+/// The path's segments, in time order.
+std::vector<PathSegment> WalkCriticalPath(const model::Trace& trace, const ThreadWaitEnds& waits);
+
+/// The path's time per innermost state, from the slices of the threads on
+/// the path, each thread's in row order (any number of parts per thread).
+class PathStateTimes {
+ public:
+  PathStateTimes(const model::Trace& trace, const std::vector<PathSegment>& segments);
+  ~PathStateTimes();
+  PathStateTimes(const PathStateTimes&) = delete;
+  PathStateTimes& operator=(const PathStateTimes&) = delete;
+  /// Threads with segments on the path, ascending.
+  const std::vector<uint32_t>& threads() const { return threads_; }
+  /// The time of the thread's last segment's end: slices beginning at or
+  /// after it change nothing.
+  int64_t last_end(uint32_t thread) const;
+  /// Slices [begin, end) of `s`, all of `thread`, next in row order.
+  void AddSlices(uint32_t thread, const model::SliceTable& s, size_t begin, size_t end);
+  /// The thread's slices are all added.
+  void EndThread(uint32_t thread);
+  /// Adds what another (over the same path, other threads) found.
+  void Merge(const PathStateTimes& other);
+  /// The path: its segments, per-process and per-state times (threads not
+  /// ended yet end now).
+  CriticalPath Finish();
+
+ private:
+  struct Sweep;
+  void Emit(Sweep* w, int64_t a, int64_t b, uint32_t state);
+  void Close(Sweep* w, int64_t t);
+
+  const model::Trace& trace_;
+  std::vector<PathSegment> segments_;  // in time order
+  std::vector<PathSegment> by_thread_;
+  std::vector<uint32_t> threads_;
+  std::vector<uint32_t> first_;  // per thread: its segments in by_thread_, or kNone
+  std::vector<Sweep> sweeps_;
+  std::vector<int64_t> by_state_;
+};
+
 }  // namespace plx::analysis

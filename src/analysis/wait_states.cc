@@ -231,7 +231,10 @@ void WaitStatesBuilder::Add(const WaitInstance& w, uint32_t thread, uint32_t sta
       t.count += totals.count;
     }
   }
-  if (keep) r_.instances.push_back(w);
+  if (keep) {
+    r_.instances.push_back(w);
+    r_.instances.back().thread = thread;
+  }
 }
 
 void WaitStatesBuilder::Merge(WaitStatesBuilder&& o) {

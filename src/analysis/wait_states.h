@@ -44,6 +44,7 @@ struct WaitInstance {
   uint32_t record = model::kNone;        // the Trace::messages row of the receive
                                          // (late sender) or send (late receiver),
                                          // or the Trace::collectives row
+  uint32_t thread = model::kNone;        // the waiting call's thread
   int64_t end_ns() const { return begin_ns + wait_ns; }
 };
 

@@ -13,8 +13,11 @@
 #include "cli/analysis_json.h"
 #include "cli/command.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "store/stream_critical_path.h"
+#include "store/stream_waits.h"
 
 namespace plx::cli {
 
@@ -64,17 +67,31 @@ void PrintText(const model::Trace& t, const PathOptions& o, const CriticalPath& 
              segments.rows() ? segments.Render() : "  (none)\n");
 }
 
-Status RunCriticalPath(const PathOptions& o, const GlobalOptions& global) {
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
-  const CriticalPath path =
-      analysis::ComputeCriticalPath(trace, analysis::ComputeWaitStates(trace));
+void Print(const model::Trace& trace, const PathOptions& o, const CriticalPath& path) {
   if (o.json) {
     fmt::print("{}\n", CriticalPathJson(trace, path, o.top)
                            .dump(2, ' ', false, ordered_json::error_handler_t::replace));
   } else {
     PrintText(trace, o, path);
   }
+}
+
+Status RunCriticalPath(const PathOptions& o, const GlobalOptions& global) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  if (FitsInMemory(*file, global)) {
+    PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
+    Print(trace, o, analysis::ComputeCriticalPath(trace, analysis::ComputeWaitStates(trace)));
+    return Status::Ok();
+  }
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+  const CriticalPath path = [&] {
+    StepProgress steps(global.progress, "analysing", 2);
+    steps.Step("wait states");
+    const store::StreamedWaits w = store::StreamWaits(*store, /*keep_instances=*/true);
+    steps.Step("critical path");
+    return store::StreamCriticalPath(*store, w.waits);
+  }();
+  Print(store->trace(), o, path);
   return Status::Ok();
 }
 

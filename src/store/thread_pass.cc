@@ -3,16 +3,17 @@
 #include "store/thread_pass.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "base/shared_progress.h"
 
 namespace plx::store {
 
 void RunThreadPass(const TraceStore& store, const std::vector<ChunkVisitor*>& visitors,
-                   const std::function<void(uint64_t, uint64_t)>& progress) {
-  std::vector<uint32_t> order(store.threads());
-  std::iota(order.begin(), order.end(), 0u);
+                   const std::function<void(uint64_t, uint64_t)>& progress,
+                   const std::function<bool(uint32_t thread)>& only) {
+  std::vector<uint32_t> order;
+  for (uint32_t t = 0; t < store.threads(); ++t)
+    if (!only || only(t)) order.push_back(t);
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     return store.skeleton(a).records > store.skeleton(b).records;
   });

@@ -27,22 +27,25 @@ class ChunkVisitor {
 
 /// Runs the pass: `visitors[w]` serves worker w (one per store.pool()
 /// thread). `progress(records done, records)` may be empty. Threads with
-/// no records get BeginThread and EndThread only.
+/// no records get BeginThread and EndThread only. With `only`, only the
+/// threads it accepts are visited.
 void RunThreadPass(const TraceStore& store, const std::vector<ChunkVisitor*>& visitors,
-                   const std::function<void(uint64_t, uint64_t)>& progress = {});
+                   const std::function<void(uint64_t, uint64_t)>& progress = {},
+                   const std::function<bool(uint32_t thread)>& only = {});
 
 /// Makes one visitor per worker with `make()`, runs the pass, and returns
 /// them (to merge their results).
 template <typename Visitor, typename Make>
 std::vector<Visitor> RunThreadPass(const TraceStore& store, Make&& make,
-                                   const std::function<void(uint64_t, uint64_t)>& progress = {}) {
+                                   const std::function<void(uint64_t, uint64_t)>& progress = {},
+                                   const std::function<bool(uint32_t thread)>& only = {}) {
   std::vector<Visitor> visitors;
   for (size_t w = 0; w < store.pool()->size(); ++w)
     visitors.push_back(make());
   std::vector<ChunkVisitor*> pointers;
   for (Visitor& v : visitors)
     pointers.push_back(&v);
-  RunThreadPass(store, pointers, progress);
+  RunThreadPass(store, pointers, progress, only);
   return visitors;
 }
 

@@ -1,0 +1,44 @@
+// StreamCriticalPath: each worker sweeps the threads it is given; a thread's
+// chunks stop being decoded once past its last segment.
+#include "store/stream_critical_path.h"
+
+#include <memory>
+
+#include "store/thread_pass.h"
+
+namespace plx::store {
+
+namespace {
+
+class PathVisitor : public ChunkVisitor {
+ public:
+  explicit PathVisitor(std::unique_ptr<analysis::PathStateTimes> t) : times(std::move(t)) {}
+  void Chunk(const ChunkRows& rows) override {
+    const model::SliceTable& s = rows.tables->slices;
+    times->AddSlices(rows.thread, s, rows.carried, s.size());
+  }
+  void EndThread(uint32_t thread) override { times->EndThread(thread); }
+  std::unique_ptr<analysis::PathStateTimes> times;
+};
+
+}  // namespace
+
+analysis::CriticalPath StreamCriticalPath(const TraceStore& store,
+                                          const analysis::WaitStatesReport& waits,
+                                          const std::function<void(uint64_t, uint64_t)>& progress) {
+  const model::Trace& trace = store.trace();
+  const std::vector<analysis::PathSegment> segments =
+      analysis::WalkCriticalPath(trace, analysis::IndexWaitEnds(trace, waits.instances));
+  std::vector<bool> on_path(store.threads(), false);
+  for (const analysis::PathSegment& s : segments)
+    on_path[s.thread] = true;
+  std::vector<PathVisitor> visitors = RunThreadPass<PathVisitor>(
+      store,
+      [&] { return PathVisitor(std::make_unique<analysis::PathStateTimes>(trace, segments)); },
+      progress, [&](uint32_t t) { return on_path[t]; });
+  for (size_t w = 1; w < visitors.size(); ++w)
+    visitors[0].times->Merge(*visitors[w].times);
+  return visitors[0].times->Finish();
+}
+
+}  // namespace plx::store
