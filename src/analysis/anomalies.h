@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/state_stats.h"
 #include "model/trace.h"
 
 namespace plx::analysis {
@@ -67,5 +68,47 @@ struct Anomaly {
 /// The anomalous slices, sorted by score descending (then slice row).
 /// Unclosed slices are ignored: their duration is cut by the end of the trace.
 std::vector<Anomaly> FindAnomalies(const model::Trace& trace, const AnomalyOptions& options = {});
+
+/// The parts of FindAnomalies, for the engine that streams a trace (which
+/// finds each group's order statistics without holding its durations).
+///
+/// The groups of a trace's slices, from the counts of its (state, call site)
+/// keys. Keys are StateCallsiteKeys ids (with callsites ignored by the
+/// percentile method: build the keys with 0 call sites then).
+struct AnomalyGroup {
+  uint32_t state = 0;
+  bool by_callsite = false;
+  uint64_t size = 0;
+  double median = 0;
+  double mad = 0;
+  double sigma = 1;
+  double limit = 0;  // see Anomaly::limit_ns; infinite: the group is never judged
+};
+struct AnomalyGroups {
+  std::vector<AnomalyGroup> groups;
+  std::vector<uint32_t> key_group;  // per key
+};
+AnomalyGroups GroupAnomalyKeys(const StateCallsiteKeys& keys, const std::vector<uint64_t>& counts,
+                               size_t states, const AnomalyOptions& options);
+/// Whether the group's slices are judged (it has enough of them).
+bool Judged(const AnomalyGroup& g, const AnomalyOptions& options);
+/// Whether slice `row` of `s` takes part (closed, of a known state, of the
+/// state asked for).
+bool Considered(const model::Trace& trace, const AnomalyOptions& options,
+                const model::SliceTable& s, size_t row);
+/// Sets sigma and limit from the median, the MAD and (percentile method) the
+/// cut-off duration.
+void JudgeGroup(const AnomalyOptions& options, double cutoff, AnomalyGroup* g);
+/// Whether a duration passes the group's limit.
+bool Anomalous(const AnomalyOptions& options, const AnomalyGroup& g, int64_t duration);
+/// The anomaly record of one flagged slice.
+Anomaly MakeAnomaly(const model::Trace& trace, const AnomalyOptions& options, const AnomalyGroup& g,
+                    uint32_t slice, uint32_t thread, uint32_t callsite, int64_t begin_ns,
+                    int64_t duration_ns);
+/// Sorts anomalies as FindAnomalies returns them.
+void SortAnomalies(std::vector<Anomaly>* anomalies);
+/// The 1-based rank of the percentile method's cut-off among n durations
+/// (nearest rank: the smallest with at least p% of them at or below it).
+size_t PercentileRank(double percentile, size_t n);
 
 }  // namespace plx::analysis

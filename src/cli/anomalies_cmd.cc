@@ -14,9 +14,11 @@
 #include "cli/command.h"
 #include "cli/model_text.h"
 #include "cli/output.h"
+#include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/time_arg.h"
 #include "cli/trace_input.h"
+#include "store/stream_anomalies.h"
 
 namespace plx::cli {
 
@@ -97,6 +99,9 @@ ordered_json Json(const model::Trace& t, const analysis::AnomalyOptions& ao,
   return j;
 }
 
+void Print(const AnomaliesOptions& o, const model::Trace& trace, const analysis::AnomalyOptions& ao,
+           const std::vector<Anomaly>& found);
+
 Status RunAnomalies(const AnomaliesOptions& o, const GlobalOptions& global) {
   analysis::AnomalyOptions ao;
   ao.threshold = o.threshold;
@@ -111,13 +116,31 @@ Status RunAnomalies(const AnomaliesOptions& o, const GlobalOptions& global) {
     ao.percentile = o.percentile;
   }
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
-  if (!o.state.empty()) {
+  const auto find_state = [&](const model::Trace& trace) -> Status {
+    if (o.state.empty()) return Status::Ok();
     for (uint32_t s = 0; s < trace.states.size() && ao.state == model::kNone; ++s)
       if (trace.states[s].name == o.state) ao.state = s;
     if (ao.state == model::kNone) return NotFound("no state named '" + o.state + "' in the trace");
+    return Status::Ok();
+  };
+  if (FitsInMemory(*file, global)) {
+    PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
+    PLX_RETURN_IF_ERROR(find_state(trace));
+    Print(o, trace, ao, analysis::FindAnomalies(trace, ao));
+    return Status::Ok();
   }
-  const std::vector<Anomaly> found = analysis::FindAnomalies(trace, ao);
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+  PLX_RETURN_IF_ERROR(find_state(store->trace()));
+  const std::vector<Anomaly> found = [&] {
+    LoadProgress drawer(global.progress, "analysing");
+    return store::StreamAnomalies(*store, ao, drawer.Callback());
+  }();
+  Print(o, store->trace(), ao, found);
+  return Status::Ok();
+}
+
+void Print(const AnomaliesOptions& o, const model::Trace& trace, const analysis::AnomalyOptions& ao,
+           const std::vector<Anomaly>& found) {
   const size_t shown = o.top > 0 ? std::min(o.top, found.size()) : found.size();
   if (o.json) {
     fmt::print(
@@ -126,7 +149,6 @@ Status RunAnomalies(const AnomaliesOptions& o, const GlobalOptions& global) {
   } else {
     PrintText(trace, ao, found, shown);
   }
-  return Status::Ok();
 }
 
 }  // namespace

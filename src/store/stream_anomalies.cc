@@ -1,0 +1,414 @@
+// StreamAnomalies: pass one (keys, counts, histograms), the plan of what to
+// collect per group, pass two (values and candidates), then the exact order
+// statistics and the judging shared with FindAnomalies.
+#include "store/stream_anomalies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "analysis/state_stats.h"
+#include "store/log_histogram.h"
+#include "store/thread_pass.h"
+
+namespace plx::store {
+
+namespace {
+
+using analysis::AnomalyGroup;
+using analysis::AnomalyMethod;
+using analysis::AnomalyOptions;
+using analysis::StateCallsiteKeys;
+
+size_t CallsitesFor(const model::Trace& t, const AnomalyOptions& o) {
+  return o.method == AnomalyMethod::kPercentile ? 0 : t.callsites.size();
+}
+
+// Pass one, per worker: keys, counts and histograms.
+class CountVisitor : public ChunkVisitor {
+ public:
+  CountVisitor(const model::Trace& t, const AnomalyOptions& o)
+      : t_(t), o_(o), keys(t.states.size(), CallsitesFor(t, o)) {}
+  void Chunk(const ChunkRows& rows) override {
+    const model::SliceTable& s = rows.tables->slices;
+    const bool percentile = o_.method == AnomalyMethod::kPercentile;
+    for (size_t r = rows.carried; r < s.size(); ++r) {
+      if (!analysis::Considered(t_, o_, s, r)) continue;
+      const uint32_t key = keys.Id(s.state[r], percentile ? 0 : s.callsite[r]);
+      if (key >= counts.size()) {
+        counts.resize(key + 1, 0);
+        histograms.resize(key + 1);
+      }
+      ++counts[key];
+      if (!histograms[key]) histograms[key] = std::make_unique<LogHistogram>();
+      histograms[key]->Add(static_cast<uint64_t>(s.end[r] - s.begin[r]));
+    }
+  }
+  const model::Trace& t_;
+  const AnomalyOptions& o_;
+  StateCallsiteKeys keys;
+  std::vector<uint64_t> counts;
+  std::vector<std::unique_ptr<LogHistogram>> histograms;
+};
+
+// A range of durations whose values pass two records: counted per value
+// when the range is narrow enough, else listed.
+struct Range {
+  uint64_t lo = 0, hi = 0;  // inclusive
+  bool dense = false;
+};
+constexpr uint64_t kDenseWidth = uint64_t{1} << 22;
+constexpr uint64_t kMaxAmbiguous = 1 << 20;
+
+// What pass two collects for a judged group, and how its ranks fall.
+struct Plan {
+  bool judged = false;
+  std::vector<bool> collect;   // per bucket
+  std::vector<Range> ranges;   // the collected buckets, as runs of values
+  double candidates_from = 0;  // durations at or above may pass the limit
+  // Percentile method, when the cut-off's bucket holds too many slices to
+  // keep them all as candidates: those above the bucket are; the bucket's
+  // are found by a third pass once the cut-off is known.
+  bool deferred = false;
+  uint64_t deferred_hi = 0;
+  uint64_t median_rank[2] = {0, 0};
+  int medians = 1;                     // ranks asked: 1 (odd size) or 2
+  uint64_t percentile_rank = 0;        // 0-based
+  uint64_t deviations_below = 0;       // values whose deviation is surely below the MAD's
+  std::vector<bool> deviation_bucket;  // per bucket: its values' deviations are needed
+};
+
+// The k-th smallest of values weighted by counts (pairs sorted by value).
+int64_t WeightedRank(std::vector<std::pair<int64_t, uint64_t>>* v, uint64_t k) {
+  std::sort(v->begin(), v->end());
+  uint64_t seen = 0;
+  for (const auto& [value, count] : *v) {
+    seen += count;
+    if (k < seen) return value;
+  }
+  return v->empty() ? 0 : v->back().first;
+}
+
+Plan MakePlan(const LogHistogram& h, const AnomalyGroup& g, const AnomalyOptions& o) {
+  Plan p;
+  p.judged = true;
+  p.collect.assign(LogHistogram::kBuckets, false);
+  p.deviation_bucket.assign(LogHistogram::kBuckets, false);
+  const uint64_t n = g.size;
+  p.medians = n % 2 == 1 ? 1 : 2;
+  p.median_rank[0] = n % 2 == 1 ? n / 2 : n / 2 - 1;
+  p.median_rank[1] = n / 2;
+  // Where the median lies, and so twice it, M2 = llround(2 * median).
+  int64_t m2_lo = 0, m2_hi = 0;
+  for (int i = 0; i < 2; ++i) {
+    const uint32_t b = h.Find(p.median_rank[i]).first;
+    p.collect[b] = true;
+    const auto [lo, hi] = LogHistogram::Bounds(b);
+    m2_lo += static_cast<int64_t>(lo);
+    m2_hi += static_cast<int64_t>(hi);
+  }
+  m2_lo -= 2;  // room for rounding of huge values in double
+  m2_hi += 2;
+  if (o.method == AnomalyMethod::kPercentile) {
+    p.percentile_rank = analysis::PercentileRank(o.percentile, n) - 1;
+    const uint32_t b = h.Find(p.percentile_rank).first;
+    p.collect[b] = true;
+    // Flagged: above the cut-off, which lies in this bucket (is its value
+    // when the bucket holds one value).
+    const auto [lo, hi] = LogHistogram::Bounds(b);
+    p.candidates_from = static_cast<double>(lo == hi ? lo + 1 : lo);
+    if (lo != hi && h.count(b) > kMaxAmbiguous) {
+      p.deferred = true;
+      p.deferred_hi = hi;
+      p.candidates_from = static_cast<double>(hi + 1);
+    }
+  } else {
+    // The limit is at least each of its bounds with the median at its lowest.
+    const double m = static_cast<double>(m2_lo) / 2.0;
+    if (o.threshold < 0 || o.min_ratio < 0 || o.min_excess_ns < 0) {
+      p.candidates_from = -std::numeric_limits<double>::infinity();
+    } else {
+      p.candidates_from = std::max({m + o.threshold * std::max(0.01 * m, 1.0), o.min_ratio * m,
+                                    m + static_cast<double>(o.min_excess_ns)});
+      p.candidates_from = std::floor(p.candidates_from) - 1;
+    }
+  }
+  // The MAD: the deviations |2d - M2| of the median's ranks, bracketed by
+  // each bucket's smallest and largest possible deviation.
+  std::vector<std::pair<int64_t, uint64_t>> lows, highs;
+  std::vector<std::pair<uint32_t, std::pair<int64_t, int64_t>>> ranges;
+  h.ForEach([&](uint32_t b, uint64_t count) {
+    const auto [lo, hi] = LogHistogram::Bounds(b);
+    const int64_t a2 = 2 * static_cast<int64_t>(lo), b2 = 2 * static_cast<int64_t>(hi);
+    const int64_t low = std::max<int64_t>({0, a2 - m2_hi, m2_lo - b2});
+    const int64_t high = std::max(b2 - m2_lo, m2_hi - a2);
+    lows.push_back({low, count});
+    highs.push_back({high, count});
+    ranges.push_back({b, {low, high}});
+  });
+  const int64_t from = WeightedRank(&lows, p.median_rank[0]);
+  const int64_t to = WeightedRank(&highs, p.median_rank[1]);
+  for (const auto& [b, range] : ranges) {
+    if (range.second < from) {
+      p.deviations_below += h.count(b);
+    } else if (range.first <= to) {
+      p.collect[b] = true;
+      p.deviation_bucket[b] = true;
+    }
+  }
+  // Runs of collected buckets, each a run of values.
+  for (uint32_t b = 0; b < LogHistogram::kBuckets; ++b) {
+    if (!p.collect[b]) continue;
+    const auto [lo, hi] = LogHistogram::Bounds(b);
+    if (!p.ranges.empty() && p.ranges.back().hi + 1 == lo)
+      p.ranges.back().hi = hi;
+    else
+      p.ranges.push_back({lo, hi, false});
+  }
+  for (Range& r : p.ranges)
+    r.dense = r.hi - r.lo < kDenseWidth;
+  return p;
+}
+
+// What pass two recorded of one range.
+struct Collected {
+  std::vector<uint32_t> counts;  // dense: per value from the range's lo
+  std::vector<int64_t> values;   // else: every value
+};
+
+struct Candidate {
+  uint32_t slice, thread, callsite, group;
+  int64_t begin, duration;
+};
+
+// Pass two, per worker: the planned values and the candidates.
+class CollectVisitor : public ChunkVisitor {
+ public:
+  CollectVisitor(const model::Trace& t, const AnomalyOptions& o, const StateCallsiteKeys& keys,
+                 const std::vector<uint32_t>& key_group, const std::vector<Plan>& plans)
+      : t_(t), o_(o), keys_(keys), key_group_(key_group), plans_(plans), values(plans.size()) {
+    for (size_t g = 0; g < plans.size(); ++g) {
+      values[g].resize(plans[g].ranges.size());
+      for (size_t i = 0; i < plans[g].ranges.size(); ++i) {
+        const Range& r = plans[g].ranges[i];
+        if (r.dense) values[g][i].counts.assign(r.hi - r.lo + 1, 0);
+      }
+    }
+  }
+  void Chunk(const ChunkRows& rows) override {
+    const model::SliceTable& s = rows.tables->slices;
+    const bool percentile = o_.method == AnomalyMethod::kPercentile;
+    for (size_t r = rows.carried; r < s.size(); ++r) {
+      if (!analysis::Considered(t_, o_, s, r)) continue;
+      const uint32_t g = key_group_[keys_.Id(s.state[r], percentile ? 0 : s.callsite[r])];
+      const Plan& plan = plans_[g];
+      if (!plan.judged) continue;
+      const int64_t d = s.end[r] - s.begin[r];
+      const auto v = static_cast<uint64_t>(d);
+      if (plan.collect[LogHistogram::Index(v)]) {
+        const auto it =
+            std::upper_bound(plan.ranges.begin(), plan.ranges.end(), v,
+                             [](uint64_t x, const Range& range) { return x < range.lo; });
+        const size_t i = static_cast<size_t>(it - plan.ranges.begin()) - 1;
+        Collected& c = values[g][i];
+        if (plan.ranges[i].dense)
+          ++c.counts[v - plan.ranges[i].lo];
+        else
+          c.values.push_back(d);
+      }
+      if (static_cast<double>(d) >= plan.candidates_from)
+        candidates.push_back({static_cast<uint32_t>(rows.slice_row(r)), rows.thread, s.callsite[r],
+                              g, s.begin[r], d});
+    }
+  }
+  const model::Trace& t_;
+  const AnomalyOptions& o_;
+  StateCallsiteKeys keys_;  // a copy: Id() of a known pair changes nothing
+  const std::vector<uint32_t>& key_group_;
+  const std::vector<Plan>& plans_;
+  std::vector<std::vector<Collected>> values;  // per group, per range
+  std::vector<Candidate> candidates;
+};
+
+// Pass three (rare): the slices of deferred groups above their cut-off
+// within its bucket.
+class DeferredVisitor : public ChunkVisitor {
+ public:
+  DeferredVisitor(const model::Trace& t, const AnomalyOptions& o, const StateCallsiteKeys& keys,
+                  const std::vector<uint32_t>& key_group, const std::vector<Plan>& plans,
+                  const std::vector<AnomalyGroup>& groups)
+      : t_(t), o_(o), keys_(keys), key_group_(key_group), plans_(plans), groups_(groups) {}
+  void Chunk(const ChunkRows& rows) override {
+    const model::SliceTable& s = rows.tables->slices;
+    const bool percentile = o_.method == AnomalyMethod::kPercentile;
+    for (size_t r = rows.carried; r < s.size(); ++r) {
+      if (!analysis::Considered(t_, o_, s, r)) continue;
+      const uint32_t g = key_group_[keys_.Id(s.state[r], percentile ? 0 : s.callsite[r])];
+      if (!plans_[g].deferred) continue;
+      const int64_t d = s.end[r] - s.begin[r];
+      if (static_cast<uint64_t>(d) <= plans_[g].deferred_hi &&
+          analysis::Anomalous(o_, groups_[g], d))
+        candidates.push_back({static_cast<uint32_t>(rows.slice_row(r)), rows.thread, s.callsite[r],
+                              g, s.begin[r], d});
+    }
+  }
+  const model::Trace& t_;
+  const AnomalyOptions& o_;
+  StateCallsiteKeys keys_;
+  const std::vector<uint32_t>& key_group_;
+  const std::vector<Plan>& plans_;
+  const std::vector<AnomalyGroup>& groups_;
+  std::vector<Candidate> candidates;
+};
+
+// The group's collected values as (value, count), ascending.
+using Multiset = std::vector<std::pair<int64_t, uint64_t>>;
+
+// The value of 0-based rank `rank` of a group, from the collected values of
+// its bucket (those below it counted by the histogram).
+int64_t ValueAt(const LogHistogram& h, const Multiset& values, uint64_t rank) {
+  const auto [bucket, below] = h.Find(rank);
+  const auto [lo, hi] = LogHistogram::Bounds(bucket);
+  uint64_t seen = below;
+  for (const auto& [v, count] : values) {
+    if (static_cast<uint64_t>(v) < lo || static_cast<uint64_t>(v) > hi) continue;
+    seen += count;
+    if (rank < seen) return v;
+  }
+  return static_cast<int64_t>(hi);  // cannot happen: the bucket holds the rank
+}
+
+// The k-th smallest of a weighted multiset of deviations, counting `below`
+// smaller ones not in it.
+int64_t DeviationAt(const Multiset& sorted, uint64_t below, uint64_t k) {
+  uint64_t seen = below;
+  for (const auto& [dev, count] : sorted) {
+    seen += count;
+    if (k < seen) return dev;
+  }
+  return sorted.empty() ? 0 : sorted.back().first;
+}
+
+}  // namespace
+
+std::vector<analysis::Anomaly> StreamAnomalies(
+    const TraceStore& store, const AnomalyOptions& o,
+    const std::function<void(uint64_t, uint64_t)>& progress) {
+  const model::Trace& t = store.trace();
+  const std::function<void(uint64_t, uint64_t)> half = [&](uint64_t done, uint64_t total) {
+    if (progress) progress(done / 2, total);
+  };
+  std::vector<CountVisitor> counted = RunThreadPass<CountVisitor>(
+      store, [&] { return CountVisitor(t, o); }, half);
+
+  // Every worker's keys into one table; counts and histograms by key.
+  StateCallsiteKeys keys(t.states.size(), CallsitesFor(t, o));
+  std::vector<uint64_t> counts;
+  std::vector<LogHistogram> histograms;
+  for (CountVisitor& v : counted)
+    for (uint32_t id = 0; id < v.counts.size(); ++id) {
+      const uint32_t key = keys.Id(v.keys.state(id), v.keys.callsite(id));
+      if (key >= counts.size()) {
+        counts.resize(key + 1, 0);
+        histograms.resize(key + 1);
+      }
+      counts[key] += v.counts[id];
+      if (v.histograms[id]) histograms[key].Merge(*v.histograms[id]);
+    }
+  counted.clear();
+  analysis::AnomalyGroups grouped = analysis::GroupAnomalyKeys(keys, counts, t.states.size(), o);
+  std::vector<AnomalyGroup>& groups = grouped.groups;
+  std::vector<LogHistogram> group_histograms(groups.size());
+  for (uint32_t key = 0; key < histograms.size(); ++key)
+    group_histograms[grouped.key_group[key]].Merge(histograms[key]);
+  histograms.clear();
+  std::vector<Plan> plans(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g)
+    if (analysis::Judged(groups[g], o)) plans[g] = MakePlan(group_histograms[g], groups[g], o);
+
+  const std::function<void(uint64_t, uint64_t)> second = [&](uint64_t done, uint64_t total) {
+    if (progress) progress(total / 2 + done / 2, total);
+  };
+  std::vector<CollectVisitor> collected = RunThreadPass<CollectVisitor>(
+      store, [&] { return CollectVisitor(t, o, keys, grouped.key_group, plans); }, second);
+
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (!plans[g].judged) continue;
+    const Plan& p = plans[g];
+    // Every worker's records of the group, as (value, count) ascending.
+    Multiset values;
+    for (size_t i = 0; i < p.ranges.size(); ++i) {
+      const Range& r = p.ranges[i];
+      if (r.dense) {
+        std::vector<uint64_t> sums(r.hi - r.lo + 1, 0);
+        for (CollectVisitor& v : collected)
+          for (size_t k = 0; k < sums.size(); ++k)
+            sums[k] += v.values[g][i].counts[k];
+        for (size_t k = 0; k < sums.size(); ++k)
+          if (sums[k] > 0) values.push_back({static_cast<int64_t>(r.lo + k), sums[k]});
+      } else {
+        std::vector<int64_t> all;
+        for (CollectVisitor& v : collected)
+          all.insert(all.end(), v.values[g][i].values.begin(), v.values[g][i].values.end());
+        std::sort(all.begin(), all.end());
+        for (int64_t x : all)
+          if (!values.empty() && values.back().first == x)
+            ++values.back().second;
+          else
+            values.push_back({x, 1});
+      }
+    }
+    const LogHistogram& h = group_histograms[g];
+    AnomalyGroup& group = groups[g];
+    double cutoff = 0;
+    if (o.method == AnomalyMethod::kPercentile)
+      cutoff = static_cast<double>(ValueAt(h, values, p.percentile_rank));
+    // As Median(): the value at n/2, and for even n the largest below it.
+    const int64_t upper = ValueAt(h, values, p.median_rank[1]);
+    group.median = p.medians == 1 ? static_cast<double>(upper)
+                                  : (static_cast<double>(ValueAt(h, values, p.median_rank[0])) +
+                                     static_cast<double>(upper)) /
+                                        2.0;
+    const int64_t twice_median = std::llround(2.0 * group.median);
+    Multiset deviations;
+    for (const auto& [v, count] : values)
+      if (p.deviation_bucket[LogHistogram::Index(static_cast<uint64_t>(v))])
+        deviations.push_back({std::abs(2 * v - twice_median), count});
+    std::sort(deviations.begin(), deviations.end());
+    const int64_t dev_upper = DeviationAt(deviations, p.deviations_below, p.median_rank[1]);
+    const double mad_twice =
+        p.medians == 1
+            ? static_cast<double>(dev_upper)
+            : (static_cast<double>(DeviationAt(deviations, p.deviations_below, p.median_rank[0])) +
+               static_cast<double>(dev_upper)) /
+                  2.0;
+    group.mad = mad_twice / 2.0;
+    analysis::JudgeGroup(o, cutoff, &group);
+  }
+
+  std::vector<analysis::Anomaly> out;
+  bool deferred = false;
+  for (const Plan& p : plans)
+    deferred |= p.deferred;
+  if (deferred) {
+    std::vector<DeferredVisitor> third = RunThreadPass<DeferredVisitor>(
+        store, [&] { return DeferredVisitor(t, o, keys, grouped.key_group, plans, groups); });
+    for (DeferredVisitor& v : third)
+      for (const Candidate& c : v.candidates)
+        out.push_back(analysis::MakeAnomaly(t, o, groups[c.group], c.slice, c.thread, c.callsite,
+                                            c.begin, c.duration));
+  }
+  for (CollectVisitor& v : collected)
+    for (const Candidate& c : v.candidates) {
+      const AnomalyGroup& g = groups[c.group];
+      if (analysis::Anomalous(o, g, c.duration))
+        out.push_back(
+            analysis::MakeAnomaly(t, o, g, c.slice, c.thread, c.callsite, c.begin, c.duration));
+    }
+  analysis::SortAnomalies(&out);
+  if (progress) progress(store.file().total_records(), store.file().total_records());
+  return out;
+}
+
+}  // namespace plx::store

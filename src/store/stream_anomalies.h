@@ -1,0 +1,23 @@
+// Anomalous durations over a trace store (analysis::FindAnomalies), exact,
+// in two thread passes instead of holding every duration: the first counts
+// each (state, call site) key's slices and keeps a histogram of their
+// durations (store/log_histogram.h); the second collects only the values in
+// the buckets that hold each group's median, MAD and percentile ranks, and
+// the slices that may pass the group's limit. Medians and MADs come out
+// exactly as nth_element over all durations gives them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "analysis/anomalies.h"
+#include "store/trace_store.h"
+
+namespace plx::store {
+
+std::vector<analysis::Anomaly> StreamAnomalies(
+    const TraceStore& store, const analysis::AnomalyOptions& options,
+    const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+}  // namespace plx::store
