@@ -18,6 +18,8 @@
 #include "cli/table.h"
 #include "cli/time_arg.h"
 #include "cli/trace_input.h"
+#include "store/row_fetch.h"
+#include "store/stream_repair.h"
 #include "time/causal_repair.h"
 
 namespace plx::cli {
@@ -57,23 +59,82 @@ size_t Shown(const CheckOptions& o, const RepairReport& r) {
   return o.repairs == 0 ? r.repairs.size() : std::min(o.repairs, r.repairs.size());
 }
 
-std::string Cause(const model::Trace& t, const time::Repair& r) {
-  if (r.kind == CausalConstraints::Kind::kCollective)
-    return OpName(t.collectives.op[r.row]) + " (the last other participant began later)";
-  const model::MessageTable& m = t.messages;
-  std::string s = "message";
-  if (r.send_row != model::kNone) {
-    const model::Process& from = t.processes[t.threads[m.thread[r.send_row]].process];
-    s += fmt::format(" from process {}", from.file_id);
-    if (from.rank >= 0) s += fmt::format(" (rank {})", from.rank);
+// What a shown repair's record says: the receive (and its sender's
+// process) or the collective.
+struct RepairRecord {
+  const model::Process* from = nullptr;  // the sender's process (messages)
+  uint32_t comm = model::kNone;
+  int64_t tag = 0;
+  uint64_t bytes = 0;
+  uint8_t op = 0;
+};
+
+// From the model in memory.
+std::vector<RepairRecord> Records(const model::Trace& t, const RepairReport& r, size_t shown) {
+  std::vector<RepairRecord> out(shown);
+  for (size_t i = 0; i < shown; ++i) {
+    const time::Repair& x = r.repairs[i];
+    RepairRecord& e = out[i];
+    if (x.kind == CausalConstraints::Kind::kCollective) {
+      e.op = t.collectives.op[x.row];
+      e.comm = t.collectives.comm[x.row];
+      continue;
+    }
+    const model::MessageTable& m = t.messages;
+    if (x.send_row != model::kNone) e.from = &t.processes[t.threads[m.thread[x.send_row]].process];
+    e.comm = m.comm[x.row];
+    e.tag = m.tag[x.row];
+    e.bytes = m.bytes[x.row];
   }
-  s += fmt::format(", tag {}, {} bytes", m.tag[r.row], m.bytes[r.row]);
-  if (m.comm[r.row] < t.communicators.size()) s += ", " + t.communicators[m.comm[r.row]].name;
+  return out;
+}
+
+// From the trace store: the rows decoded from the chunks that hold them.
+std::vector<RepairRecord> Records(const store::TraceStore& st, const RepairReport& r,
+                                  size_t shown) {
+  const model::Trace& t = st.trace();
+  std::vector<uint64_t> messages, sends, collectives;
+  for (size_t i = 0; i < shown; ++i) {
+    const time::Repair& x = r.repairs[i];
+    const bool message = x.kind == CausalConstraints::Kind::kMessage;
+    (message ? messages : collectives).push_back(x.row);
+    sends.push_back(message && x.send_row != model::kNone ? x.send_row : UINT64_MAX);
+  }
+  const model::Trace m = store::FetchRows(st, store::kMessages, messages);
+  const model::Trace s = store::FetchRows(st, store::kMessages, sends);
+  const model::Trace c = store::FetchRows(st, store::kCollectives, collectives);
+  std::vector<RepairRecord> out(shown);
+  for (size_t i = 0, mi = 0, ci = 0; i < shown; ++i) {
+    const time::Repair& x = r.repairs[i];
+    RepairRecord& e = out[i];
+    if (x.kind == CausalConstraints::Kind::kCollective) {
+      e.op = c.collectives.op[ci];
+      e.comm = c.collectives.comm[ci++];
+      continue;
+    }
+    if (sends[i] != UINT64_MAX) e.from = &t.processes[t.threads[s.messages.thread[i]].process];
+    e.comm = m.messages.comm[mi];
+    e.tag = m.messages.tag[mi];
+    e.bytes = m.messages.bytes[mi++];
+  }
+  return out;
+}
+
+std::string Cause(const model::Trace& t, const time::Repair& r, const RepairRecord& e) {
+  if (r.kind == CausalConstraints::Kind::kCollective)
+    return OpName(e.op) + " (the last other participant began later)";
+  std::string s = "message";
+  if (e.from != nullptr) {
+    s += fmt::format(" from process {}", e.from->file_id);
+    if (e.from->rank >= 0) s += fmt::format(" (rank {})", e.from->rank);
+  }
+  s += fmt::format(", tag {}, {} bytes", e.tag, e.bytes);
+  if (e.comm < t.communicators.size()) s += ", " + t.communicators[e.comm].name;
   return s;
 }
 
 void PrintText(const model::Trace& t, const CheckOptions& o, const RepairReport& r,
-               int64_t begin_ns) {
+               const std::vector<RepairRecord>& records, int64_t begin_ns) {
   // Messages: receives before their send; collectives: calls that ended
   // before another participant's call began.
   fmt::print("violations before repair  {} (messages {}, collective calls {})\n",
@@ -107,7 +168,8 @@ void PrintText(const model::Trace& t, const CheckOptions& o, const RepairReport&
       const model::Process& p = t.processes[th.process];
       table.AddRow({fmt::format("{}", p.file_id), RankText(p.rank),
                     fmt::format("{}", th.file_stream), FormatDuration(x.time_ns - begin_ns),
-                    FormatDuration(x.violation_ns), FormatDuration(x.shift_ns), Cause(t, x)});
+                    FormatDuration(x.violation_ns), FormatDuration(x.shift_ns),
+                    Cause(t, x, records[i])});
     }
     fmt::print("{}", table.Render());
   }
@@ -135,7 +197,8 @@ void PrintText(const model::Trace& t, const CheckOptions& o, const RepairReport&
 }
 
 ordered_json Json(const model::Trace& t, const CheckOptions& o, const RepairReport& r,
-                  int64_t min_latency_ns, int64_t begin_ns) {
+                  const std::vector<RepairRecord>& records, int64_t min_latency_ns,
+                  int64_t begin_ns) {
   ordered_json j;
   j["file"] = o.path;
   j["min_latency_ns"] = min_latency_ns;
@@ -152,20 +215,16 @@ ordered_json Json(const model::Trace& t, const CheckOptions& o, const RepairRepo
     e["time_ns"] = x.time_ns - begin_ns;
     e["violation_ns"] = x.violation_ns;
     e["shift_ns"] = x.shift_ns;
+    const RepairRecord& d = records[i];
     if (message) {
-      const model::MessageTable& m = t.messages;
-      const model::Process* from = x.send_row == model::kNone
-                                       ? nullptr
-                                       : &t.processes[t.threads[m.thread[x.send_row]].process];
-      e["from_process"] = from ? ordered_json(from->file_id) : ordered_json(nullptr);
-      e["from_rank"] = from ? ordered_json(from->rank) : ordered_json(nullptr);
-      e["comm"] = m.comm[x.row] < t.communicators.size() ? t.communicators[m.comm[x.row]].name : "";
-      e["tag"] = m.tag[x.row];
-      e["bytes"] = m.bytes[x.row];
+      e["from_process"] = d.from ? ordered_json(d.from->file_id) : ordered_json(nullptr);
+      e["from_rank"] = d.from ? ordered_json(d.from->rank) : ordered_json(nullptr);
+      e["comm"] = d.comm < t.communicators.size() ? t.communicators[d.comm].name : "";
+      e["tag"] = d.tag;
+      e["bytes"] = d.bytes;
     } else {
-      e["op"] = OpName(t.collectives.op[x.row]);
-      const uint32_t comm = t.collectives.comm[x.row];
-      e["comm"] = comm < t.communicators.size() ? t.communicators[comm].name : "";
+      e["op"] = OpName(d.op);
+      e["comm"] = d.comm < t.communicators.size() ? t.communicators[d.comm].name : "";
     }
     repairs.push_back(std::move(e));
   }
@@ -183,26 +242,52 @@ ordered_json Json(const model::Trace& t, const CheckOptions& o, const RepairRepo
   return j;
 }
 
+void Print(const model::Trace& t, const CheckOptions& o, const RepairReport& r,
+           const std::vector<RepairRecord>& records, int64_t min_latency_ns, int64_t begin_ns) {
+  if (o.json) {
+    fmt::print("{}\n", Json(t, o, r, records, min_latency_ns, begin_ns)
+                           .dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  } else {
+    PrintText(t, o, r, records, begin_ns);
+  }
+}
+
 Status RunCheck(const CheckOptions& o, const GlobalOptions& global) {
   time::RepairOptions ro;
   if (!ParseDuration(o.min_latency, &ro.min_latency_ns))
     return InvalidArgument("--min-latency: '" + o.min_latency + "' is not a time");
   ro.max_slope = o.max_slope;
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
-  PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
-  const int64_t begin_ns = trace.begin_ns;
-  StatusOr<RepairReport> repaired = [&] {
-    StepProgress progress(global.progress, "checking", 1);
-    progress.Step("causal repair");
-    return time::RepairCausality(&trace, ro);
-  }();
-  PLX_ASSIGN_OR_RETURN(RepairReport report, std::move(repaired));
-  if (o.json) {
-    fmt::print("{}\n", Json(trace, o, report, ro.min_latency_ns, begin_ns)
-                           .dump(2, ' ', false, ordered_json::error_handler_t::replace));
-  } else {
-    PrintText(trace, o, report, begin_ns);
+  if (FitsInMemory(*file, global)) {
+    PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
+    const int64_t begin_ns = trace.begin_ns;
+    StatusOr<RepairReport> repaired = [&] {
+      StepProgress progress(global.progress, "checking", 1);
+      progress.Step("causal repair");
+      return time::RepairCausality(&trace, ro);
+    }();
+    PLX_ASSIGN_OR_RETURN(RepairReport report, std::move(repaired));
+    Print(trace, o, report, Records(trace, report, Shown(o, report)), ro.min_latency_ns, begin_ns);
+    return Status::Ok();
   }
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> st, OpenStore(*file, global));
+  StatusOr<store::StreamedRepair> repaired = [&] {
+    StepProgress progress(global.progress, "checking", 2);
+    progress.Step("causal repair");
+    return store::StreamRepair(*st, ro);
+  }();
+  PLX_ASSIGN_OR_RETURN(store::StreamedRepair r, std::move(repaired));
+  const bool moved = std::any_of(r.maps.begin(), r.maps.end(),
+                                 [](const time::ThreadTimeMap& m) { return !m.is_identity(); });
+  if (moved) {
+    const time::TimeMapStats stats = store::MeasureTimeMaps(*st, r.maps);
+    r.report.events_moved = stats.events_moved;
+    r.report.max_shift_ns = stats.max_shift_ns;
+    r.report.max_duration_change_ns = stats.max_duration_change_ns;
+    r.report.max_relative_change = stats.max_relative_change;
+  }
+  Print(st->trace(), o, r.report, Records(*st, r.report, Shown(o, r.report)), ro.min_latency_ns,
+        st->trace().begin_ns);
   return Status::Ok();
 }
 

@@ -65,6 +65,7 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
     out_.first.table[i] = thread_first.table[i] + entry.rows.table[i];
   out_.first.texts = thread_first.texts + entry.rows.texts;
   out_.status = data_.damaged > 0 ? DataLoss(data_.problems.back()) : Status::Ok();
+  out_.skeleton = &skeleton;
   return out_;
 }
 

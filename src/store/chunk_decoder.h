@@ -29,6 +29,7 @@ struct ChunkRows {
   size_t carried = 0;
   RowCounts first;  // global row (and text) of the first own row of each table
   Status status;    // damage met (the records before it are there)
+  const ThreadSkeleton* skeleton = nullptr;  // the thread's
 
   size_t slices() const { return tables->slices.size() - carried; }
   /// Global slice row of table row `r` (>= carried).
@@ -44,6 +45,8 @@ class ChunkDecoder {
   /// placeholders of ids with no definition (may be null when none).
   const ChunkRows& Decode(const ThreadSource& source, const ThreadSkeleton& skeleton, size_t c,
                           const RowCounts& thread_first, model::UndefinedLog* log);
+  /// The tables of the chunk decoded last, to move onto repaired times.
+  model::Trace* mutable_tables() { return &data_.rows; }
 
  private:
   model::ThreadRows data_;

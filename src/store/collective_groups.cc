@@ -66,7 +66,8 @@ void CollectiveGroups::HandOn(const Done& done, int64_t before) {
     std::vector<CollectiveSide>& members = it->second.members;
     std::sort(members.begin(), members.end(),
               [](const CollectiveSide& a, const CollectiveSide& b) { return a.row < b.row; });
-    done(members);
+    const Key& key = it->first;
+    done(members, {static_cast<uint64_t>(key.first.first), key.first.second, key.second});
     open_.erase(it);
   }
 }

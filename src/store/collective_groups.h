@@ -7,6 +7,7 @@
 // pass runs again with a longer one.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -21,8 +22,11 @@ namespace plx::store {
 
 class CollectiveGroups {
  public:
-  /// `done(members)`: an instance's records, by row.
-  using Done = std::function<void(const std::vector<CollectiveSide>& members)>;
+  /// `done(members, key)`: an instance's records, by row, and its place in
+  /// GroupCollectives' numbering among instances of equal earliest record
+  /// (communicator key class, key, k).
+  using Done = std::function<void(const std::vector<CollectiveSide>& members,
+                                  const std::array<uint64_t, 3>& key)>;
 
   explicit CollectiveGroups(const model::Trace& trace);
 

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "base/shared_progress.h"
 #include "store/chunk_decoder.h"
 #include "store/side_extractor.h"
+#include "store/time_mapper.h"
 
 namespace plx::store {
 
@@ -16,13 +18,15 @@ struct ThreadCursor {
   SideExtractor sides;
   size_t next_chunk = 0;
   bool finished = false;
+  std::optional<TimeMapper> mapper;
 };
 
 }  // namespace
 
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
                  const std::function<void(const Slab&)>& consume,
-                 const std::function<void(uint64_t, uint64_t)>& progress) {
+                 const std::function<void(uint64_t, uint64_t)>& progress,
+                 const std::vector<time::ThreadTimeMap>* maps) {
   const model::Trace& trace = store.trace();
   const uint32_t threads = store.threads();
   const uint64_t records = std::max<uint64_t>(store.file().total_records(), 1);
@@ -32,6 +36,10 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
                               static_cast<double>(records)));
 
   std::vector<ThreadCursor> cursors(threads);
+  if (maps != nullptr)
+    for (uint32_t t = 0; t < threads; ++t)
+      cursors[t].mapper.emplace(&(*maps)[t]);
+  std::vector<time::TimeMapStats> moved(store.pool()->size());
   std::vector<ChunkDecoder> decoders(store.pool()->size());
   std::vector<model::UndefinedLog> logs;
   for (size_t i = 0; i < decoders.size(); ++i)
@@ -59,6 +67,7 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
         const ChunkRows& rows =
             decoders[w].Decode(store.source(static_cast<uint32_t>(t)), skeleton, c.next_chunk,
                                store.thread_first(static_cast<uint32_t>(t)), &logs[w]);
+        if (c.mapper) c.mapper->Map(rows, decoders[w].mutable_tables(), &moved[w]);
         c.sides.Add(rows);
         shared.Add(store.file()
                        .event_chunks()[skeleton.chunks[c.next_chunk].file_chunk]

@@ -14,6 +14,7 @@
 
 #include "store/record_sides.h"
 #include "store/trace_store.h"
+#include "time/time_map.h"
 
 namespace plx::store {
 
@@ -28,8 +29,10 @@ struct Slab {
 
 /// Runs the pass, calling `consume` for each slab in time order (on the
 /// calling thread). `slab_records` is about how many records a slab holds.
+/// With `maps` (per thread), the records come on the repaired times.
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
                  const std::function<void(const Slab&)>& consume,
-                 const std::function<void(uint64_t, uint64_t)>& progress = {});
+                 const std::function<void(uint64_t, uint64_t)>& progress = {},
+                 const std::vector<time::ThreadTimeMap>* maps = nullptr);
 
 }  // namespace plx::store

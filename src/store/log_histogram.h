@@ -19,7 +19,7 @@ class LogHistogram {
 
   static uint32_t Index(uint64_t v) {
     if (v < 256) return static_cast<uint32_t>(v);
-    if (v >> 63) return kBuckets - 1;  // durations stay below 2^62; keep others in range
+    if (v >> 63) return kBuckets - 1;     // durations stay below 2^62; keep others in range
     const int e = std::bit_width(v) - 8;  // >= 1
     return 256 + static_cast<uint32_t>(e - 1) * 128 + static_cast<uint32_t>((v >> e) - 128);
   }

@@ -67,7 +67,7 @@ bool Attempt(const TraceStore& store, int64_t horizon,
         });
         if (options.after_slab && in_order) in_order = options.after_slab(slab);
       },
-      progress);
+      progress, options.maps);
 
   bool exceeded = !in_order;
   for (const auto& j : joins)
@@ -80,8 +80,7 @@ bool Attempt(const TraceStore& store, int64_t horizon,
                      [&](const MessageSide& m) { consumer.Unmatched(m); });
     consumer.Frontier(std::numeric_limits<int64_t>::max());
   });
-  if (options.end_attempt) options.end_attempt();
-  return true;
+  return !options.end_attempt || options.end_attempt();
 }
 
 }  // namespace
@@ -92,13 +91,17 @@ std::vector<std::unique_ptr<MessageConsumer>> RunMessagePass(
   const model::Trace& trace = store.trace();
   const int64_t span = std::max<int64_t>(trace.end_ns - trace.begin_ns, 1);
   const size_t parts = store.pool()->size();
-  for (int64_t horizon = std::min(options.horizon_ns, span);; horizon *= 16) {
-    // Past the trace's span nothing is released before the end: the pass is exact.
-    if (horizon >= span) horizon = std::numeric_limits<int64_t>::max() / 4;
+  constexpr int64_t kWhole = std::numeric_limits<int64_t>::max() / 4;
+  for (int64_t horizon = std::min(options.horizon_ns, span);;
+       horizon = horizon > span / 16 ? kWhole : horizon * 16) {
+    // Past the trace's span nothing is released before the end: the pass is
+    // exact, and the last attempt.
+    if (horizon >= span) horizon = kWhole;
     std::vector<std::unique_ptr<MessageConsumer>> consumers;
     for (size_t p = 0; p < parts; ++p)
       consumers.push_back(make(p));
-    if (Attempt(store, horizon, &consumers, options, progress)) return consumers;
+    if (Attempt(store, horizon, &consumers, options, progress) || horizon == kWhole)
+      return consumers;
   }
 }
 

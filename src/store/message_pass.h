@@ -45,7 +45,10 @@ struct MessagePassOptions {
   /// order than the horizon, and the pass runs again with a longer one.
   std::function<bool(const Slab&)> after_slab;
   /// Called on the caller's thread after the joins finished (may be empty).
-  std::function<void()> end_attempt;
+  /// False: as after_slab's.
+  std::function<bool()> end_attempt;
+  /// Per thread: the records come on the repaired times (null: as loaded).
+  const std::vector<time::ThreadTimeMap>* maps = nullptr;
 };
 
 /// Runs the pass with consumers made by make(partition); returns them.

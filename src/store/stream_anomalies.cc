@@ -30,7 +30,7 @@ class CountVisitor : public ChunkVisitor {
  public:
   CountVisitor(const model::Trace& t, const AnomalyOptions& o)
       : t_(t), o_(o), keys(t.states.size(), CallsitesFor(t, o)) {}
-  void Chunk(const ChunkRows& rows) override {
+  void Chunk(const ChunkRows& rows, const TimeMapper*) override {
     const model::SliceTable& s = rows.tables->slices;
     const bool percentile = o_.method == AnomalyMethod::kPercentile;
     for (size_t r = rows.carried; r < s.size(); ++r) {
@@ -196,7 +196,7 @@ class CollectVisitor : public ChunkVisitor {
       }
     }
   }
-  void Chunk(const ChunkRows& rows) override {
+  void Chunk(const ChunkRows& rows, const TimeMapper*) override {
     const model::SliceTable& s = rows.tables->slices;
     const bool percentile = o_.method == AnomalyMethod::kPercentile;
     for (size_t r = rows.carried; r < s.size(); ++r) {
@@ -239,7 +239,7 @@ class DeferredVisitor : public ChunkVisitor {
                   const std::vector<uint32_t>& key_group, const std::vector<Plan>& plans,
                   const std::vector<AnomalyGroup>& groups)
       : t_(t), o_(o), keys_(keys), key_group_(key_group), plans_(plans), groups_(groups) {}
-  void Chunk(const ChunkRows& rows) override {
+  void Chunk(const ChunkRows& rows, const TimeMapper*) override {
     const model::SliceTable& s = rows.tables->slices;
     const bool percentile = o_.method == AnomalyMethod::kPercentile;
     for (size_t r = rows.carried; r < s.size(); ++r) {
@@ -294,13 +294,14 @@ int64_t DeviationAt(const Multiset& sorted, uint64_t below, uint64_t k) {
 
 std::vector<analysis::Anomaly> StreamAnomalies(
     const TraceStore& store, const AnomalyOptions& o,
-    const std::function<void(uint64_t, uint64_t)>& progress) {
+    const std::function<void(uint64_t, uint64_t)>& progress,
+    const std::vector<time::ThreadTimeMap>* maps) {
   const model::Trace& t = store.trace();
   const std::function<void(uint64_t, uint64_t)> half = [&](uint64_t done, uint64_t total) {
     if (progress) progress(done / 2, total);
   };
   std::vector<CountVisitor> counted = RunThreadPass<CountVisitor>(
-      store, [&] { return CountVisitor(t, o); }, half);
+      store, [&] { return CountVisitor(t, o); }, WithProgress(half, maps));
 
   // Every worker's keys into one table; counts and histograms by key.
   StateCallsiteKeys keys(t.states.size(), CallsitesFor(t, o));
@@ -331,7 +332,8 @@ std::vector<analysis::Anomaly> StreamAnomalies(
     if (progress) progress(total / 2 + done / 2, total);
   };
   std::vector<CollectVisitor> collected = RunThreadPass<CollectVisitor>(
-      store, [&] { return CollectVisitor(t, o, keys, grouped.key_group, plans); }, second);
+      store, [&] { return CollectVisitor(t, o, keys, grouped.key_group, plans); },
+      WithProgress(second, maps));
 
   for (size_t g = 0; g < groups.size(); ++g) {
     if (!plans[g].judged) continue;
@@ -393,7 +395,8 @@ std::vector<analysis::Anomaly> StreamAnomalies(
     deferred |= p.deferred;
   if (deferred) {
     std::vector<DeferredVisitor> third = RunThreadPass<DeferredVisitor>(
-        store, [&] { return DeferredVisitor(t, o, keys, grouped.key_group, plans, groups); });
+        store, [&] { return DeferredVisitor(t, o, keys, grouped.key_group, plans, groups); },
+        WithProgress({}, maps));
     for (DeferredVisitor& v : third)
       for (const Candidate& c : v.candidates)
         out.push_back(analysis::MakeAnomaly(t, o, groups[c.group], c.slice, c.thread, c.callsite,

@@ -13,11 +13,14 @@
 
 #include "analysis/anomalies.h"
 #include "store/trace_store.h"
+#include "time/time_map.h"
 
 namespace plx::store {
 
+/// With `maps` (per thread), on the repaired times.
 std::vector<analysis::Anomaly> StreamAnomalies(
     const TraceStore& store, const analysis::AnomalyOptions& options,
-    const std::function<void(uint64_t, uint64_t)>& progress = {});
+    const std::function<void(uint64_t, uint64_t)>& progress = {},
+    const std::vector<time::ThreadTimeMap>* maps = nullptr);
 
 }  // namespace plx::store

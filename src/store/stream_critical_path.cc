@@ -13,7 +13,7 @@ namespace {
 class PathVisitor : public ChunkVisitor {
  public:
   explicit PathVisitor(std::unique_ptr<analysis::PathStateTimes> t) : times(std::move(t)) {}
-  void Chunk(const ChunkRows& rows) override {
+  void Chunk(const ChunkRows& rows, const TimeMapper*) override {
     const model::SliceTable& s = rows.tables->slices;
     times->AddSlices(rows.thread, s, rows.carried, s.size());
   }
@@ -25,8 +25,10 @@ class PathVisitor : public ChunkVisitor {
 
 analysis::CriticalPath StreamCriticalPath(const TraceStore& store,
                                           const analysis::WaitStatesReport& waits,
-                                          const std::function<void(uint64_t, uint64_t)>& progress) {
-  const model::Trace& trace = store.trace();
+                                          const std::function<void(uint64_t, uint64_t)>& progress,
+                                          const std::vector<time::ThreadTimeMap>* maps,
+                                          const model::Trace* repaired) {
+  const model::Trace& trace = repaired != nullptr ? *repaired : store.trace();
   const std::vector<analysis::PathSegment> segments =
       analysis::WalkCriticalPath(trace, analysis::IndexWaitEnds(trace, waits.instances));
   std::vector<bool> on_path(store.threads(), false);
@@ -35,7 +37,11 @@ analysis::CriticalPath StreamCriticalPath(const TraceStore& store,
   std::vector<PathVisitor> visitors = RunThreadPass<PathVisitor>(
       store,
       [&] { return PathVisitor(std::make_unique<analysis::PathStateTimes>(trace, segments)); },
-      progress, [&](uint32_t t) { return on_path[t]; });
+      [&] {
+        ThreadPassOptions options = WithProgress(progress, maps);
+        options.only = [&](uint32_t t) { return on_path[t]; };
+        return options;
+      }());
   for (size_t w = 1; w < visitors.size(); ++w)
     visitors[0].times->Merge(*visitors[w].times);
   return visitors[0].times->Finish();

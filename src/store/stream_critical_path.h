@@ -10,12 +10,16 @@
 #include "analysis/critical_path.h"
 #include "analysis/wait_states.h"
 #include "store/trace_store.h"
+#include "time/time_map.h"
 
 namespace plx::store {
 
 /// `waits` must hold its instances (StreamWaits with keep_instances).
+/// With `maps` (per thread), on the repaired times; `trace` is then the
+/// definitions with the repaired thread spans.
 analysis::CriticalPath StreamCriticalPath(
     const TraceStore& store, const analysis::WaitStatesReport& waits,
-    const std::function<void(uint64_t, uint64_t)>& progress = {});
+    const std::function<void(uint64_t, uint64_t)>& progress = {},
+    const std::vector<time::ThreadTimeMap>* maps = nullptr, const model::Trace* trace = nullptr);
 
 }  // namespace plx::store

@@ -19,7 +19,9 @@ namespace plx::store {
 
 class DeadlockCollector {
  public:
-  explicit DeadlockCollector(const TraceStore& store);
+  /// The unclosed slices come from the skeletons, or from `unclosed` (on
+  /// repaired times) when given.
+  DeadlockCollector(const TraceStore& store, const std::vector<analysis::UnclosedSlice>* unclosed);
 
   /// Whether any call was blocked (else the other calls do nothing).
   bool any() const { return !report_.blocked.empty(); }

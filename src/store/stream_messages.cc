@@ -30,7 +30,7 @@ class Counter : public MessageConsumer {
 class RmaVisitor : public ChunkVisitor {
  public:
   explicit RmaVisitor(const model::Trace& trace) : builder(trace) {}
-  void Chunk(const ChunkRows& rows) override {
+  void Chunk(const ChunkRows& rows, const TimeMapper*) override {
     builder.AddRows(rows.tables->rma, 0, rows.tables->rma.size());
   }
   analysis::RmaMatrixBuilder builder;
@@ -59,7 +59,7 @@ StreamedMessages StreamMessages(const TraceStore& store,
 analysis::RmaMatrix StreamRmaMatrix(const TraceStore& store,
                                     const std::function<void(uint64_t, uint64_t)>& progress) {
   std::vector<RmaVisitor> visitors = RunThreadPass<RmaVisitor>(
-      store, [&] { return RmaVisitor(store.trace()); }, progress);
+      store, [&] { return RmaVisitor(store.trace()); }, WithProgress(progress));
   for (size_t w = 1; w < visitors.size(); ++w)
     visitors[0].builder.Merge(visitors[w].builder);
   return visitors[0].builder.matrix();

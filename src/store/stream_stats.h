@@ -9,6 +9,7 @@
 
 #include "analysis/state_stats.h"
 #include "store/trace_store.h"
+#include "time/time_map.h"
 
 namespace plx::store {
 
@@ -17,7 +18,11 @@ struct StreamedStateStats {
   std::vector<analysis::StateStats> callsites;  // as analysis::ComputeCallsiteStats
 };
 
+/// With `maps` (per thread), on the repaired times; `trace` is then the
+/// definitions with the repaired thread spans (shares are of them).
 StreamedStateStats StreamStateStats(const TraceStore& store,
-                                    const std::function<void(uint64_t, uint64_t)>& progress = {});
+                                    const std::function<void(uint64_t, uint64_t)>& progress = {},
+                                    const std::vector<time::ThreadTimeMap>* maps = nullptr,
+                                    const model::Trace* trace = nullptr);
 
 }  // namespace plx::store

@@ -177,7 +177,9 @@ void CollectiveWaits(const model::Trace& t, const Rules& rules,
 }  // namespace
 
 StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
-                          const std::function<void(uint64_t, uint64_t)>& progress) {
+                          const std::function<void(uint64_t, uint64_t)>& progress,
+                          const std::vector<time::ThreadTimeMap>* maps,
+                          const std::vector<analysis::UnclosedSlice>* unclosed) {
   const model::Trace& trace = store.trace();
   const Rules rules(trace);
   const size_t parts = store.pool()->size();
@@ -187,7 +189,7 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
   std::vector<ThreadWaits> rows;
   std::vector<analysis::WaitStatesBuilder> builders;
   CollectiveGroups groups(trace);
-  DeadlockCollector deadlocks(store);
+  DeadlockCollector deadlocks(store, unclosed);
 
   // Settles thread t's rows from every partition's outbox.
   const auto settle = [&](size_t t, size_t worker, bool all) {
@@ -202,6 +204,7 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
   };
 
   MessagePassOptions options;
+  options.maps = maps;
   options.begin_attempt = [&](int64_t horizon) {
     for (auto& o : outboxes)
       for (auto& v : o)
@@ -213,7 +216,8 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
     groups.Reset(horizon);
     deadlocks.Reset();
   };
-  const auto collective = [&](const std::vector<CollectiveSide>& members) {
+  const auto collective = [&](const std::vector<CollectiveSide>& members,
+                              const std::array<uint64_t, 3>&) {
     CollectiveWaits(trace, rules, members, [&](const WaitInstance& w, const CollectiveSide& c) {
       builders[0].Add(w, c.thread, c.call.state, c.call.callsite, keep_instances);
     });
@@ -230,6 +234,7 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
   options.end_attempt = [&] {
     store.pool()->ParallelFor(threads, [&](size_t t, size_t worker) { settle(t, worker, true); });
     groups.Finish(collective);
+    return true;
   };
   RunMessagePass(
       store,

@@ -12,6 +12,7 @@
 #include "analysis/deadlock.h"
 #include "analysis/wait_states.h"
 #include "store/trace_store.h"
+#include "time/time_map.h"
 
 namespace plx::store {
 
@@ -22,7 +23,12 @@ struct StreamedWaits {
 
 /// The wait states, with their instances when `keep_instances` (the
 /// critical path needs them), else the totals only; and the deadlocks.
+/// With `maps` (per thread), on the repaired times; `unclosed` then gives
+/// the unclosed slices on them (TimeMapper::LongSlices), else they come
+/// from the skeletons.
 StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
-                          const std::function<void(uint64_t, uint64_t)>& progress = {});
+                          const std::function<void(uint64_t, uint64_t)>& progress = {},
+                          const std::vector<time::ThreadTimeMap>* maps = nullptr,
+                          const std::vector<analysis::UnclosedSlice>* unclosed = nullptr);
 
 }  // namespace plx::store

@@ -3,6 +3,7 @@
 // every chunk's rows to its visitor, so a visitor may carry state from one
 // chunk of a thread to the next; threads run in parallel on the store's
 // pool. Memory: one decoded chunk per worker, whatever the trace's size.
+// With time maps (causal repair), the rows come on the repaired times.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include "store/chunk_decoder.h"
+#include "store/time_mapper.h"
 #include "store/trace_store.h"
+#include "time/time_map.h"
 
 namespace plx::store {
 
@@ -20,33 +23,58 @@ class ChunkVisitor {
  public:
   virtual ~ChunkVisitor() = default;
   virtual void BeginThread(uint32_t thread) {}
-  /// A chunk's rows, valid until the call returns.
-  virtual void Chunk(const ChunkRows& rows) = 0;
+  /// A chunk's rows, valid until the call returns. On repaired times, own
+  /// slices that are long slices (mapper->IsLong) have a self time that is
+  /// not final yet: LongSlices gives them again at the thread's end.
+  virtual void Chunk(const ChunkRows& rows, const TimeMapper* mapper) = 0;
+  /// On repaired times, after the thread's last chunk: its long slices with
+  /// their final self times (`rows`: their global rows).
+  virtual void LongSlices(uint32_t thread, const model::SliceTable& slices,
+                          const std::vector<uint64_t>& rows) {}
   virtual void EndThread(uint32_t thread) {}
 };
 
+struct ThreadPassOptions {
+  /// (records done, records); may be empty.
+  std::function<void(uint64_t, uint64_t)> progress;
+  /// Only the threads it accepts are visited (empty: all).
+  std::function<bool(uint32_t thread)> only;
+  /// Per thread: moves the rows onto repaired times (null: as loaded).
+  const std::vector<time::ThreadTimeMap>* maps = nullptr;
+  /// With maps: what they moved, summed over the pass (may be null).
+  time::TimeMapStats* moved = nullptr;
+};
+
+/// Options with progress and maps only.
+inline ThreadPassOptions WithProgress(std::function<void(uint64_t, uint64_t)> progress,
+                                      const std::vector<time::ThreadTimeMap>* maps = nullptr) {
+  ThreadPassOptions o;
+  o.progress = std::move(progress);
+  o.maps = maps;
+  return o;
+}
+
 /// Runs the pass: `visitors[w]` serves worker w (one per store.pool()
-/// thread). `progress(records done, records)` may be empty. Threads with
-/// no records get BeginThread and EndThread only. With `only`, only the
-/// threads it accepts are visited.
+/// thread). Threads with no records get BeginThread and EndThread only.
 void RunThreadPass(const TraceStore& store, const std::vector<ChunkVisitor*>& visitors,
-                   const std::function<void(uint64_t, uint64_t)>& progress = {},
-                   const std::function<bool(uint32_t thread)>& only = {});
+                   const ThreadPassOptions& options = {});
 
 /// Makes one visitor per worker with `make()`, runs the pass, and returns
 /// them (to merge their results).
 template <typename Visitor, typename Make>
 std::vector<Visitor> RunThreadPass(const TraceStore& store, Make&& make,
-                                   const std::function<void(uint64_t, uint64_t)>& progress = {},
-                                   const std::function<bool(uint32_t thread)>& only = {}) {
+                                   const ThreadPassOptions& options = {}) {
   std::vector<Visitor> visitors;
   for (size_t w = 0; w < store.pool()->size(); ++w)
     visitors.push_back(make());
   std::vector<ChunkVisitor*> pointers;
   for (Visitor& v : visitors)
     pointers.push_back(&v);
-  RunThreadPass(store, pointers, progress, only);
+  RunThreadPass(store, pointers, options);
   return visitors;
 }
+
+/// Adds b to a: counts add, largest values stay.
+void AddTimeMapStats(time::TimeMapStats* a, const time::TimeMapStats& b);
 
 }  // namespace plx::store

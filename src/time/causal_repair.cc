@@ -4,6 +4,12 @@
 // before (backward amortisation) and after (forward amortisation), which may
 // in turn delay sends and so wake other constraints: a worklist run to the
 // least fixpoint. Then every other time follows by interpolation.
+//
+// The cone is exact: shifts are kept in fixed point (time/repair_rules.h),
+// and neighbouring anchors differ by at most slope x distance. That makes the
+// fixpoint the least solution of the constraints, whatever order they are
+// worked in — so the engine that streams a trace (src/store) finds the same
+// shifts working in time order.
 #include "time/causal_repair.h"
 
 #include <algorithm>
@@ -11,6 +17,7 @@
 #include <cstdlib>
 #include <deque>
 
+#include "time/repair_rules.h"
 #include "time/time_map.h"
 
 namespace plx::time {
@@ -39,7 +46,8 @@ Violations Count(const CausalConstraints& c, TimeOf time_of) {
 struct Anchors {
   std::vector<uint32_t> first;
   std::vector<int64_t> time;
-  std::vector<int64_t> shift;
+  std::vector<Scaled> scaled;  // the shift in fixed point
+  std::vector<int64_t> shift;  // the whole nanoseconds of it (ShiftOf)
 
   uint32_t Id(const EventRef& e) const {
     const auto begin = time.begin() + first[e.thread], end = time.begin() + first[e.thread + 1];
@@ -61,6 +69,7 @@ Anchors MakeAnchors(const CausalConstraints& c, size_t threads) {
     a.time.insert(a.time.end(), v.begin(), v.end());
     a.first.push_back(static_cast<uint32_t>(a.time.size()));
   }
+  a.scaled.assign(a.time.size(), 0);
   a.shift.assign(a.time.size(), 0);
   return a;
 }
@@ -68,7 +77,7 @@ Anchors MakeAnchors(const CausalConstraints& c, size_t threads) {
 class Solver {
  public:
   Solver(const CausalConstraints& c, Anchors* a, uint32_t threads, const RepairOptions& o)
-      : c_(c), a_(*a), slope_(o.max_slope), thread_of_(a->time.size()) {
+      : c_(c), a_(*a), slope_(ScaledSlope(o.max_slope)), thread_of_(a->time.size()) {
     for (uint32_t t = 0; t < threads; ++t)
       for (uint32_t i = a_.first[t]; i < a_.first[t + 1]; ++i)
         thread_of_[i] = t;
@@ -91,8 +100,6 @@ class Solver {
         dependents_[fill[source_anchor_[i]]++] = g;
     limit_ = o.max_updates ? o.max_updates : 64 * a_.time.size() + 1'000'000;
   }
-
-  int64_t Now(uint32_t anchor) const { return a_.time[anchor] + a_.shift[anchor]; }
 
   /// Runs the worklist; false when it stopped at the update limit.
   bool Run() {
@@ -118,38 +125,38 @@ class Solver {
       int64_t cause = 0;
       if (!l.For(c_.targets[i].thread, &cause)) continue;
       const uint32_t a = target_anchor_[i];
-      const int64_t need = cause + c_.lag[g] - Now(a);
-      if (need > 0 && !Raise(a, a_.shift[a] + need)) return false;
+      const Scaled need = Needed(cause + c_.lag[g] - a_.time[a]);
+      if (need > a_.scaled[a] && !Raise(a, need)) return false;
     }
     return true;
   }
 
-  // Raises anchor `a` to shift v and its thread's other anchors to the cone
-  // v - slope * distance, stopping where they already are that high.
-  bool Raise(uint32_t a, int64_t v) {
+  // Raises anchor `a` to v and its thread's other anchors to the cone: each
+  // at least its neighbour's shift less slope x distance, stopping where one
+  // already is that high (its own cone covers the rest).
+  bool Raise(uint32_t a, Scaled v) {
     const uint32_t t = thread_of_[a];
     Set(a, v);
     for (uint32_t b = a; b > a_.first[t];) {
       --b;
-      const int64_t want = v - Floor(a_.time[a] - a_.time[b]);
-      if (a_.shift[b] >= want) break;
+      const Scaled want = ConeAt(a_.scaled[b + 1], a_.time[b + 1] - a_.time[b], slope_);
+      if (a_.scaled[b] >= want) break;
       Set(b, want);
     }
     for (uint32_t b = a + 1; b < a_.first[t + 1]; ++b) {
-      const int64_t want = v - Floor(a_.time[b] - a_.time[a]);
-      if (a_.shift[b] >= want) break;
+      const Scaled want = ConeAt(a_.scaled[b - 1], a_.time[b] - a_.time[b - 1], slope_);
+      if (a_.scaled[b] >= want) break;
       Set(b, want);
     }
     return updates_ <= limit_;
   }
 
-  int64_t Floor(int64_t distance) const {
-    return static_cast<int64_t>(std::floor(slope_ * static_cast<double>(distance)));
-  }
-
-  void Set(uint32_t anchor, int64_t shift) {
-    a_.shift[anchor] = shift;
+  void Set(uint32_t anchor, Scaled scaled) {
+    a_.scaled[anchor] = scaled;
     ++updates_;
+    const int64_t shift = ShiftOf(scaled);
+    if (shift == a_.shift[anchor]) return;  // what constraints see did not change
+    a_.shift[anchor] = shift;
     for (uint32_t k = dependents_first_[anchor]; k < dependents_first_[anchor + 1]; ++k) {
       const uint32_t g = dependents_[k];
       if (!queued_[g]) {
@@ -161,7 +168,7 @@ class Solver {
 
   const CausalConstraints& c_;
   Anchors& a_;
-  double slope_;
+  Scaled slope_;
   std::vector<uint32_t> thread_of_;
   std::vector<uint32_t> source_anchor_, target_anchor_;
   std::vector<uint32_t> dependents_first_, dependents_;
@@ -229,6 +236,12 @@ StatusOr<RepairReport> RepairCausality(model::Trace* trace, const RepairOptions&
   Solver solver(c, &anchors, threads, options);
   report.converged = solver.Run();
   report.updates = solver.updates();
+  // Constraints that contradict each other drive shifts up without end:
+  // where the solver stopped says nothing, so nothing moves.
+  if (!report.converged) {
+    std::fill(anchors.scaled.begin(), anchors.scaled.end(), 0);
+    std::fill(anchors.shift.begin(), anchors.shift.end(), 0);
+  }
   for (Repair& r : report.repairs)
     r.shift_ns = anchors.shift[anchors.Id({r.thread, r.time_ns})];
   std::stable_sort(report.repairs.begin(), report.repairs.end(),

@@ -67,7 +67,8 @@ struct RepairReport {
   double max_relative_change = 0;            // of any slice of at least 1 us
   std::vector<int64_t> thread_max_shift_ns;  // per thread
   uint64_t updates = 0;                      // shift updates the solver made
-  bool converged = true;                     // false: stopped at max_updates, violations may remain
+  bool converged = true;  // false: stopped at max_updates (constraints contradict each
+                          // other); then nothing was moved
 };
 
 /// Counts violations without changing anything (min latency 0).

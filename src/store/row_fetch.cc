@@ -1,0 +1,64 @@
+// FetchRows: each row's thread and chunk by binary search over the
+// skeletons' row counts, requests grouped by chunk.
+#include "store/row_fetch.h"
+
+#include <algorithm>
+#include <map>
+
+#include "model/tables.h"
+#include "store/chunk_decoder.h"
+
+namespace plx::store {
+
+model::Trace FetchRows(const TraceStore& store, TableIndex table,
+                       const std::vector<uint64_t>& rows) {
+  model::Trace out;
+  size_t index = 0;
+  model::ForEachTable(out, [&](auto& t) {
+    if (index++ == table) model::ResizeTable(t, rows.size());
+  });
+  // (thread, chunk) -> (local row in the chunk's table, position in `rows`)
+  std::map<std::pair<uint32_t, size_t>, std::vector<std::pair<uint64_t, size_t>>> wanted;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const uint64_t row = rows[k];
+    if (row >= store.totals().table[table]) continue;
+    uint32_t t = 0;
+    for (uint32_t lo = 0, hi = store.threads(); lo < hi;) {
+      const uint32_t mid = (lo + hi) / 2;
+      if (store.thread_first(mid).table[table] <= row) {
+        t = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    const uint64_t local = row - store.thread_first(t).table[table];
+    const ThreadSkeleton& k_ = store.skeleton(t);
+    const auto it =
+        std::upper_bound(k_.chunks.begin(), k_.chunks.end(), local,
+                         [&](uint64_t r, const ChunkEntry& e) { return r < e.rows.table[table]; });
+    if (it == k_.chunks.begin()) continue;
+    const size_t c = static_cast<size_t>(it - k_.chunks.begin()) - 1;
+    wanted[{t, c}].push_back({local - k_.chunks[c].rows.table[table], k});
+  }
+  ChunkDecoder decoder;
+  model::UndefinedLog log(&store.undefined());
+  for (const auto& [where, list] : wanted) {
+    const auto [t, c] = where;
+    const ChunkRows& rows_of =
+        decoder.Decode(store.source(t), store.skeleton(t), c, store.thread_first(t), &log);
+    size_t i = 0;
+    model::ForEachTable(out, *rows_of.tables, [&](auto& to, const auto& from) {
+      if (i++ != table) return;
+      const size_t skip = table == kSlices ? rows_of.carried : 0;
+      for (const auto& [local, k] : list) {
+        if (skip + local >= from.size()) continue;
+        model::ZipColumns(to.columns(), from.columns(),
+                          [&](auto& a, const auto& b) { a[k] = b[skip + local]; });
+      }
+    });
+  }
+  return out;
+}
+
+}  // namespace plx::store

@@ -1,0 +1,200 @@
+// StreamRepair: partitions collect their pairs; after each slab they, and
+// the collective instances completed, go to the solver as groups, and the
+// solver's window moves up to the slab's end.
+#include "store/stream_repair.h"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <string_view>
+#include <tuple>
+
+#include "store/collective_groups.h"
+#include "store/message_pass.h"
+#include "store/thread_pass.h"
+#include "store/window_solver.h"
+#include "time/collective_instances.h"
+#include "time/communicator_keys.h"
+
+namespace plx::store {
+
+namespace {
+
+class PairCollector : public MessageConsumer {
+ public:
+  void Pair(const MessageSide& send, const MessageSide& recv, bool, int64_t) override {
+    pairs.push_back({send, recv});
+  }
+  std::vector<std::pair<MessageSide, MessageSide>> pairs;
+};
+
+uint64_t Ordered(int64_t t) {
+  return static_cast<uint64_t>(t) ^ (uint64_t{1} << 63);
+}
+
+// A collective recorded inside a wait or test call completed a nonblocking
+// collective: its call says nothing about the other participants.
+bool IsCompletionCall(std::string_view state) {
+  return state.starts_with("MPI_Wait") || state.starts_with("MPI_Test");
+}
+
+class NoVisitor : public ChunkVisitor {
+ public:
+  void Chunk(const ChunkRows&, const TimeMapper*) override {}
+};
+
+}  // namespace
+
+time::TimeMapStats MeasureTimeMaps(const TraceStore& store,
+                                   const std::vector<time::ThreadTimeMap>& maps,
+                                   const std::function<void(uint64_t, uint64_t)>& progress) {
+  time::TimeMapStats stats;
+  ThreadPassOptions options = WithProgress(progress, &maps);
+  options.moved = &stats;
+  RunThreadPass<NoVisitor>(
+      store, [] { return NoVisitor(); }, options);
+  return stats;
+}
+
+model::Trace RepairedDefinitions(const model::Trace& trace,
+                                 const std::vector<time::ThreadTimeMap>& maps) {
+  model::Trace out = trace;
+  bool any = false;
+  int64_t begin = 0, end = 0;
+  for (uint32_t i = 0; i < out.threads.size(); ++i) {
+    model::Thread& th = out.threads[i];
+    if (i < maps.size()) {
+      th.begin_ns = maps[i].Apply(th.begin_ns);
+      th.end_ns = std::max(th.begin_ns, maps[i].Apply(th.end_ns));
+    }
+    if (th.records == 0) continue;
+    begin = any ? std::min(begin, th.begin_ns) : th.begin_ns;
+    end = any ? std::max(end, th.end_ns) : th.end_ns;
+    any = true;
+  }
+  if (any) {
+    out.begin_ns = begin;
+    out.end_ns = end;
+  }
+  return out;
+}
+
+StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::RepairOptions& options,
+                                      const std::function<void(uint64_t, uint64_t)>& progress) {
+  if (options.min_latency_ns < 0)
+    return InvalidArgument("RepairCausality: min_latency_ns must not be negative");
+  if (!(options.max_slope > 0 && options.max_slope < 1))
+    return InvalidArgument("RepairCausality: max_slope must be in (0, 1)");
+  // Counting collectives' violations without repairing them needs them
+  // recounted on the repaired times; no command asks for it.
+  if (!options.collectives)
+    return Unimplemented("causal repair without collectives is done in memory only");
+  const model::Trace& trace = store.trace();
+  const auto by_rank = time::ProcessesByRank(trace);
+  std::vector<PairCollector*> collectors;
+  std::unique_ptr<WindowSolver> solver;
+  CollectiveGroups groups(trace);
+  std::vector<CollectiveConstraint> pending;  // instances handed on, for the next drain
+
+  const auto message_group = [&](const MessageSide& send, const MessageSide& recv) {
+    const bool same = trace.threads[send.thread].process == trace.threads[recv.thread].process;
+    solver->AddMessage({send.thread, send.time}, send.row, {recv.thread, recv.time}, recv.row,
+                       same ? 0 : options.min_latency_ns);
+  };
+  // The rules of time::BuildCausalConstraints for one instance.
+  const auto collective_group = [&](const std::vector<CollectiveSide>& rows,
+                                    const std::array<uint64_t, 3>& key) {
+    if (rows.size() < 2) return;
+    time::CollectiveShape shape = time::CollectiveShapeOf(rows.front().op);
+    if (shape == time::CollectiveShape::kPrefix || shape == time::CollectiveShape::kUnknown) return;
+    for (const CollectiveSide& c : rows)
+      if (c.call.slice == model::kNone || c.call.state >= trace.states.size() ||
+          IsCompletionCall(trace.states[c.call.state].name))
+        return;
+    uint32_t root_process = model::kNone;
+    if (shape != time::CollectiveShape::kAllToAll) {
+      const auto it = by_rank.find(rows.front().root);
+      if (it == by_rank.end()) return;
+      root_process = it->second;
+    }
+    CollectiveConstraint g;
+    g.lag = options.min_latency_ns;
+    int64_t earliest = std::numeric_limits<int64_t>::max();
+    for (const CollectiveSide& c : rows) {
+      earliest = std::min(earliest, c.time);
+      const bool is_root = trace.threads[c.thread].process == root_process;
+      const bool source = shape == time::CollectiveShape::kAllToAll ||
+                          (shape == time::CollectiveShape::kRootToAll && is_root) ||
+                          (shape == time::CollectiveShape::kAllToRoot && !is_root);
+      const bool target = shape == time::CollectiveShape::kAllToAll ||
+                          (shape == time::CollectiveShape::kRootToAll && !is_root) ||
+                          (shape == time::CollectiveShape::kAllToRoot && is_root);
+      if (source) g.sources.push_back({c.thread, c.call.begin});
+      if (target) {
+        g.targets.push_back({c.thread, c.call.end});
+        g.target_rows.push_back(c.row);
+      }
+    }
+    g.order = {1, Ordered(earliest), key[0], key[1], key[2]};
+    pending.push_back(std::move(g));
+  };
+  // A slab's pairs' anchors are made in one go per thread (one at a time,
+  // anchors arriving far from a thread's latest would be costly).
+  std::vector<ConstraintEvent> events;
+  const auto drain = [&] {
+    events.clear();
+    for (PairCollector* c : collectors)
+      for (const auto& [send, recv] : c->pairs) {
+        events.push_back({send.thread, send.time});
+        events.push_back({recv.thread, recv.time});
+      }
+    for (const CollectiveConstraint& g : pending) {
+      events.insert(events.end(), g.sources.begin(), g.sources.end());
+      events.insert(events.end(), g.targets.begin(), g.targets.end());
+    }
+    solver->Prepare(&events);
+    for (PairCollector* c : collectors) {
+      for (const auto& [send, recv] : c->pairs)
+        message_group(send, recv);
+      c->pairs.clear();
+    }
+    for (CollectiveConstraint& g : pending)
+      solver->AddCollective(std::move(g));
+    pending.clear();
+  };
+
+  MessagePassOptions pass;
+  pass.begin_attempt = [&](int64_t horizon) {
+    // Pairs come a horizon after their records: the window is a few more.
+    const int64_t window =
+        horizon > std::numeric_limits<int64_t>::max() / 16 ? horizon : 2 * horizon;
+    solver = std::make_unique<WindowSolver>(trace, options, window);
+    groups.Reset(horizon);
+  };
+  pass.after_slab = [&](const Slab& slab) {
+    const bool in_order = groups.Add(slab.collectives, slab.until, collective_group);
+    drain();
+    // After the last slab, pairs still come (sends to any stream): the
+    // window stays open until Finish.
+    if (slab.until != std::numeric_limits<int64_t>::max()) solver->Advance(slab.until);
+    return in_order && !solver->exceeded();
+  };
+  pass.end_attempt = [&] {
+    groups.Finish(collective_group);
+    drain();
+    solver->Finish();
+    return !solver->exceeded();
+  };
+  RunMessagePass(
+      store,
+      [&](size_t p) -> std::unique_ptr<MessageConsumer> {
+        auto c = std::make_unique<PairCollector>();
+        if (p == 0) collectors.clear();
+        collectors.push_back(c.get());
+        return c;
+      },
+      pass, progress);
+  return StreamedRepair{std::move(solver->report()), std::move(solver->maps())};
+}
+
+}  // namespace plx::store

@@ -1,0 +1,39 @@
+// Causal repair over a trace store (time::RepairCausality): one message
+// pass whose pairs and collective instances become constraint groups for a
+// WindowSolver. The result is the report (less what applying the maps
+// measures: events moved, largest shift and duration changes, which a pass
+// with the maps gives, store/time_mapper.h) and each thread's time map.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "base/status.h"
+#include "store/trace_store.h"
+#include "time/causal_repair.h"
+#include "time/time_map.h"
+
+namespace plx::store {
+
+struct StreamedRepair {
+  time::RepairReport report;
+  std::vector<time::ThreadTimeMap> maps;  // per thread
+};
+
+/// What applying the maps moves (time::ApplyTimeMaps' counts), from a
+/// thread pass over the trace with them.
+time::TimeMapStats MeasureTimeMaps(const TraceStore& store,
+                                   const std::vector<time::ThreadTimeMap>& maps,
+                                   const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+/// The definitions-only model with the threads' spans (and so the trace's)
+/// moved by the maps, as ApplyTimeMaps moves them.
+model::Trace RepairedDefinitions(const model::Trace& trace,
+                                 const std::vector<time::ThreadTimeMap>& maps);
+
+StatusOr<StreamedRepair> StreamRepair(const TraceStore& store,
+                                      const time::RepairOptions& options = {},
+                                      const std::function<void(uint64_t, uint64_t)>& progress = {});
+
+}  // namespace plx::store

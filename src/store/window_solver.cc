@@ -1,0 +1,550 @@
+// WindowSolver: anchors in a pool, each thread's ids in a deque by time;
+// message groups hold their one source and target, collectives theirs in a
+// side table; a FIFO worklist; groups settle from a heap by their latest
+// event, anchors (leaving memory, entering the thread's map) once older
+// than the window and no live group names them.
+#include "store/window_solver.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+namespace plx::store {
+
+using time::Scaled;
+
+WindowSolver::WindowSolver(const model::Trace& trace, const time::RepairOptions& options,
+                           int64_t window_ns)
+    : trace_(trace),
+      options_(options),
+      slope_(time::ScaledSlope(options.max_slope)),
+      window_(std::max<int64_t>(window_ns, 0)),
+      threads_(trace.threads.size()),
+      maps_(trace.threads.size()) {
+  report_.thread_max_shift_ns.assign(trace.threads.size(), 0);
+}
+
+size_t WindowSolver::IndexOf(const ThreadAnchors& t, int64_t time) const {
+  // Most lookups are near the end (constraints arrive in time order).
+  const auto& v = t.by_time;
+  if (!v.empty() && v.back().first <= time) return v.back().first == time ? v.size() - 1 : v.size();
+  return static_cast<size_t>(std::lower_bound(v.begin(), v.end(), time,
+                                              [](const std::pair<int64_t, uint32_t>& x, int64_t y) {
+                                                return x.first < y;
+                                              }) -
+                             v.begin());
+}
+
+uint32_t WindowSolver::AnchorAt(const ConstraintEvent& e) {
+  ThreadAnchors& t = threads_[e.thread];
+  const size_t i = IndexOf(t, e.time);
+  if (i < t.by_time.size() && t.by_time[i].first == e.time) return t.by_time[i].second;
+  if (e.time < frozen_before_) exceeded_ = true;  // the window was too short
+  uint32_t id;
+  if (!free_anchors_.empty()) {
+    id = free_anchors_.back();
+    free_anchors_.pop_back();
+    anchors_[id] = Anchor();
+  } else {
+    id = static_cast<uint32_t>(anchors_.size());
+    anchors_.emplace_back();
+  }
+  Anchor& a = anchors_[id];
+  a.time = e.time;
+  a.thread = e.thread;
+  // Within its neighbours' cones (they are within each other's, so it is too).
+  Scaled v = 0;
+  if (i > 0) {
+    const Anchor& p = anchors_[t.by_time[i - 1].second];
+    v = std::max(v, time::ConeAt(p.scaled, e.time - p.time, slope_));
+  } else if (t.removed_any) {
+    v = std::max(v, time::ConeAt(t.removed_scaled, e.time - t.removed_time, slope_));
+  }
+  if (i < t.by_time.size()) {
+    const Anchor& n = anchors_[t.by_time[i].second];
+    v = std::max(v, time::ConeAt(n.scaled, n.time - e.time, slope_));
+  }
+  a.scaled = v;
+  a.shift = time::ShiftOf(v);
+  t.by_time.insert(t.by_time.begin() + static_cast<ptrdiff_t>(i), {e.time, id});
+  ++anchors_seen_;
+  return id;
+}
+
+void WindowSolver::Prepare(std::vector<ConstraintEvent>* events) {
+  std::sort(events->begin(), events->end(), [](const ConstraintEvent& a, const ConstraintEvent& b) {
+    return a.thread != b.thread ? a.thread < b.thread : a.time < b.time;
+  });
+  std::vector<std::pair<int64_t, uint32_t>> merged;
+  std::vector<uint8_t> fresh;
+  for (size_t i = 0; i < events->size();) {
+    const uint32_t thread = (*events)[i].thread;
+    size_t j = i;
+    while (j < events->size() && (*events)[j].thread == thread)
+      ++j;
+    ThreadAnchors& t = threads_[thread];
+    // The thread's anchors from the first new time on, merged with the new.
+    const size_t from = IndexOf(t, (*events)[i].time);
+    merged.clear();
+    fresh.clear();
+    size_t k = from;
+    for (size_t e = i; e < j; ++e) {
+      const int64_t time = (*events)[e].time;
+      while (k < t.by_time.size() && t.by_time[k].first < time) {
+        merged.push_back(t.by_time[k++]);
+        fresh.push_back(0);
+      }
+      if ((k < t.by_time.size() && t.by_time[k].first == time) ||
+          (!merged.empty() && merged.back().first == time))
+        continue;
+      if (time < frozen_before_) exceeded_ = true;  // the window was too short
+      uint32_t id;
+      if (!free_anchors_.empty()) {
+        id = free_anchors_.back();
+        free_anchors_.pop_back();
+        anchors_[id] = Anchor();
+      } else {
+        id = static_cast<uint32_t>(anchors_.size());
+        anchors_.emplace_back();
+      }
+      anchors_[id].time = time;
+      anchors_[id].thread = thread;
+      merged.push_back({time, id});
+      fresh.push_back(1);
+      ++anchors_seen_;
+    }
+    if (merged.size() == k - from) {
+      i = j;
+      continue;  // nothing new
+    }
+    while (k < t.by_time.size()) {
+      merged.push_back(t.by_time[k++]);
+      fresh.push_back(0);
+    }
+    // New anchors within their neighbours' cones: forward, then backward.
+    for (size_t m = 0; m < merged.size(); ++m) {
+      if (!fresh[m]) continue;
+      Anchor& a = anchors_[merged[m].second];
+      Scaled v = 0;
+      if (m > 0) {
+        const Anchor& p = anchors_[merged[m - 1].second];
+        v = time::ConeAt(p.scaled, a.time - p.time, slope_);
+      } else if (from > 0) {
+        const Anchor& p = anchors_[t.by_time[from - 1].second];
+        v = time::ConeAt(p.scaled, a.time - p.time, slope_);
+      } else if (t.removed_any) {
+        v = time::ConeAt(t.removed_scaled, a.time - t.removed_time, slope_);
+      }
+      a.scaled = std::max<Scaled>(0, v);
+    }
+    for (size_t m = merged.size(); m-- > 0;) {
+      if (!fresh[m] || m + 1 == merged.size()) continue;
+      Anchor& a = anchors_[merged[m].second];
+      const Anchor& n = anchors_[merged[m + 1].second];
+      a.scaled = std::max(a.scaled, time::ConeAt(n.scaled, n.time - a.time, slope_));
+    }
+    for (size_t m = 0; m < merged.size(); ++m)
+      if (fresh[m])
+        anchors_[merged[m].second].shift = time::ShiftOf(anchors_[merged[m].second].scaled);
+    t.by_time.erase(t.by_time.begin() + static_cast<ptrdiff_t>(from), t.by_time.end());
+    t.by_time.insert(t.by_time.end(), merged.begin(), merged.end());
+    i = j;
+  }
+}
+
+void WindowSolver::AddDependent(uint32_t anchor, uint32_t group) {
+  Anchor& a = anchors_[anchor];
+  for (uint32_t& d : a.deps)
+    if (d == kNone) {
+      d = group;
+      return;
+    }
+  if (a.more == kNone) {
+    if (!free_more_.empty()) {
+      a.more = free_more_.back();
+      free_more_.pop_back();
+    } else {
+      a.more = static_cast<uint32_t>(more_.size());
+      more_.emplace_back();
+    }
+  }
+  more_[a.more].push_back(group);
+}
+
+void WindowSolver::RemoveDependent(uint32_t anchor, uint32_t group) {
+  Anchor& a = anchors_[anchor];
+  for (uint32_t& d : a.deps)
+    if (d == group) {
+      d = kNone;
+      return;
+    }
+  if (a.more != kNone) {
+    std::vector<uint32_t>& m = more_[a.more];
+    m.erase(std::remove(m.begin(), m.end(), group), m.end());
+  }
+}
+
+template <typename F>
+void WindowSolver::ForDependents(const Anchor& a, F&& f) {
+  for (uint32_t d : a.deps)
+    if (d != kNone) f(d);
+  if (a.more != kNone)
+    for (uint32_t d : more_[a.more])
+      f(d);
+}
+
+void WindowSolver::Queue(uint32_t g) {
+  if (groups_[g].queued) return;
+  groups_[g].queued = true;
+  queue_.push_back(g);
+}
+
+void WindowSolver::Set(uint32_t anchor, Scaled value) {
+  Anchor& a = anchors_[anchor];
+  if (a.time < frozen_before_) exceeded_ = true;
+  a.scaled = value;
+  ++report_.updates;
+  const int64_t shift = time::ShiftOf(value);
+  if (shift == a.shift) return;  // what constraints see did not change
+  a.shift = shift;
+  ForDependents(a, [&](uint32_t g) { Queue(g); });
+}
+
+void WindowSolver::Raise(uint32_t anchor, Scaled value) {
+  const uint32_t thread = anchors_[anchor].thread;
+  Set(anchor, value);
+  ThreadAnchors& t = threads_[thread];
+  const size_t at = IndexOf(t, anchors_[anchor].time);
+  // Backward: each at least its successor's shift less slope x distance.
+  bool stopped = false;
+  for (size_t i = at; i > 0; --i) {
+    const Anchor& next = anchors_[t.by_time[i].second];
+    const uint32_t b = t.by_time[i - 1].second;
+    const Scaled want = time::ConeAt(next.scaled, next.time - anchors_[b].time, slope_);
+    if (anchors_[b].scaled >= want) {
+      stopped = true;
+      break;
+    }
+    Set(b, want);
+  }
+  if (!stopped && t.removed_any) {
+    const Anchor& first = anchors_[t.by_time.front().second];
+    if (t.removed_scaled < time::ConeAt(first.scaled, first.time - t.removed_time, slope_))
+      exceeded_ = true;  // a settled anchor would move
+  }
+  for (size_t i = at + 1; i < t.by_time.size(); ++i) {
+    const Anchor& prev = anchors_[t.by_time[i - 1].second];
+    const uint32_t b = t.by_time[i].second;
+    const Scaled want = time::ConeAt(prev.scaled, anchors_[b].time - prev.time, slope_);
+    if (anchors_[b].scaled >= want) break;
+    Set(b, want);
+  }
+  const uint64_t limit =
+      options_.max_updates ? options_.max_updates : 64 * anchors_seen_ + 1'000'000;
+  if (report_.updates > limit) stopped_ = true;
+}
+
+time::LatestSources WindowSolver::Latest(const Group& g, bool repaired) const {
+  time::LatestSources l;
+  const auto add = [&](uint32_t id, const ConstraintEvent& e) {
+    const int64_t t = repaired ? anchors_[id].time + anchors_[id].shift : e.time;
+    if (l.best_thread == kNone || t > l.best) {
+      if (l.best_thread != kNone && l.best_thread != e.thread) {
+        l.second = l.best;
+        l.has_second = true;
+      }
+      l.best = t;
+      l.best_thread = e.thread;
+    } else if (e.thread != l.best_thread && (!l.has_second || t > l.second)) {
+      l.second = t;
+      l.has_second = true;
+    }
+  };
+  if (g.message) {
+    const Anchor& a = anchors_[g.source];
+    add(g.source, {a.thread, a.time});
+  } else {
+    const Collective& c = collectives_[g.collective];
+    for (size_t i = 0; i < c.sources.size(); ++i)
+      add(c.sources[i], c.c.sources[i]);
+  }
+  return l;
+}
+
+void WindowSolver::Enforce(uint32_t id) {
+  const Group& g = groups_[id];
+  const time::LatestSources l = Latest(g, true);
+  const auto target = [&](uint32_t anchor) {
+    int64_t cause = 0;
+    const Anchor& a = anchors_[anchor];
+    if (!l.For(a.thread, &cause)) return;
+    const Scaled need = time::Needed(cause + g.lag - a.time);
+    if (need > a.scaled) Raise(anchor, need);
+  };
+  if (g.message) {
+    target(g.target);
+  } else {
+    // Raising may move the side table's storage: copy the ids first.
+    const std::vector<uint32_t> targets = collectives_[g.collective].targets;
+    for (uint32_t a : targets)
+      target(a);
+  }
+}
+
+void WindowSolver::Run() {
+  while (!queue_.empty() && !stopped_) {
+    const uint32_t g = queue_.front();
+    queue_.pop_front();
+    groups_[g].queued = false;
+    Enforce(g);
+  }
+  if (stopped_) {
+    for (uint32_t g : queue_)
+      groups_[g].queued = false;
+    queue_.clear();
+  }
+}
+
+uint32_t WindowSolver::NewGroup() {
+  if (!free_groups_.empty()) {
+    const uint32_t id = free_groups_.back();
+    free_groups_.pop_back();
+    groups_[id] = Group();
+    return id;
+  }
+  groups_.emplace_back();
+  return static_cast<uint32_t>(groups_.size() - 1);
+}
+
+// Before repair: targets before their cause count as violations; those
+// closer than the lag are repairs.
+void WindowSolver::Count(const Group& g, bool repaired, time::Violations* v) const {
+  const time::LatestSources l = Latest(g, repaired);
+  const auto one = [&](uint32_t anchor) {
+    const Anchor& a = anchors_[anchor];
+    int64_t cause = 0;
+    if (l.For(a.thread, &cause) && a.time + (repaired ? a.shift : 0) < cause)
+      ++(g.message ? v->messages : v->collectives);
+  };
+  if (g.message) {
+    one(g.target);
+  } else {
+    for (uint32_t a : collectives_[g.collective].targets)
+      one(a);
+  }
+}
+
+void WindowSolver::AddMessage(const ConstraintEvent& send, uint32_t send_row,
+                              const ConstraintEvent& recv, uint32_t recv_row, int64_t lag) {
+  const uint32_t id = NewGroup();
+  const uint32_t source = AnchorAt(send), target = AnchorAt(recv);
+  Group& g = groups_[id];
+  g.message = true;
+  g.lag = lag;
+  g.source = source;
+  g.target = target;
+  g.latest = std::max(send.time, recv.time);
+  ++anchors_[source].refs;
+  ++anchors_[target].refs;
+  AddDependent(source, id);
+  ++report_.constraints;
+  Count(g, false, &report_.before);
+  if (send.thread != recv.thread && recv.time < send.time + lag) {
+    time::Repair r;
+    r.kind = time::CausalConstraints::Kind::kMessage;
+    r.thread = recv.thread;
+    r.row = recv_row;
+    r.send_row = send_row;
+    r.time_ns = recv.time;
+    r.violation_ns = send.time - recv.time;
+    g.first_repair = static_cast<uint32_t>(report_.repairs.size());
+    g.repairs = 1;
+    report_.repairs.push_back(r);
+    repair_order_.push_back({{0, send_row, 0, 0, 0}, 0});
+  }
+  due_.push({g.latest, id});
+  if (!stopped_) {
+    Queue(id);
+    Run();
+  }
+}
+
+void WindowSolver::AddCollective(CollectiveConstraint c) {
+  const uint32_t id = NewGroup();
+  uint32_t slot;
+  if (!free_collectives_.empty()) {
+    slot = free_collectives_.back();
+    free_collectives_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(collectives_.size());
+    collectives_.emplace_back();
+  }
+  Collective& x = collectives_[slot];
+  x = Collective();
+  x.c = std::move(c);
+  int64_t latest = INT64_MIN;
+  for (const ConstraintEvent& e : x.c.sources) {
+    const uint32_t a = AnchorAt(e);
+    x.sources.push_back(a);
+    ++anchors_[a].refs;
+    AddDependent(a, id);
+    latest = std::max(latest, e.time);
+  }
+  for (const ConstraintEvent& e : x.c.targets) {
+    const uint32_t a = AnchorAt(e);
+    x.targets.push_back(a);
+    ++anchors_[a].refs;
+    latest = std::max(latest, e.time);
+  }
+  Group& g = groups_[id];
+  g.message = false;
+  g.lag = x.c.lag;
+  g.collective = slot;
+  g.latest = latest;
+  ++report_.constraints;
+  Count(g, false, &report_.before);
+  const time::LatestSources l = Latest(g, false);
+  g.first_repair = static_cast<uint32_t>(report_.repairs.size());
+  for (size_t i = 0; i < x.c.targets.size(); ++i) {
+    const ConstraintEvent& e = x.c.targets[i];
+    int64_t cause = 0;
+    if (!l.For(e.thread, &cause) || e.time >= cause + g.lag) continue;
+    time::Repair r;
+    r.kind = time::CausalConstraints::Kind::kCollective;
+    r.thread = e.thread;
+    r.row = x.c.target_rows[i];
+    r.time_ns = e.time;
+    r.violation_ns = cause - e.time;
+    report_.repairs.push_back(r);
+    repair_order_.push_back({x.c.order, static_cast<uint32_t>(i)});
+    ++g.repairs;
+  }
+  due_.push({latest, id});
+  if (!stopped_) {
+    Queue(id);
+    Run();
+  }
+}
+
+void WindowSolver::Settle(uint32_t id) {
+  Group& g = groups_[id];
+  Count(g, true, &report_.after);
+  if (g.message) {
+    if (g.repairs) report_.repairs[g.first_repair].shift_ns = anchors_[g.target].shift;
+    --anchors_[g.source].refs;
+    --anchors_[g.target].refs;
+    RemoveDependent(g.source, id);
+  } else {
+    Collective& x = collectives_[g.collective];
+    // Repairs are in target order; find each one's target by its row.
+    for (uint32_t k = 0, i = 0; k < g.repairs && i < x.targets.size(); ++i) {
+      time::Repair& r = report_.repairs[g.first_repair + k];
+      if (r.row != x.c.target_rows[i] || r.time_ns != x.c.targets[i].time) continue;
+      r.shift_ns = anchors_[x.targets[i]].shift;
+      ++k;
+    }
+    for (uint32_t a : x.sources) {
+      --anchors_[a].refs;
+      RemoveDependent(a, id);
+    }
+    for (uint32_t a : x.targets)
+      --anchors_[a].refs;
+    x = Collective();
+    free_collectives_.push_back(g.collective);
+  }
+  free_groups_.push_back(id);
+}
+
+void WindowSolver::Emit(ThreadAnchors* t, uint32_t thread, int64_t time, int64_t shift) {
+  // An anchor goes into the map when its shift or a neighbour's is not 0.
+  if (t->pending && (t->pending_shift != 0 || t->before_pending_shift != 0 || shift != 0)) {
+    maps_[thread].anchors.push_back(t->pending_time);
+    maps_[thread].shifts.push_back(t->pending_shift);
+  }
+  t->before_pending_shift = t->pending ? t->pending_shift : 0;
+  t->pending = true;
+  t->pending_time = time;
+  t->pending_shift = shift;
+}
+
+void WindowSolver::Remove(uint32_t thread, int64_t before) {
+  ThreadAnchors& t = threads_[thread];
+  while (!t.by_time.empty()) {
+    const uint32_t id = t.by_time.front().second;
+    Anchor& a = anchors_[id];
+    if (a.time >= before || a.refs > 0) break;
+    t.removed_any = true;
+    t.removed_time = a.time;
+    t.removed_scaled = a.scaled;
+    report_.thread_max_shift_ns[thread] =
+        std::max(report_.thread_max_shift_ns[thread], std::abs(a.shift));
+    Emit(&t, thread, a.time, a.shift);
+    if (a.more != kNone) {
+      more_[a.more].clear();
+      free_more_.push_back(a.more);
+    }
+    free_anchors_.push_back(id);
+    t.by_time.pop_front();
+  }
+}
+
+void WindowSolver::Advance(int64_t frontier) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  frozen_before_ = frontier < kMin + window_ ? kMin : frontier - window_;
+  while (!due_.empty() && due_.top().first < frozen_before_) {
+    Settle(due_.top().second);
+    due_.pop();
+  }
+  for (uint32_t t = 0; t < threads_.size(); ++t)
+    Remove(t, frozen_before_);
+}
+
+void WindowSolver::Finish() {
+  Run();
+  if (stopped_) {
+    // Contradicting constraints: nothing moves (as in time::RepairCausality).
+    for (Anchor& a : anchors_) {
+      a.scaled = 0;
+      a.shift = 0;
+    }
+    for (ThreadAnchors& t : threads_)
+      t.removed_scaled = 0;
+  }
+  frozen_before_ = std::numeric_limits<int64_t>::max();
+  while (!due_.empty()) {
+    Settle(due_.top().second);
+    due_.pop();
+  }
+  for (uint32_t t = 0; t < threads_.size(); ++t) {
+    Remove(t, frozen_before_);
+    Emit(&threads_[t], t, 0, 0);  // flushes the last anchor (as if followed by a shift of 0)
+  }
+  report_.converged = !stopped_;
+  if (stopped_) {
+    // Groups settled before the solver stopped counted their shifts.
+    report_.after = report_.before;
+    for (time::Repair& r : report_.repairs)
+      r.shift_ns = 0;
+    for (time::ThreadTimeMap& m : maps_)
+      m = time::ThreadTimeMap();
+    std::fill(report_.thread_max_shift_ns.begin(), report_.thread_max_shift_ns.end(), 0);
+  }
+  report_.violations_before = report_.before.total();
+  report_.violations_after = report_.after.total();
+  // Largest shift first; equal ones in the in-memory order of their groups.
+  std::vector<uint32_t> order(report_.repairs.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const time::Repair &x = report_.repairs[a], &y = report_.repairs[b];
+    if (x.shift_ns != y.shift_ns) return x.shift_ns > y.shift_ns;
+    return repair_order_[a] < repair_order_[b];
+  });
+  std::vector<time::Repair> sorted;
+  sorted.reserve(order.size());
+  for (uint32_t i : order)
+    sorted.push_back(report_.repairs[i]);
+  report_.repairs = std::move(sorted);
+}
+
+}  // namespace plx::store
