@@ -29,6 +29,7 @@
 #include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "store/stream_report.h"
 #include "time/causal_repair.h"
 
 namespace plx::cli {
@@ -321,8 +322,42 @@ ordered_json Json(const model::Trace& t, const ReportOptions& o, const Findings&
   return j;
 }
 
+void Print(const model::Trace& trace, const ReportOptions& o, const Findings& f) {
+  if (o.json) {
+    fmt::print("{}\n",
+               Json(trace, o, f).dump(2, ' ', false, ordered_json::error_handler_t::replace));
+  } else {
+    PrintText(trace, o, f);
+  }
+}
+
+// Above --memory: every finding from the trace store.
+Status ReportFromStore(const ReportOptions& o, const GlobalOptions& global,
+                       const format::TraceFile& file) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> st, OpenStore(file, global));
+  StatusOr<store::StreamedReport> streamed = [&] {
+    StepProgress progress(global.progress, "analysing", 5);
+    return store::StreamReport(*st, {}, [&](std::string_view name) { progress.Step(name); });
+  }();
+  PLX_ASSIGN_OR_RETURN(store::StreamedReport r, std::move(streamed));
+  Findings f;
+  f.records = file.total_records();
+  f.repair = std::move(r.repair);
+  f.stats = std::move(r.stats);
+  f.states = f.stats.all.states;
+  analysis::SortStateStats(r.trace, analysis::StateOrder::kSelf, &f.states);
+  f.imbalance = analysis::ComputeImbalance(r.trace, f.stats);
+  f.waits = std::move(r.waits);
+  f.deadlocks = std::move(r.deadlocks);
+  f.path = std::move(r.path);
+  f.anomalies = std::move(r.anomalies);
+  Print(r.trace, o, f);
+  return Status::Ok();
+}
+
 Status RunReport(const ReportOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  if (!FitsInMemory(*file, global)) return ReportFromStore(o, global, *file);
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   Findings f;
   f.records = file->total_records();
@@ -345,12 +380,7 @@ Status RunReport(const ReportOptions& o, const GlobalOptions& global) {
     progress.Step("anomalies");
     f.anomalies = analysis::FindAnomalies(trace);
   }
-  if (o.json) {
-    fmt::print("{}\n",
-               Json(trace, o, f).dump(2, ' ', false, ordered_json::error_handler_t::replace));
-  } else {
-    PrintText(trace, o, f);
-  }
+  Print(trace, o, f);
   return Status::Ok();
 }
 

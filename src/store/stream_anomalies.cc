@@ -292,17 +292,33 @@ int64_t DeviationAt(const Multiset& sorted, uint64_t below, uint64_t k) {
 
 }  // namespace
 
-std::vector<analysis::Anomaly> StreamAnomalies(
-    const TraceStore& store, const AnomalyOptions& o,
-    const std::function<void(uint64_t, uint64_t)>& progress,
-    const std::vector<time::ThreadTimeMap>* maps) {
-  const model::Trace& t = store.trace();
-  const std::function<void(uint64_t, uint64_t)> half = [&](uint64_t done, uint64_t total) {
-    if (progress) progress(done / 2, total);
-  };
-  std::vector<CountVisitor> counted = RunThreadPass<CountVisitor>(
-      store, [&] { return CountVisitor(t, o); }, WithProgress(half, maps));
+struct AnomalyFinder::State {
+  State(const TraceStore& st, const AnomalyOptions& op) : store(st), o(op), t(st.trace()) {}
+  const TraceStore& store;
+  AnomalyOptions o;
+  const model::Trace& t;
+  std::vector<CountVisitor> counters;
+};
 
+AnomalyFinder::AnomalyFinder(const TraceStore& store, const AnomalyOptions& options)
+    : s_(std::make_unique<State>(store, options)) {
+  for (size_t w = 0; w < store.pool()->size(); ++w)
+    s_->counters.emplace_back(s_->t, s_->o);
+}
+
+AnomalyFinder::~AnomalyFinder() = default;
+
+ChunkVisitor* AnomalyFinder::Counter(size_t worker) {
+  return &s_->counters[worker];
+}
+
+std::vector<analysis::Anomaly> AnomalyFinder::Finish(
+    const std::vector<time::ThreadTimeMap>* maps,
+    const std::function<void(uint64_t, uint64_t)>& progress) {
+  const TraceStore& store = s_->store;
+  const AnomalyOptions& o = s_->o;
+  const model::Trace& t = s_->t;
+  std::vector<CountVisitor>& counted = s_->counters;
   // Every worker's keys into one table; counts and histograms by key.
   StateCallsiteKeys keys(t.states.size(), CallsitesFor(t, o));
   std::vector<uint64_t> counts;
@@ -328,12 +344,9 @@ std::vector<analysis::Anomaly> StreamAnomalies(
   for (size_t g = 0; g < groups.size(); ++g)
     if (analysis::Judged(groups[g], o)) plans[g] = MakePlan(group_histograms[g], groups[g], o);
 
-  const std::function<void(uint64_t, uint64_t)> second = [&](uint64_t done, uint64_t total) {
-    if (progress) progress(total / 2 + done / 2, total);
-  };
   std::vector<CollectVisitor> collected = RunThreadPass<CollectVisitor>(
       store, [&] { return CollectVisitor(t, o, keys, grouped.key_group, plans); },
-      WithProgress(second, maps));
+      WithProgress(progress, maps));
 
   for (size_t g = 0; g < groups.size(); ++g) {
     if (!plans[g].judged) continue;
@@ -412,6 +425,24 @@ std::vector<analysis::Anomaly> StreamAnomalies(
   analysis::SortAnomalies(&out);
   if (progress) progress(store.file().total_records(), store.file().total_records());
   return out;
+}
+
+std::vector<analysis::Anomaly> StreamAnomalies(
+    const TraceStore& store, const AnomalyOptions& o,
+    const std::function<void(uint64_t, uint64_t)>& progress,
+    const std::vector<time::ThreadTimeMap>* maps) {
+  AnomalyFinder finder(store, o);
+  std::vector<ChunkVisitor*> counters;
+  for (size_t w = 0; w < store.pool()->size(); ++w)
+    counters.push_back(finder.Counter(w));
+  const std::function<void(uint64_t, uint64_t)> half = [&](uint64_t done, uint64_t total) {
+    if (progress) progress(done / 2, total);
+  };
+  RunThreadPass(store, counters, WithProgress(half, maps));
+  const std::function<void(uint64_t, uint64_t)> second = [&](uint64_t done, uint64_t total) {
+    if (progress) progress(total / 2 + done / 2, total);
+  };
+  return finder.Finish(maps, second);
 }
 
 }  // namespace plx::store

@@ -9,13 +9,31 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "analysis/anomalies.h"
+#include "store/thread_pass.h"
 #include "store/trace_store.h"
 #include "time/time_map.h"
 
 namespace plx::store {
+
+/// The two passes apart, so that the first can share a thread pass with
+/// other analyses: run Counter(w) as worker w's visitor of a thread pass
+/// (with the maps Finish will be given), then Finish.
+class AnomalyFinder {
+ public:
+  AnomalyFinder(const TraceStore& store, const analysis::AnomalyOptions& options);
+  ~AnomalyFinder();
+  ChunkVisitor* Counter(size_t worker);
+  std::vector<analysis::Anomaly> Finish(const std::vector<time::ThreadTimeMap>* maps,
+                                        const std::function<void(uint64_t, uint64_t)>& progress);
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 /// With `maps` (per thread), on the repaired times.
 std::vector<analysis::Anomaly> StreamAnomalies(

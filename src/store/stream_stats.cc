@@ -5,34 +5,26 @@
 
 namespace plx::store {
 
-namespace {
-
-class StatsVisitor : public ChunkVisitor {
- public:
-  explicit StatsVisitor(const model::Trace& trace) : builder(trace) {}
-  void Chunk(const ChunkRows& rows, const TimeMapper* mapper) override {
-    const model::SliceTable& s = rows.tables->slices;
-    if (mapper == nullptr) {
-      builder.AddSlices(rows.thread, s, rows.carried, s.size());
-      return;
+void StateStatsVisitor::Chunk(const ChunkRows& rows, const TimeMapper* mapper) {
+  const model::SliceTable& s = rows.tables->slices;
+  if (mapper == nullptr) {
+    builder.AddSlices(rows.thread, s, rows.carried, s.size());
+    return;
+  }
+  // Long slices' self times are final at the thread's end (LongSlices).
+  size_t from = rows.carried;
+  for (size_t r = rows.carried; r < s.size(); ++r)
+    if (mapper->IsLong(r)) {
+      builder.AddSlices(rows.thread, s, from, r);
+      from = r + 1;
     }
-    // Long slices' self times are final at the thread's end (LongSlices).
-    size_t from = rows.carried;
-    for (size_t r = rows.carried; r < s.size(); ++r)
-      if (mapper->IsLong(r)) {
-        builder.AddSlices(rows.thread, s, from, r);
-        from = r + 1;
-      }
-    builder.AddSlices(rows.thread, s, from, s.size());
-  }
-  void LongSlices(uint32_t thread, const model::SliceTable& slices,
-                  const std::vector<uint64_t>&) override {
-    builder.AddSlices(thread, slices, 0, slices.size());
-  }
-  analysis::StateStatsBuilder builder;
-};
+  builder.AddSlices(rows.thread, s, from, s.size());
+}
 
-}  // namespace
+void StateStatsVisitor::LongSlices(uint32_t thread, const model::SliceTable& slices,
+                                   const std::vector<uint64_t>&) {
+  builder.AddSlices(thread, slices, 0, slices.size());
+}
 
 StreamedStateStats StreamStateStats(const TraceStore& store,
                                     const std::function<void(uint64_t, uint64_t)>& progress,
@@ -42,8 +34,8 @@ StreamedStateStats StreamStateStats(const TraceStore& store,
   ThreadPassOptions options;
   options.progress = progress;
   options.maps = maps;
-  std::vector<StatsVisitor> visitors = RunThreadPass<StatsVisitor>(
-      store, [&] { return StatsVisitor(t); }, options);
+  std::vector<StateStatsVisitor> visitors = RunThreadPass<StateStatsVisitor>(
+      store, [&] { return StateStatsVisitor(t); }, options);
   for (size_t w = 1; w < visitors.size(); ++w)
     visitors[0].builder.Merge(std::move(visitors[w].builder));
   return {visitors[0].builder.Report(), visitors[0].builder.CallsiteRows()};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/state_stats.h"
+#include "store/thread_pass.h"
 #include "store/trace_store.h"
 #include "time/time_map.h"
 
@@ -16,6 +17,17 @@ namespace plx::store {
 struct StreamedStateStats {
   analysis::StateStatsReport report;
   std::vector<analysis::StateStats> callsites;  // as analysis::ComputeCallsiteStats
+};
+
+/// A thread pass's visitor that feeds a StateStatsBuilder (on repaired
+/// times, long slices at the thread's end, with their final self times).
+class StateStatsVisitor : public ChunkVisitor {
+ public:
+  explicit StateStatsVisitor(const model::Trace& trace) : builder(trace) {}
+  void Chunk(const ChunkRows& rows, const TimeMapper* mapper) override;
+  void LongSlices(uint32_t thread, const model::SliceTable& slices,
+                  const std::vector<uint64_t>& rows) override;
+  analysis::StateStatsBuilder builder;
 };
 
 /// With `maps` (per thread), on the repaired times; `trace` is then the

@@ -1,0 +1,120 @@
+// StreamReport: repair; one thread pass on the repaired times for the
+// statistics, the anomalies' histograms, what the maps moved and the
+// unclosed slices; the message pass for waits and deadlocks; the critical
+// path's sweep; the anomalies' second pass.
+#include "store/stream_report.h"
+
+#include <algorithm>
+
+#include "store/stream_anomalies.h"
+#include "store/stream_critical_path.h"
+#include "store/stream_repair.h"
+#include "store/stream_stats.h"
+#include "store/stream_waits.h"
+#include "store/thread_pass.h"
+
+namespace plx::store {
+
+namespace {
+
+// Several visitors over one pass.
+class FanOut : public ChunkVisitor {
+ public:
+  explicit FanOut(std::vector<ChunkVisitor*> to) : to_(std::move(to)) {}
+  void BeginThread(uint32_t t) override {
+    for (ChunkVisitor* v : to_)
+      v->BeginThread(t);
+  }
+  void Chunk(const ChunkRows& rows, const TimeMapper* mapper) override {
+    for (ChunkVisitor* v : to_)
+      v->Chunk(rows, mapper);
+  }
+  void LongSlices(uint32_t t, const model::SliceTable& s,
+                  const std::vector<uint64_t>& rows) override {
+    for (ChunkVisitor* v : to_)
+      v->LongSlices(t, s, rows);
+  }
+  void EndThread(uint32_t t) override {
+    for (ChunkVisitor* v : to_)
+      v->EndThread(t);
+  }
+
+ private:
+  std::vector<ChunkVisitor*> to_;
+};
+
+// The slices still open at each thread's end, on the repaired times.
+class UnclosedVisitor : public ChunkVisitor {
+ public:
+  void Chunk(const ChunkRows&, const TimeMapper*) override {}
+  void LongSlices(uint32_t thread, const model::SliceTable& s,
+                  const std::vector<uint64_t>& rows) override {
+    for (size_t i = 0; i < s.size(); ++i)
+      if (s.flags[i] & model::SliceTable::kUnclosed)
+        unclosed.push_back(
+            {static_cast<uint32_t>(rows[i]), thread, s.state[i], s.depth[i], s.begin[i]});
+  }
+  std::vector<analysis::UnclosedSlice> unclosed;
+};
+
+}  // namespace
+
+StatusOr<StreamedReport> StreamReport(const TraceStore& store,
+                                      const analysis::AnomalyOptions& anomaly_options,
+                                      const std::function<void(std::string_view)>& step) {
+  const auto begin = [&](std::string_view name) {
+    if (step) step(name);
+  };
+  StreamedReport out;
+  begin("causal repair");
+  PLX_ASSIGN_OR_RETURN(StreamedRepair repaired, StreamRepair(store));
+  out.repair = std::move(repaired.report);
+  const bool moved = std::any_of(repaired.maps.begin(), repaired.maps.end(),
+                                 [](const time::ThreadTimeMap& m) { return !m.is_identity(); });
+  const std::vector<time::ThreadTimeMap>* maps = moved ? &repaired.maps : nullptr;
+  out.trace = moved ? RepairedDefinitions(store.trace(), repaired.maps) : store.trace();
+
+  begin("state statistics");
+  const size_t workers = store.pool()->size();
+  std::vector<StateStatsVisitor> stats;
+  std::vector<UnclosedVisitor> unclosed(workers);
+  std::vector<FanOut> fan;
+  AnomalyFinder anomalies(store, anomaly_options);
+  for (size_t w = 0; w < workers; ++w)
+    stats.emplace_back(out.trace);
+  for (size_t w = 0; w < workers; ++w)
+    fan.emplace_back(std::vector<ChunkVisitor*>{&stats[w], &unclosed[w], anomalies.Counter(w)});
+  std::vector<ChunkVisitor*> visitors;
+  for (FanOut& f : fan)
+    visitors.push_back(&f);
+  time::TimeMapStats moved_stats;
+  ThreadPassOptions pass = WithProgress({}, maps);
+  pass.moved = &moved_stats;
+  RunThreadPass(store, visitors, pass);
+  for (size_t w = 1; w < workers; ++w)
+    stats[0].builder.Merge(std::move(stats[w].builder));
+  out.stats = stats[0].builder.Report();
+  out.repair.events_moved = moved_stats.events_moved;
+  out.repair.max_shift_ns = moved_stats.max_shift_ns;
+  out.repair.max_duration_change_ns = moved_stats.max_duration_change_ns;
+  out.repair.max_relative_change = moved_stats.max_relative_change;
+  std::vector<analysis::UnclosedSlice> open;
+  for (UnclosedVisitor& u : unclosed)
+    open.insert(open.end(), u.unclosed.begin(), u.unclosed.end());
+  std::sort(open.begin(), open.end(),
+            [](const analysis::UnclosedSlice& a, const analysis::UnclosedSlice& b) {
+              return a.slice < b.slice;
+            });
+
+  begin("wait states");
+  StreamedWaits w = StreamWaits(store, /*keep_instances=*/true, {}, maps, maps ? &open : nullptr);
+  out.deadlocks = std::move(w.deadlocks);
+  begin("critical path");
+  out.path = StreamCriticalPath(store, w.waits, {}, maps, &out.trace);
+  out.waits = std::move(w.waits);
+  begin("anomalies");
+  out.anomalies = anomalies.Finish(maps, {});
+  return out;
+}
+
+}  // namespace plx::store

@@ -1,0 +1,39 @@
+// Everything `parallax report` shows, over a trace store: causal repair,
+// then on the repaired times the state statistics, wait states, deadlocks,
+// the critical path and anomalous durations — what the in-memory report
+// computes, in five passes over the file (the statistics and the first of
+// the anomalies' two passes share one).
+#pragma once
+
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "analysis/anomalies.h"
+#include "analysis/critical_path.h"
+#include "analysis/deadlock.h"
+#include "analysis/state_stats.h"
+#include "analysis/wait_states.h"
+#include "base/status.h"
+#include "model/trace.h"
+#include "store/trace_store.h"
+#include "time/causal_repair.h"
+
+namespace plx::store {
+
+struct StreamedReport {
+  model::Trace trace;  // the definitions, with the repaired thread spans
+  time::RepairReport repair;
+  analysis::StateStatsReport stats;
+  analysis::WaitStatesReport waits;
+  analysis::DeadlockReport deadlocks;
+  analysis::CriticalPath path;
+  std::vector<analysis::Anomaly> anomalies;
+};
+
+/// `step(name)` is told as each part begins (may be empty).
+StatusOr<StreamedReport> StreamReport(const TraceStore& store,
+                                      const analysis::AnomalyOptions& anomalies = {},
+                                      const std::function<void(std::string_view)>& step = {});
+
+}  // namespace plx::store
