@@ -96,10 +96,11 @@ StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::Repai
   CollectiveGroups groups(trace);
   std::vector<CollectiveConstraint> pending;  // instances handed on, for the next drain
 
-  const auto message_group = [&](const MessageSide& send, const MessageSide& recv) {
+  const auto message_group = [&](const MessageSide& send, uint32_t send_anchor,
+                                 const MessageSide& recv, uint32_t recv_anchor) {
     const bool same = trace.threads[send.thread].process == trace.threads[recv.thread].process;
-    solver->AddMessage({send.thread, send.time}, send.row, {recv.thread, recv.time}, recv.row,
-                       same ? 0 : options.min_latency_ns);
+    solver->AddMessage({send.thread, send.time}, send_anchor, send.row, {recv.thread, recv.time},
+                       recv_anchor, recv.row, same ? 0 : options.min_latency_ns);
   };
   // The rules of time::BuildCausalConstraints for one instance.
   const auto collective_group = [&](const std::vector<CollectiveSide>& rows,
@@ -141,6 +142,7 @@ StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::Repai
   // A slab's pairs' anchors are made in one go per thread (one at a time,
   // anchors arriving far from a thread's latest would be costly).
   std::vector<ConstraintEvent> events;
+  std::vector<uint32_t> ids;
   const auto drain = [&] {
     events.clear();
     for (PairCollector* c : collectors)
@@ -152,14 +154,20 @@ StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::Repai
       events.insert(events.end(), g.sources.begin(), g.sources.end());
       events.insert(events.end(), g.targets.begin(), g.targets.end());
     }
-    solver->Prepare(&events);
+    solver->Prepare(events, &ids);
+    size_t next = 0;
     for (PairCollector* c : collectors) {
-      for (const auto& [send, recv] : c->pairs)
-        message_group(send, recv);
+      for (const auto& [send, recv] : c->pairs) {
+        message_group(send, ids[next], recv, ids[next + 1]);
+        next += 2;
+      }
       c->pairs.clear();
     }
-    for (CollectiveConstraint& g : pending)
-      solver->AddCollective(std::move(g));
+    for (CollectiveConstraint& g : pending) {
+      const size_t n = g.sources.size() + g.targets.size();
+      solver->AddCollective(std::move(g), ids.data() + next);
+      next += n;
+    }
     pending.clear();
   };
 

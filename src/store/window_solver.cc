@@ -35,68 +35,43 @@ size_t WindowSolver::IndexOf(const ThreadAnchors& t, int64_t time) const {
                              v.begin());
 }
 
-uint32_t WindowSolver::AnchorAt(const ConstraintEvent& e) {
-  ThreadAnchors& t = threads_[e.thread];
-  const size_t i = IndexOf(t, e.time);
-  if (i < t.by_time.size() && t.by_time[i].first == e.time) return t.by_time[i].second;
-  if (e.time < frozen_before_) exceeded_ = true;  // the window was too short
-  uint32_t id;
-  if (!free_anchors_.empty()) {
-    id = free_anchors_.back();
-    free_anchors_.pop_back();
-    anchors_[id] = Anchor();
-  } else {
-    id = static_cast<uint32_t>(anchors_.size());
-    anchors_.emplace_back();
-  }
-  Anchor& a = anchors_[id];
-  a.time = e.time;
-  a.thread = e.thread;
-  // Within its neighbours' cones (they are within each other's, so it is too).
-  Scaled v = 0;
-  if (i > 0) {
-    const Anchor& p = anchors_[t.by_time[i - 1].second];
-    v = std::max(v, time::ConeAt(p.scaled, e.time - p.time, slope_));
-  } else if (t.removed_any) {
-    v = std::max(v, time::ConeAt(t.removed_scaled, e.time - t.removed_time, slope_));
-  }
-  if (i < t.by_time.size()) {
-    const Anchor& n = anchors_[t.by_time[i].second];
-    v = std::max(v, time::ConeAt(n.scaled, n.time - e.time, slope_));
-  }
-  a.scaled = v;
-  a.shift = time::ShiftOf(v);
-  t.by_time.insert(t.by_time.begin() + static_cast<ptrdiff_t>(i), {e.time, id});
-  ++anchors_seen_;
-  return id;
-}
-
-void WindowSolver::Prepare(std::vector<ConstraintEvent>* events) {
-  std::sort(events->begin(), events->end(), [](const ConstraintEvent& a, const ConstraintEvent& b) {
-    return a.thread != b.thread ? a.thread < b.thread : a.time < b.time;
+void WindowSolver::Prepare(const std::vector<ConstraintEvent>& events, std::vector<uint32_t>* ids) {
+  ids->assign(events.size(), kNone);
+  std::vector<uint32_t> order(events.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const ConstraintEvent &x = events[a], &y = events[b];
+    return x.thread != y.thread ? x.thread < y.thread : x.time < y.time;
   });
   std::vector<std::pair<int64_t, uint32_t>> merged;
   std::vector<uint8_t> fresh;
-  for (size_t i = 0; i < events->size();) {
-    const uint32_t thread = (*events)[i].thread;
+  for (size_t i = 0; i < order.size();) {
+    const uint32_t thread = events[order[i]].thread;
     size_t j = i;
-    while (j < events->size() && (*events)[j].thread == thread)
+    while (j < order.size() && events[order[j]].thread == thread)
       ++j;
     ThreadAnchors& t = threads_[thread];
     // The thread's anchors from the first new time on, merged with the new.
-    const size_t from = IndexOf(t, (*events)[i].time);
+    const size_t from = IndexOf(t, events[order[i]].time);
     merged.clear();
     fresh.clear();
     size_t k = from;
+    bool any_new = false;
     for (size_t e = i; e < j; ++e) {
-      const int64_t time = (*events)[e].time;
+      const int64_t time = events[order[e]].time;
       while (k < t.by_time.size() && t.by_time[k].first < time) {
         merged.push_back(t.by_time[k++]);
         fresh.push_back(0);
       }
-      if ((k < t.by_time.size() && t.by_time[k].first == time) ||
-          (!merged.empty() && merged.back().first == time))
+      if (k < t.by_time.size() && t.by_time[k].first == time) {
+        (*ids)[order[e]] = t.by_time[k].second;
         continue;
+      }
+      if (!merged.empty() && merged.back().first == time) {
+        (*ids)[order[e]] = merged.back().second;
+        continue;
+      }
       if (time < frozen_before_) exceeded_ = true;  // the window was too short
       uint32_t id;
       if (!free_anchors_.empty()) {
@@ -111,11 +86,13 @@ void WindowSolver::Prepare(std::vector<ConstraintEvent>* events) {
       anchors_[id].thread = thread;
       merged.push_back({time, id});
       fresh.push_back(1);
+      (*ids)[order[e]] = id;
       ++anchors_seen_;
+      any_new = true;
     }
-    if (merged.size() == k - from) {
+    if (!any_new) {
       i = j;
-      continue;  // nothing new
+      continue;
     }
     while (k < t.by_time.size()) {
       merged.push_back(t.by_time[k++]);
@@ -273,6 +250,15 @@ time::LatestSources WindowSolver::Latest(const Group& g, bool repaired) const {
 
 void WindowSolver::Enforce(uint32_t id) {
   const Group& g = groups_[id];
+  if (g.message) {
+    // One source: the send, if it is on another thread than the receive.
+    const Anchor& s = anchors_[g.source];
+    const Anchor& r = anchors_[g.target];
+    if (s.thread == r.thread) return;
+    const Scaled need = time::Needed(s.time + s.shift + g.lag - r.time);
+    if (need > r.scaled) Raise(g.target, need);
+    return;
+  }
   const time::LatestSources l = Latest(g, true);
   const auto target = [&](uint32_t anchor) {
     int64_t cause = 0;
@@ -319,6 +305,14 @@ uint32_t WindowSolver::NewGroup() {
 // Before repair: targets before their cause count as violations; those
 // closer than the lag are repairs.
 void WindowSolver::Count(const Group& g, bool repaired, time::Violations* v) const {
+  if (g.message) {
+    const Anchor& s = anchors_[g.source];
+    const Anchor& r = anchors_[g.target];
+    if (s.thread != r.thread &&
+        r.time + (repaired ? r.shift : 0) < s.time + (repaired ? s.shift : 0))
+      ++v->messages;
+    return;
+  }
   const time::LatestSources l = Latest(g, repaired);
   const auto one = [&](uint32_t anchor) {
     const Anchor& a = anchors_[anchor];
@@ -334,10 +328,10 @@ void WindowSolver::Count(const Group& g, bool repaired, time::Violations* v) con
   }
 }
 
-void WindowSolver::AddMessage(const ConstraintEvent& send, uint32_t send_row,
-                              const ConstraintEvent& recv, uint32_t recv_row, int64_t lag) {
+void WindowSolver::AddMessage(const ConstraintEvent& send, uint32_t source, uint32_t send_row,
+                              const ConstraintEvent& recv, uint32_t target, uint32_t recv_row,
+                              int64_t lag) {
   const uint32_t id = NewGroup();
-  const uint32_t source = AnchorAt(send), target = AnchorAt(recv);
   Group& g = groups_[id];
   g.message = true;
   g.lag = lag;
@@ -348,28 +342,30 @@ void WindowSolver::AddMessage(const ConstraintEvent& send, uint32_t send_row,
   ++anchors_[target].refs;
   AddDependent(source, id);
   ++report_.constraints;
-  Count(g, false, &report_.before);
-  if (send.thread != recv.thread && recv.time < send.time + lag) {
-    time::Repair r;
-    r.kind = time::CausalConstraints::Kind::kMessage;
-    r.thread = recv.thread;
-    r.row = recv_row;
-    r.send_row = send_row;
-    r.time_ns = recv.time;
-    r.violation_ns = send.time - recv.time;
-    g.first_repair = static_cast<uint32_t>(report_.repairs.size());
-    g.repairs = 1;
-    report_.repairs.push_back(r);
-    repair_order_.push_back({{0, send_row, 0, 0, 0}, 0});
+  if (send.thread != recv.thread) {
+    if (recv.time < send.time) ++report_.before.messages;
+    if (recv.time < send.time + lag) {
+      time::Repair r;
+      r.kind = time::CausalConstraints::Kind::kMessage;
+      r.thread = recv.thread;
+      r.row = recv_row;
+      r.send_row = send_row;
+      r.time_ns = recv.time;
+      r.violation_ns = send.time - recv.time;
+      g.first_repair = static_cast<uint32_t>(report_.repairs.size());
+      g.repairs = 1;
+      report_.repairs.push_back(r);
+      repair_order_.push_back({{0, send_row, 0, 0, 0}, 0});
+    }
   }
   due_.push({g.latest, id});
   if (!stopped_) {
-    Queue(id);
+    Enforce(id);
     Run();
   }
 }
 
-void WindowSolver::AddCollective(CollectiveConstraint c) {
+void WindowSolver::AddCollective(CollectiveConstraint c, const uint32_t* anchors) {
   const uint32_t id = NewGroup();
   uint32_t slot;
   if (!free_collectives_.empty()) {
@@ -384,14 +380,14 @@ void WindowSolver::AddCollective(CollectiveConstraint c) {
   x.c = std::move(c);
   int64_t latest = INT64_MIN;
   for (const ConstraintEvent& e : x.c.sources) {
-    const uint32_t a = AnchorAt(e);
+    const uint32_t a = *anchors++;
     x.sources.push_back(a);
     ++anchors_[a].refs;
     AddDependent(a, id);
     latest = std::max(latest, e.time);
   }
   for (const ConstraintEvent& e : x.c.targets) {
-    const uint32_t a = AnchorAt(e);
+    const uint32_t a = *anchors++;
     x.targets.push_back(a);
     ++anchors_[a].refs;
     latest = std::max(latest, e.time);

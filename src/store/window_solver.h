@@ -45,14 +45,17 @@ class WindowSolver {
  public:
   WindowSolver(const model::Trace& trace, const time::RepairOptions& options, int64_t window_ns);
 
-  /// Makes anchors for events about to be named by groups (their order
-  /// then does not matter): merged into each thread's in one go.
-  void Prepare(std::vector<ConstraintEvent>* events);
-  /// A message: its receive must come `lag` after its send. The events must
-  /// not be older than the window.
-  void AddMessage(const ConstraintEvent& send, uint32_t send_row, const ConstraintEvent& recv,
-                  uint32_t recv_row, int64_t lag);
-  void AddCollective(CollectiveConstraint c);
+  /// Makes the anchors of events about to be named by groups, merged into
+  /// each thread's in one go; `ids` gets each event's anchor, in order.
+  void Prepare(const std::vector<ConstraintEvent>& events, std::vector<uint32_t>* ids);
+  /// A message: its receive must come `lag` after its send; `send_anchor`
+  /// and `recv_anchor` are the events' anchors (Prepare).
+  void AddMessage(const ConstraintEvent& send, uint32_t send_anchor, uint32_t send_row,
+                  const ConstraintEvent& recv, uint32_t recv_anchor, uint32_t recv_row,
+                  int64_t lag);
+  /// A collective instance's group; `anchors` are its sources' then its
+  /// targets' anchors (Prepare).
+  void AddCollective(CollectiveConstraint c, const uint32_t* anchors);
   /// Every constraint event before `frontier` has been added; anchors before
   /// frontier - window are frozen, and groups wholly before it are settled.
   void Advance(int64_t frontier);
@@ -102,7 +105,6 @@ class WindowSolver {
     int64_t before_pending_shift = 0;
   };
 
-  uint32_t AnchorAt(const ConstraintEvent& e);
   size_t IndexOf(const ThreadAnchors& t, int64_t time) const;
   void AddDependent(uint32_t anchor, uint32_t group);
   void RemoveDependent(uint32_t anchor, uint32_t group);
