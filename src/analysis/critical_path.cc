@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
 #include <tuple>
 
 namespace plx::analysis {
@@ -34,26 +33,29 @@ uint32_t HandOver(const model::Trace& trace, uint32_t from, int64_t t) {
 }  // namespace
 
 ThreadWaitEnds IndexWaitEnds(const model::Trace& trace, const std::vector<WaitInstance>& waits) {
+  std::vector<std::vector<WaitEnd>> per_thread(trace.threads.size());
+  for (const WaitInstance& w : waits)
+    per_thread[w.thread].emplace_back(w);
+  return IndexWaitEnds(&per_thread);
+}
+
+ThreadWaitEnds IndexWaitEnds(std::vector<std::vector<WaitEnd>>* per_thread) {
   ThreadWaitEnds w;
-  w.first.assign(trace.threads.size() + 1, 0);
-  for (const WaitInstance& x : waits)
-    ++w.first[x.thread + 1];
-  std::partial_sum(w.first.begin(), w.first.end(), w.first.begin());
-  std::vector<uint32_t> order(waits.size());
-  std::vector<uint32_t> next(w.first.begin(), w.first.end() - 1);
-  for (uint32_t i = 0; i < waits.size(); ++i)
-    order[next[waits[i].thread]++] = i;
-  for (size_t th = 0; th < trace.threads.size(); ++th)
-    std::sort(
-        order.begin() + w.first[th], order.begin() + w.first[th + 1], [&](uint32_t a, uint32_t b) {
-          return waits[a].end_ns() != waits[b].end_ns() ? waits[a].end_ns() < waits[b].end_ns()
-                                                        : a < b;
-        });
-  w.end.resize(waits.size());
-  w.cause.resize(waits.size());
-  for (size_t i = 0; i < order.size(); ++i) {
-    w.end[i] = waits[order[i]].end_ns();
-    w.cause[i] = waits[order[i]].cause_thread;
+  w.first.assign(per_thread->size() + 1, 0);
+  for (size_t th = 0; th < per_thread->size(); ++th)
+    w.first[th + 1] = w.first[th] + static_cast<uint32_t>((*per_thread)[th].size());
+  w.end.reserve(w.first.back());
+  w.cause.reserve(w.first.back());
+  for (std::vector<WaitEnd>& v : *per_thread) {
+    std::sort(v.begin(), v.end(), [](const WaitEnd& a, const WaitEnd& b) {
+      return std::tie(a.end_ns, a.slice, a.kind, a.record) <
+             std::tie(b.end_ns, b.slice, b.kind, b.record);
+    });
+    for (const WaitEnd& x : v) {
+      w.end.push_back(x.end_ns);
+      w.cause.push_back(x.cause);
+    }
+    std::vector<WaitEnd>().swap(v);
   }
   return w;
 }

@@ -87,9 +87,9 @@ Status RunCriticalPath(const PathOptions& o, const GlobalOptions& global) {
   const CriticalPath path = [&] {
     StepProgress steps(global.progress, "analysing", 2);
     steps.Step("wait states");
-    const store::StreamedWaits w = store::StreamWaits(*store, /*keep_instances=*/true);
+    const store::StreamedWaits w = store::StreamWaits(*store, /*wait_ends=*/true);
     steps.Step("critical path");
-    return store::StreamCriticalPath(*store, w.waits);
+    return store::StreamCriticalPath(*store, w.ends);
   }();
   Print(store->trace(), o, path);
   return Status::Ok();

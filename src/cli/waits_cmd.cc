@@ -126,7 +126,7 @@ Status RunWaits(const WaitsOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
   const store::StreamedWaits w = [&] {
     LoadProgress drawer(global.progress, "analysing");
-    return store::StreamWaits(*store, /*keep_instances=*/false, drawer.Callback());
+    return store::StreamWaits(*store, /*wait_ends=*/false, drawer.Callback());
   }();
   Print(store->trace(), o, w.waits, w.deadlocks);
   return Status::Ok();

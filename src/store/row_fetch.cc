@@ -43,15 +43,18 @@ model::Trace FetchRows(const TraceStore& store, TableIndex table,
   }
   ChunkDecoder decoder;
   model::UndefinedLog log(&store.undefined());
-  for (const auto& [where, list] : wanted) {
-    const auto [t, c] = where;
+  for (const auto& entry : wanted) {
+    const auto [t, c] = entry.first;
+    const auto& list = entry.second;
     const ChunkRows& rows_of =
         decoder.Decode(store.source(t), store.skeleton(t), c, store.thread_first(t), &log);
     size_t i = 0;
     model::ForEachTable(out, *rows_of.tables, [&](auto& to, const auto& from) {
       if (i++ != table) return;
       const size_t skip = table == kSlices ? rows_of.carried : 0;
-      for (const auto& [local, k] : list) {
+      for (const auto& want : list) {
+        const uint64_t local = want.first;
+        const size_t k = want.second;
         if (skip + local >= from.size()) continue;
         model::ZipColumns(to.columns(), from.columns(),
                           [&](auto& a, const auto& b) { a[k] = b[skip + local]; });

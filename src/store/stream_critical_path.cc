@@ -24,13 +24,12 @@ class PathVisitor : public ChunkVisitor {
 }  // namespace
 
 analysis::CriticalPath StreamCriticalPath(const TraceStore& store,
-                                          const analysis::WaitStatesReport& waits,
+                                          const analysis::ThreadWaitEnds& ends,
                                           const std::function<void(uint64_t, uint64_t)>& progress,
                                           const std::vector<time::ThreadTimeMap>* maps,
                                           const model::Trace* repaired) {
   const model::Trace& trace = repaired != nullptr ? *repaired : store.trace();
-  const std::vector<analysis::PathSegment> segments =
-      analysis::WalkCriticalPath(trace, analysis::IndexWaitEnds(trace, waits.instances));
+  const std::vector<analysis::PathSegment> segments = analysis::WalkCriticalPath(trace, ends);
   std::vector<bool> on_path(store.threads(), false);
   for (const analysis::PathSegment& s : segments)
     on_path[s.thread] = true;

@@ -107,10 +107,11 @@ StatusOr<StreamedReport> StreamReport(const TraceStore& store,
             });
 
   begin("wait states");
-  StreamedWaits w = StreamWaits(store, /*keep_instances=*/true, {}, maps, maps ? &open : nullptr);
+  StreamedWaits w = StreamWaits(store, /*wait_ends=*/true, {}, maps, maps ? &open : nullptr);
   out.deadlocks = std::move(w.deadlocks);
   begin("critical path");
-  out.path = StreamCriticalPath(store, w.waits, {}, maps, &out.trace);
+  out.path = StreamCriticalPath(store, w.ends, {}, maps, &out.trace);
+  w.ends = {};
   out.waits = std::move(w.waits);
   begin("anomalies");
   out.anomalies = anomalies.Finish(maps, {});

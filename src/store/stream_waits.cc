@@ -176,7 +176,7 @@ void CollectiveWaits(const model::Trace& t, const Rules& rules,
 
 }  // namespace
 
-StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
+StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
                           const std::function<void(uint64_t, uint64_t)>& progress,
                           const std::vector<time::ThreadTimeMap>* maps,
                           const std::vector<analysis::UnclosedSlice>* unclosed) {
@@ -190,6 +190,14 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
   std::vector<analysis::WaitStatesBuilder> builders;
   CollectiveGroups groups(trace);
   DeadlockCollector deadlocks(store, unclosed);
+  std::vector<std::vector<analysis::WaitEnd>> ends;  // per thread
+  // A wait of thread t: totals in the worker's builder, its end in t's list
+  // (a thread's waits come from one worker at a time).
+  const auto add = [&](size_t worker, const WaitInstance& w, uint32_t t, uint32_t state,
+                       uint32_t callsite) {
+    builders[worker].Add(w, t, state, callsite, /*keep=*/false);
+    if (wait_ends) ends[t].emplace_back(w);
+  };
 
   // Settles thread t's rows from every partition's outbox.
   const auto settle = [&](size_t t, size_t worker, bool all) {
@@ -199,7 +207,7 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
       outboxes[p][t].clear();
     }
     rows[t].Settle(all, [&](const Resolution& r) {
-      builders[worker].Add(r.wait, static_cast<uint32_t>(t), r.state, r.callsite, keep_instances);
+      add(worker, r.wait, static_cast<uint32_t>(t), r.state, r.callsite);
     });
   };
 
@@ -210,6 +218,7 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
       for (auto& v : o)
         v.clear();
     rows.assign(threads, ThreadWaits());
+    ends.assign(wait_ends ? threads : 0, {});
     builders.clear();
     for (size_t w = 0; w < parts; ++w)
       builders.emplace_back(trace);
@@ -219,7 +228,7 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
   const auto collective = [&](const std::vector<CollectiveSide>& members,
                               const std::array<uint64_t, 3>&) {
     CollectiveWaits(trace, rules, members, [&](const WaitInstance& w, const CollectiveSide& c) {
-      builders[0].Add(w, c.thread, c.call.state, c.call.callsite, keep_instances);
+      add(0, w, c.thread, c.call.state, c.call.callsite);
     });
   };
   options.after_slab = [&](const Slab& slab) {
@@ -244,7 +253,9 @@ StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
       options, progress);
   for (size_t w = 1; w < builders.size(); ++w)
     builders[0].Merge(std::move(builders[w]));
-  return {std::move(builders[0]).Finish(), deadlocks.Finish()};
+  StreamedWaits out{std::move(builders[0]).Finish(), deadlocks.Finish(), {}};
+  if (wait_ends) out.ends = analysis::IndexWaitEnds(&ends);
+  return out;
 }
 
 }  // namespace plx::store

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "analysis/critical_path.h"
 #include "analysis/deadlock.h"
 #include "analysis/wait_states.h"
 #include "store/trace_store.h"
@@ -17,16 +18,18 @@
 namespace plx::store {
 
 struct StreamedWaits {
-  analysis::WaitStatesReport waits;
+  analysis::WaitStatesReport waits;    // totals (no instances)
   analysis::DeadlockReport deadlocks;  // analysis::DetectDeadlocks
+  analysis::ThreadWaitEnds ends;       // with `wait_ends`: what the critical path walks
 };
 
-/// The wait states, with their instances when `keep_instances` (the
-/// critical path needs them), else the totals only; and the deadlocks.
+/// The wait states' totals, each thread's wait ends when `wait_ends` (the
+/// critical path needs them; a wait's instance would take 40 bytes, its end
+/// 12), and the deadlocks.
 /// With `maps` (per thread), on the repaired times; `unclosed` then gives
 /// the unclosed slices on them (TimeMapper::LongSlices), else they come
 /// from the skeletons.
-StreamedWaits StreamWaits(const TraceStore& store, bool keep_instances,
+StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
                           const std::function<void(uint64_t, uint64_t)>& progress = {},
                           const std::vector<time::ThreadTimeMap>* maps = nullptr,
                           const std::vector<analysis::UnclosedSlice>* unclosed = nullptr);
