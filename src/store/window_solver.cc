@@ -15,8 +15,7 @@ using time::Scaled;
 
 WindowSolver::WindowSolver(const model::Trace& trace, const time::RepairOptions& options,
                            int64_t window_ns)
-    : trace_(trace),
-      options_(options),
+    : options_(options),
       slope_(time::ScaledSlope(options.max_slope)),
       window_(std::max<int64_t>(window_ns, 0)),
       threads_(trace.threads.size()),

@@ -122,7 +122,6 @@ class WindowSolver {
   time::LatestSources Latest(const Group& g, bool repaired) const;
   void Count(const Group& g, bool repaired, time::Violations* v) const;
 
-  const model::Trace& trace_;
   time::RepairOptions options_;
   time::Scaled slope_;
   int64_t window_;
