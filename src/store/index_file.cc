@@ -10,6 +10,7 @@
 #include "base/strings.h"
 #include "model/def_merger.h"
 #include "store/index_codec.h"
+#include "store/index_repair.h"
 
 namespace plx::store {
 
@@ -18,8 +19,8 @@ namespace {
 constexpr uint8_t kMagic[8] = {0x89, 'P', 'L', 'X', 'I', 'D', 'X', '\n'};
 constexpr uint8_t kTrailerMagic[8] = {'P', 'L', 'X', 'I', 'E', 'N', 'D', '\n'};
 constexpr size_t kHeaderSize = 16, kSectionHeaderSize = 24, kTrailerSize = 16;
-constexpr uint16_t kMajor = 1, kMinor = 0;
-constexpr uint32_t kIdentitySection = 1, kSkeletonSection = 2;
+constexpr uint16_t kMajor = 1, kMinor = 1;
+constexpr uint32_t kIdentitySection = 1, kSkeletonSection = 2, kRepairSection = 3;
 constexpr uint64_t kMaxRaw = uint64_t{1} << 31;  // a section's decompressed bytes
 
 void PutSection(std::vector<uint8_t>* out, uint32_t type, const std::vector<uint8_t>& raw,
@@ -211,6 +212,11 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress) {
   for (const ThreadSkeleton& k : contents.skeletons)
     PutSkeleton(&w, k);
   PutSection(&out, kSkeletonSection, w.bytes(), compress);
+  if (contents.repair) {
+    IndexWriter r;
+    PutRepair(&r, *contents.repair);
+    PutSection(&out, kRepairSection, r.bytes(), compress);
+  }
 
   uint8_t trailer[kTrailerSize];
   StoreLE<uint64_t>(trailer, Checksum64(out.data(), out.size()));
@@ -219,7 +225,8 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress) {
   return out;
 }
 
-StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name) {
+StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name,
+                                    bool with_repair) {
   const uint8_t* d = bytes.data();
   const size_t size = bytes.size();
   auto damage = [&](uint64_t offset, const char* what) {
@@ -249,7 +256,9 @@ StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::s
     if (codec > 1 || raw_size > kMaxRaw || (codec == 0 && raw_size != stored))
       return damage(off, "bad section header");
     const uint8_t* payload = d + start;
-    if (codec == 1) {
+    const bool wanted = type == kIdentitySection || type == kSkeletonSection ||
+                        (type == kRepairSection && with_repair);
+    if (codec == 1 && wanted) {
       const unsigned long long declared = ZSTD_getFrameContentSize(payload, stored);
       if (declared != raw_size) return damage(start, "compressed section of another size");
       raw.resize(raw_size);
@@ -275,6 +284,11 @@ StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::s
         if (!GetSkeleton(&r, &k)) return damage(start, "skeleton section: damaged thread");
       if (!r.at_end()) return damage(start, "skeleton section: bytes after the last thread");
       skeletons = true;
+    } else if (type == kRepairSection && with_repair) {
+      IndexReader r(payload, payload + raw_size);
+      out.repair.emplace();
+      if (!GetRepair(&r, &*out.repair) || !r.at_end())
+        return damage(start, "repair section: damaged");
     }  // other types: sections of later minor versions, skipped
     off = start + stored;
   }

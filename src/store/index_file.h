@@ -1,13 +1,13 @@
 // The trace index: what the engine derives from a trace file once (every
-// thread's skeleton, for now) kept beside it, so that the next open needs no
-// pass over the records. docs/format.md specifies the file ("The trace
-// index"); store/index_location.h decides where it lives. An index is read
-// only when it belongs to the very file (TraceFile::content_id) and this
-// build's version of its contents, and passes every check against the file;
-// anything else is rebuilt, never trusted.
+// thread's skeleton; the causal repair of the last options it ran with) kept
+// beside it, so that the next open needs no pass over the records. docs/format.md specifies the
+// file ("The trace index"); store/index_location.h decides where it lives. An index is read only
+// when it belongs to the very file (TraceFile::content_id) and this build's version of its
+// contents, and passes every check against the file; anything else is rebuilt, never trusted.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -15,6 +15,8 @@
 #include "format/trace_file.h"
 #include "model/trace.h"
 #include "store/skeleton.h"
+#include "time/causal_repair.h"
+#include "time/time_map.h"
 
 namespace plx::store {
 
@@ -29,16 +31,30 @@ struct IndexIdentity {
   bool operator==(const IndexIdentity&) const = default;
 };
 
-/// Bumped whenever what the index holds, or how it is derived, changes:
-/// older indexes are then rebuilt.
+/// Bumped whenever what the index holds, or how it is derived (the
+/// skeletons, the causal repair), changes: older indexes are then rebuilt.
 inline constexpr uint32_t kIndexContentsVersion = 1;
 
 /// The identity an index of `file` with `threads` threads must have.
 IndexIdentity IdentityOf(const format::TraceFile& file, uint32_t threads);
 
+/// A causal repair as the trace store computes it (store/stream_repair.h):
+/// the options it ran with (their `pairs` null), its report before the
+/// maps are applied (events_moved and the other counts of applying them are
+/// zero), and every thread's time map.
+struct IndexedRepair {
+  time::RepairOptions options;
+  time::RepairReport report;
+  std::vector<time::ThreadTimeMap> maps;  // per thread
+};
+
+/// Whether a repair run with `a` is the one run with `b`.
+bool SameRepairOptions(const time::RepairOptions& a, const time::RepairOptions& b);
+
 struct IndexContents {
   IndexIdentity identity;
   std::vector<ThreadSkeleton> skeletons;  // per thread of the model
+  std::optional<IndexedRepair> repair;    // read only when asked for
 };
 
 /// The index file's bytes (`compress` false: sections stored as they are,
@@ -46,8 +62,10 @@ struct IndexContents {
 std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress = true);
 
 /// Reads an index file's bytes; any damage is a DataLoss naming the offset.
-/// `name` is used in messages.
-StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name);
+/// `name` is used in messages. The repair section (large: a time map per
+/// thread) is decoded only with `with_repair`; else it is skipped unread.
+StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name,
+                                    bool with_repair = false);
 
 /// Checks the undefined ids the contents name (kinds, processes), before
 /// their placeholders are made.
@@ -60,5 +78,11 @@ Status CheckUndefinedRefs(const IndexContents& contents, const model::Trace& tra
 Status CheckIndexFits(const IndexContents& contents, const format::TraceFile& file,
                       const std::vector<const format::StreamInfo*>& streams,
                       const model::Trace& trace);
+
+/// Checks that a decoded repair fits the store's trace: a map per thread,
+/// each with ascending anchors, and every repair naming a thread and rows
+/// that exist (`totals`: rows of every table in all).
+Status CheckRepairFits(const IndexedRepair& repair, uint32_t threads, const RowCounts& totals,
+                       const std::string& name);
 
 }  // namespace plx::store

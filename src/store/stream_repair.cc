@@ -79,16 +79,10 @@ model::Trace RepairedDefinitions(const model::Trace& trace,
   return out;
 }
 
-StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::RepairOptions& options,
-                                      const std::function<void(uint64_t, uint64_t)>& progress) {
-  if (options.min_latency_ns < 0)
-    return InvalidArgument("RepairCausality: min_latency_ns must not be negative");
-  if (!(options.max_slope > 0 && options.max_slope < 1))
-    return InvalidArgument("RepairCausality: max_slope must be in (0, 1)");
-  // Counting collectives' violations without repairing them needs them
-  // recounted on the repaired times; no command asks for it.
-  if (!options.collectives)
-    return Unimplemented("causal repair without collectives is done in memory only");
+namespace {
+
+StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options,
+                     const std::function<void(uint64_t, uint64_t)>& progress) {
   const model::Trace& trace = store.trace();
   const auto by_rank = time::ProcessesByRank(trace);
   std::vector<PairCollector*> collectors;
@@ -203,6 +197,33 @@ StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::Repai
       },
       pass, progress);
   return StreamedRepair{std::move(solver->report()), std::move(solver->maps())};
+}
+
+}  // namespace
+
+StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::RepairOptions& options,
+                                      const std::function<void(uint64_t, uint64_t)>& progress) {
+  if (options.min_latency_ns < 0)
+    return InvalidArgument("RepairCausality: min_latency_ns must not be negative");
+  if (!(options.max_slope > 0 && options.max_slope < 1))
+    return InvalidArgument("RepairCausality: max_slope must be in (0, 1)");
+  // Counting collectives' violations without repairing them needs them
+  // recounted on the repaired times; no command asks for it.
+  if (!options.collectives)
+    return Unimplemented("causal repair without collectives is done in memory only");
+  // The repair depends only on the trace and the options: the index keeps
+  // the last one computed.
+  if (std::optional<IndexedRepair> kept = store.FindRepair(options)) {
+    if (progress) progress(1, 1);
+    return StreamedRepair{std::move(kept->report), std::move(kept->maps)};
+  }
+  StreamedRepair solved = Solve(store, options, progress);
+  if (options.pairs == nullptr) {
+    IndexedRepair keep{options, std::move(solved.report), std::move(solved.maps)};
+    store.KeepRepair(&keep);
+    solved = StreamedRepair{std::move(keep.report), std::move(keep.maps)};
+  }
+  return solved;
 }
 
 }  // namespace plx::store

@@ -10,7 +10,7 @@
 namespace plx::store {
 
 TraceStore::TraceStore(const format::TraceFile& file, const StoreOptions& options)
-    : file_(file), pool_(options.pool), memory_bytes_(options.memory_bytes) {
+    : file_(file), pool_(options.pool), memory_bytes_(options.memory_bytes), warn_(options.warn) {
   if (pool_ == nullptr) {
     own_pool_ = std::make_unique<ThreadPool>(1);
     pool_ = own_pool_.get();
@@ -24,6 +24,7 @@ StatusOr<std::unique_ptr<TraceStore>> TraceStore::Open(const format::TraceFile& 
   store->LoadDefinitions();
   const std::vector<std::string> paths =
       file.on_disk() ? IndexPaths(file.name(), options.index) : std::vector<std::string>{};
+  store->index_paths_ = paths;
   if (!store->ReadIndex(paths, options)) {
     store->BuildSkeletons(options.progress);
     store->ResolveUndefined(/*rebuild=*/true);
@@ -104,6 +105,40 @@ void TraceStore::WriteIndex(const std::vector<std::string>& paths, const StoreOp
     options.warn("the trace's index could not be kept (" + written.status().message() +
                  "); the next open builds it again");
   }
+}
+
+std::optional<IndexedRepair> TraceStore::FindRepair(const time::RepairOptions& options) const {
+  if (index_path_.empty()) return std::nullopt;
+  StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_);
+  if (!bytes.ok()) return std::nullopt;
+  StatusOr<IndexContents> contents = DecodeIndex(*bytes, index_path_, /*with_repair=*/true);
+  // Another process may have replaced the index since the open: it must
+  // still be this trace's, and its repair must fit.
+  if (!contents.ok() || !(contents->identity == IdentityOf(file_, threads())) ||
+      !contents->repair || !SameRepairOptions(contents->repair->options, options))
+    return std::nullopt;
+  Status fits = CheckRepairFits(*contents->repair, threads(), totals_, index_path_);
+  if (!fits.ok()) {
+    if (warn_) warn_(fits.message() + "; repairing again");
+    return std::nullopt;
+  }
+  return std::move(contents->repair);
+}
+
+void TraceStore::KeepRepair(IndexedRepair* repair) const {
+  const std::vector<std::string> paths =
+      index_path_.empty() ? index_paths_ : std::vector<std::string>{index_path_};
+  if (paths.empty()) return;
+  IndexContents contents;
+  contents.identity = IdentityOf(file_, threads());
+  contents.skeletons = skeletons_;
+  contents.repair = std::move(*repair);
+  const std::vector<uint8_t> bytes = EncodeIndex(contents);
+  *repair = std::move(*contents.repair);
+  StatusOr<std::string> written = WriteIndexFile(paths, bytes);
+  if (!written.ok() && warn_)
+    warn_("the causal repair could not be kept in the trace's index (" +
+          written.status().message() + "); the next run repairs again");
 }
 
 void TraceStore::BuildSkeletons(const std::function<void(uint64_t, uint64_t)>& progress) {

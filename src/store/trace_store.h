@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "base/resources.h"
@@ -16,6 +17,7 @@
 #include "format/trace_file.h"
 #include "model/load_trace.h"
 #include "model/undefined_log.h"
+#include "store/index_file.h"
 #include "store/index_location.h"
 #include "store/skeleton.h"
 #include "store/thread_source.h"
@@ -61,6 +63,15 @@ class TraceStore {
   const std::string& index_path() const { return index_path_; }
   bool index_reused() const { return index_reused_; }
 
+  /// The causal repair run with `options` kept in the trace's index, when
+  /// there is one that fits (it is decoded from the index file now).
+  std::optional<IndexedRepair> FindRepair(const time::RepairOptions& options) const;
+  /// Keeps `*repair` in the trace's index (in place of any other), so that
+  /// the next open with the same options need not compute it; an index that
+  /// cannot be written is warned about, never fatal. `*repair` is lent, not
+  /// copied (its maps may be large), and is as it was on return.
+  void KeepRepair(IndexedRepair* repair) const;
+
   ThreadPool* pool() const { return pool_; }
   uint64_t memory_bytes() const { return memory_bytes_; }
 
@@ -85,6 +96,8 @@ class TraceStore {
   std::vector<RowCounts> first_;
   RowCounts totals_;
   model::UndefinedLog::Resolved resolved_;
+  std::vector<std::string> index_paths_;  // where an index may be written
+  std::function<void(const std::string&)> warn_;
   std::string index_path_;
   bool index_reused_ = false;
 };

@@ -2,8 +2,9 @@
 // analysing command, on every test trace (support/test_traces.h), prints the
 // same output (byte for byte, JSON and text) with the whole model in memory
 // and with a memory budget so small that every trace goes through the trace
-// store chunk by chunk — on one worker and on three, with the trace's index
-// built on the first run and read on the others.
+// store chunk by chunk — on three workers with no index, then on one and on
+// three with the trace's index built (and its causal repair kept) on the
+// first of those and read on the second.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -70,6 +71,7 @@ TEST_F(EngineCompareTest, EveryCommandGivesTheSameOutput) {
   testing::TempDir indexes;
   const std::vector<std::string> memory = {"--memory", "64G", "--no-index"};
   const std::vector<std::vector<std::string>> stores = {
+      {"--memory", "1k", "--threads", "3", "--no-index"},
       {"--memory", "1k", "--threads", "1", "--index-dir", indexes.path()},
       {"--memory", "1k", "--threads", "3", "--index-dir", indexes.path()},
   };

@@ -5,7 +5,9 @@
 // as it would any index it finds: decoding, the checks against the trace,
 // the placeholders of undefined ids; if it accepts the index it decodes
 // every chunk with it (store::LoadModel), else it builds the skeletons
-// again. The input is also read as a whole index file. Seeds: index_inputs/.
+// again. The input is also read as a whole index file (with its repair
+// section), and as a repair section: when it fits the trace, its maps are
+// applied to every chunk (store::MeasureTimeMaps). Seeds: index_inputs/.
 #include <unistd.h>
 
 #include <cstddef>
@@ -21,8 +23,11 @@
 #include "base/checksum.h"
 #include "base/varint.h"
 #include "format/trace_file.h"
+#include "store/index_codec.h"
 #include "store/index_file.h"
+#include "store/index_repair.h"
 #include "store/model_loader.h"
+#include "store/stream_repair.h"
 #include "store/trace_store.h"
 #include "support/trace_script.h"
 
@@ -68,9 +73,10 @@ struct Fixture {
     file = std::move(*f);
     plx::store::StoreOptions options;
     options.index.enabled = false;
-    auto store = plx::store::TraceStore::Open(*file, options);
-    if (!store.ok()) std::abort();
-    identity = plx::store::IdentityOf(*file, (*store)->threads());
+    auto opened = plx::store::TraceStore::Open(*file, options);
+    if (!opened.ok()) std::abort();
+    store = std::move(*opened);
+    identity = plx::store::IdentityOf(*file, store->threads());
   }
   ~Fixture() {
     std::remove((path + "i").c_str());
@@ -79,6 +85,7 @@ struct Fixture {
   }
   std::string dir, path;
   std::unique_ptr<plx::format::TraceFile> file;
+  std::unique_ptr<plx::store::TraceStore> store;  // with no index
   plx::store::IndexIdentity identity;
 };
 
@@ -115,7 +122,15 @@ std::vector<uint8_t> IndexWith(const plx::store::IndexIdentity& id, const uint8_
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Fixture fixture;
-  (void)plx::store::DecodeIndex({data, size}, "fuzz.plxi");
+  (void)plx::store::DecodeIndex({data, size}, "fuzz.plxi", /*with_repair=*/true);
+  {
+    plx::store::IndexReader reader(data, data + size);
+    plx::store::IndexedRepair repair;
+    const plx::store::TraceStore& store = *fixture.store;
+    if (plx::store::GetRepair(&reader, &repair) &&
+        plx::store::CheckRepairFits(repair, store.threads(), store.totals(), "fuzz").ok())
+      (void)plx::store::MeasureTimeMaps(store, repair.maps);
+  }
   const std::vector<uint8_t> index = IndexWith(fixture.identity, data, size);
   {
     std::ofstream out(fixture.path + "i", std::ios::binary | std::ios::trunc);

@@ -1,0 +1,14 @@
+// The repair section of the trace index (docs/format.md, "The trace
+// index"): a causal repair's options, report and time maps as varints.
+#pragma once
+
+#include "store/index_codec.h"
+#include "store/index_file.h"
+
+namespace plx::store {
+
+void PutRepair(IndexWriter* w, const IndexedRepair& repair);
+/// False on any damage (then `repair` is partly filled).
+bool GetRepair(IndexReader* r, IndexedRepair* repair);
+
+}  // namespace plx::store
