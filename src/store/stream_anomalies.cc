@@ -293,11 +293,19 @@ int64_t DeviationAt(const Multiset& sorted, uint64_t below, uint64_t k) {
 }  // namespace
 
 struct AnomalyFinder::State {
-  State(const TraceStore& st, const AnomalyOptions& op) : store(st), o(op), t(st.trace()) {}
+  State(const TraceStore& st, const AnomalyOptions& op)
+      : store(st), o(op), t(st.trace()), keys(t.states.size(), CallsitesFor(t, o)) {}
   const TraceStore& store;
   AnomalyOptions o;
   const model::Trace& t;
   std::vector<CountVisitor> counters;
+  // Planned after the counting pass, for the collecting pass.
+  bool planned = false;
+  StateCallsiteKeys keys;  // every worker's keys in one table
+  analysis::AnomalyGroups grouped;
+  std::vector<LogHistogram> group_histograms;
+  std::vector<Plan> plans;
+  std::vector<CollectVisitor> collectors;
 };
 
 AnomalyFinder::AnomalyFinder(const TraceStore& store, const AnomalyOptions& options)
@@ -312,15 +320,12 @@ ChunkVisitor* AnomalyFinder::Counter(size_t worker) {
   return &s_->counters[worker];
 }
 
-std::vector<analysis::Anomaly> AnomalyFinder::Finish(
-    const std::vector<time::ThreadTimeMap>* maps,
-    const std::function<void(uint64_t, uint64_t)>& progress) {
-  const TraceStore& store = s_->store;
+void AnomalyFinder::PlanCollection() {
   const AnomalyOptions& o = s_->o;
   const model::Trace& t = s_->t;
   std::vector<CountVisitor>& counted = s_->counters;
+  StateCallsiteKeys& keys = s_->keys;
   // Every worker's keys into one table; counts and histograms by key.
-  StateCallsiteKeys keys(t.states.size(), CallsitesFor(t, o));
   std::vector<uint64_t> counts;
   std::vector<LogHistogram> histograms;
   for (CountVisitor& v : counted)
@@ -334,19 +339,44 @@ std::vector<analysis::Anomaly> AnomalyFinder::Finish(
       if (v.histograms[id]) histograms[key].Merge(*v.histograms[id]);
     }
   counted.clear();
-  analysis::AnomalyGroups grouped = analysis::GroupAnomalyKeys(keys, counts, t.states.size(), o);
-  std::vector<AnomalyGroup>& groups = grouped.groups;
-  std::vector<LogHistogram> group_histograms(groups.size());
+  s_->grouped = analysis::GroupAnomalyKeys(keys, counts, t.states.size(), o);
+  const std::vector<AnomalyGroup>& groups = s_->grouped.groups;
+  s_->group_histograms = std::vector<LogHistogram>(groups.size());
   for (uint32_t key = 0; key < histograms.size(); ++key)
-    group_histograms[grouped.key_group[key]].Merge(histograms[key]);
+    s_->group_histograms[s_->grouped.key_group[key]].Merge(histograms[key]);
   histograms.clear();
-  std::vector<Plan> plans(groups.size());
+  s_->plans.assign(groups.size(), Plan());
   for (size_t g = 0; g < groups.size(); ++g)
-    if (analysis::Judged(groups[g], o)) plans[g] = MakePlan(group_histograms[g], groups[g], o);
+    if (analysis::Judged(groups[g], o))
+      s_->plans[g] = MakePlan(s_->group_histograms[g], groups[g], o);
+  for (size_t w = 0; w < s_->store.pool()->size(); ++w)
+    s_->collectors.emplace_back(t, o, keys, s_->grouped.key_group, s_->plans);
+  s_->planned = true;
+}
 
-  std::vector<CollectVisitor> collected = RunThreadPass<CollectVisitor>(
-      store, [&] { return CollectVisitor(t, o, keys, grouped.key_group, plans); },
-      WithProgress(progress, maps));
+ChunkVisitor* AnomalyFinder::Collector(size_t worker) {
+  return &s_->collectors[worker];
+}
+
+std::vector<analysis::Anomaly> AnomalyFinder::Finish(
+    const std::vector<time::ThreadTimeMap>* maps,
+    const std::function<void(uint64_t, uint64_t)>& progress) {
+  const TraceStore& store = s_->store;
+  const AnomalyOptions& o = s_->o;
+  const model::Trace& t = s_->t;
+  if (!s_->planned) {
+    PlanCollection();
+    std::vector<ChunkVisitor*> collectors;
+    for (CollectVisitor& v : s_->collectors)
+      collectors.push_back(&v);
+    RunThreadPass(store, collectors, WithProgress(progress, maps));
+  }
+  const StateCallsiteKeys& keys = s_->keys;
+  const analysis::AnomalyGroups& grouped = s_->grouped;
+  std::vector<AnomalyGroup>& groups = s_->grouped.groups;
+  const std::vector<LogHistogram>& group_histograms = s_->group_histograms;
+  const std::vector<Plan>& plans = s_->plans;
+  std::vector<CollectVisitor>& collected = s_->collectors;
 
   for (size_t g = 0; g < groups.size(); ++g) {
     if (!plans[g].judged) continue;

@@ -19,14 +19,20 @@
 
 namespace plx::store {
 
-/// The two passes apart, so that the first can share a thread pass with
-/// other analyses: run Counter(w) as worker w's visitor of a thread pass
-/// (with the maps Finish will be given), then Finish.
+/// The two passes apart, so that each can share a thread pass with other
+/// analyses: run Counter(w) as worker w's visitor of a thread pass (with the
+/// maps Finish will be given); then either Finish, which runs the second
+/// pass, or PlanCollection, a pass with Collector(w) as worker w's visitor, and Finish.
 class AnomalyFinder {
  public:
   AnomalyFinder(const TraceStore& store, const analysis::AnomalyOptions& options);
   ~AnomalyFinder();
   ChunkVisitor* Counter(size_t worker);
+  /// After the counting pass: what the second pass collects.
+  void PlanCollection();
+  /// After PlanCollection: worker w's visitor of the second pass.
+  ChunkVisitor* Collector(size_t worker);
+  /// The anomalies (the second pass first, unless PlanCollection was called).
   std::vector<analysis::Anomaly> Finish(const std::vector<time::ThreadTimeMap>* maps,
                                         const std::function<void(uint64_t, uint64_t)>& progress);
 

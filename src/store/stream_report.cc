@@ -1,7 +1,7 @@
 // StreamReport: repair; one thread pass on the repaired times for the
 // statistics, the anomalies' histograms, what the maps moved and the
-// unclosed slices; the message pass for waits and deadlocks; the critical
-// path's sweep; the anomalies' second pass.
+// unclosed slices; the message pass for waits and deadlocks; one thread
+// pass for the critical path's sweep and the anomalies' second pass.
 #include "store/stream_report.h"
 
 #include <algorithm>
@@ -109,11 +109,21 @@ StatusOr<StreamedReport> StreamReport(const TraceStore& store,
   begin("wait states");
   StreamedWaits w = StreamWaits(store, /*wait_ends=*/true, {}, maps, maps ? &open : nullptr);
   out.deadlocks = std::move(w.deadlocks);
-  begin("critical path");
-  out.path = StreamCriticalPath(store, w.ends, {}, maps, &out.trace);
+  begin("critical path and anomalies");
+  // One pass for both: the path's threads split by state, and the
+  // anomalies' second pass.
+  CriticalPathFinder path(store, w.ends, out.trace);
   w.ends = {};
   out.waits = std::move(w.waits);
-  begin("anomalies");
+  anomalies.PlanCollection();
+  std::vector<FanOut> second;
+  for (size_t k = 0; k < workers; ++k)
+    second.emplace_back(std::vector<ChunkVisitor*>{path.Visitor(k), anomalies.Collector(k)});
+  visitors.clear();
+  for (FanOut& f : second)
+    visitors.push_back(&f);
+  RunThreadPass(store, visitors, WithProgress({}, maps));
+  out.path = path.Finish();
   out.anomalies = anomalies.Finish(maps, {});
   return out;
 }
