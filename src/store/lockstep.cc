@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <thread>
 
 #include "base/shared_progress.h"
 #include "store/chunk_decoder.h"
@@ -35,30 +37,39 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
       1, static_cast<int64_t>(static_cast<double>(span) * static_cast<double>(slab_records) /
                               static_cast<double>(records)));
 
+  // With more than one worker, the next slab is decoded while the consumer
+  // takes this one: on workers of its own, so that the consumer's loops on
+  // the store's pool, and its sequential part, run meanwhile. With one,
+  // everything runs on the caller, one slab after the other.
+  const bool ahead = store.pool()->size() > 1;
+  std::unique_ptr<ThreadPool> own;
+  if (ahead) own = std::make_unique<ThreadPool>(store.pool()->size());
+  ThreadPool* pool = ahead ? own.get() : store.pool();
+
   std::vector<ThreadCursor> cursors(threads);
   if (maps != nullptr)
     for (uint32_t t = 0; t < threads; ++t)
       cursors[t].mapper.emplace(&(*maps)[t]);
-  std::vector<time::TimeMapStats> moved(store.pool()->size());
-  std::vector<ChunkDecoder> decoders(store.pool()->size());
+  std::vector<time::TimeMapStats> moved(pool->size());
+  std::vector<ChunkDecoder> decoders(pool->size());
   std::vector<model::UndefinedLog> logs;
   for (size_t i = 0; i < decoders.size(); ++i)
     logs.emplace_back(&store.undefined());
   SharedProgress shared(progress, store.file().total_records());
 
-  Slab slab;
-  slab.messages.resize(threads);
-  slab.collectives.resize(threads);
-  slab.posts.resize(threads);
-  for (int64_t from = trace.begin_ns;;) {
+  // Fills `slab` with the records from `from` on; true for the last slab.
+  const auto fill = [&](Slab* slab, int64_t from) {
     const bool last =
         from > std::numeric_limits<int64_t>::max() - step || from + step > trace.end_ns;
-    slab.until = last ? std::numeric_limits<int64_t>::max() : from + step;
-    store.pool()->ParallelFor(threads, [&](size_t t, size_t w) {
+    slab->until = last ? std::numeric_limits<int64_t>::max() : from + step;
+    slab->messages.resize(threads);
+    slab->collectives.resize(threads);
+    slab->posts.resize(threads);
+    pool->ParallelFor(threads, [&](size_t t, size_t w) {
       ThreadCursor& c = cursors[t];
       const ThreadSkeleton& skeleton = store.skeleton(static_cast<uint32_t>(t));
       // Decode until a record at or after the slab's end has been seen.
-      while (!c.finished && (last || c.sides.last_time() < slab.until)) {
+      while (!c.finished && (last || c.sides.last_time() < slab->until)) {
         if (c.next_chunk == skeleton.chunks.size()) {
           c.sides.Finish();
           c.finished = true;
@@ -74,14 +85,29 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
                        .header.record_count);
         ++c.next_chunk;
       }
-      slab.messages[t].clear();
-      slab.collectives[t].clear();
-      slab.posts[t].clear();
-      c.sides.Take(slab.until, &slab.messages[t], &slab.collectives[t], &slab.posts[t]);
+      slab->messages[t].clear();
+      slab->collectives[t].clear();
+      slab->posts[t].clear();
+      c.sides.Take(slab->until, &slab->messages[t], &slab->collectives[t], &slab->posts[t]);
     });
+    return last;
+  };
+
+  Slab slabs[2];
+  bool last = fill(&slabs[0], trace.begin_ns);
+  for (size_t current = 0;; current ^= 1) {
+    const Slab& slab = slabs[current];
+    Slab* next = &slabs[current ^ 1];
+    bool next_last = false;
+    std::thread decoding;
+    if (!last && ahead) decoding = std::thread([&] { next_last = fill(next, slab.until); });
     consume(slab);
     if (last) break;
-    from = slab.until;
+    if (decoding.joinable())
+      decoding.join();
+    else
+      next_last = fill(next, slab.until);
+    last = next_last;
   }
   shared.Finish();
 }
