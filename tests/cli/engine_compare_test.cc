@@ -42,17 +42,8 @@ const std::vector<Case>& Cases() {
   return cases;
 }
 
-class EngineCompareTest : public ::testing::Test {
+class EngineCompareTest : public testing::TestTracesSuite {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
-    traces_ = new std::vector<testing::TestTrace>(testing::WriteTestTraces(dir_->path()));
-  }
-  static void TearDownTestSuite() {
-    delete traces_;
-    delete dir_;
-  }
-
   static testing::RunResult Run(const Case& c, const std::string& trace,
                                 const std::vector<std::string>& engine) {
     std::vector<std::string> argv = {testing::BuildPath("src/cli/parallax"), c.name, trace};
@@ -60,12 +51,7 @@ class EngineCompareTest : public ::testing::Test {
     argv.insert(argv.end(), engine.begin(), engine.end());
     return testing::RunProgram(argv);
   }
-
-  static testing::TempDir* dir_;
-  static std::vector<testing::TestTrace>* traces_;
 };
-testing::TempDir* EngineCompareTest::dir_ = nullptr;
-std::vector<testing::TestTrace>* EngineCompareTest::traces_ = nullptr;
 
 TEST_F(EngineCompareTest, EveryCommandGivesTheSameOutput) {
   testing::TempDir indexes;

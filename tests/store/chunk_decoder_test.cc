@@ -18,21 +18,7 @@
 namespace plx::store {
 namespace {
 
-class ChunkDecoderTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
-    traces_ = new std::vector<testing::TestTrace>(testing::WriteTestTraces(dir_->path()));
-  }
-  static void TearDownTestSuite() {
-    delete traces_;
-    delete dir_;
-  }
-  static testing::TempDir* dir_;
-  static std::vector<testing::TestTrace>* traces_;
-};
-testing::TempDir* ChunkDecoderTest::dir_ = nullptr;
-std::vector<testing::TestTrace>* ChunkDecoderTest::traces_ = nullptr;
+class ChunkDecoderTest : public testing::TestTracesSuite {};
 
 model::Trace Sequential(const format::TraceFile& file) {
   auto trace = model::LoadTrace(file);

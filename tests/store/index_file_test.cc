@@ -8,8 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include "base/thread_pool.h"
 #include "format/trace_file.h"
@@ -17,45 +15,13 @@
 #include "store/model_loader.h"
 #include "store/trace_store.h"
 #include "support/model_equality.h"
+#include "support/opened_store.h"
 #include "support/test_support.h"
 #include "support/test_traces.h"
 #include "support/trace_script.h"
 
 namespace plx::store {
 namespace {
-
-std::vector<uint8_t> Read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-void Write(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-}
-
-struct Opened {
-  std::unique_ptr<format::TraceFile> file;
-  std::unique_ptr<TraceStore> store;
-  std::vector<std::string> warnings;
-};
-
-std::unique_ptr<Opened> Open(const std::string& path, IndexSettings index = {}) {
-  auto out = std::make_unique<Opened>();
-  auto file = format::TraceFile::Open(path);
-  EXPECT_TRUE(file.ok()) << file.status().message();
-  if (!file.ok()) return out;
-  out->file = std::move(*file);
-  StoreOptions options;
-  options.index = index;
-  Opened* o = out.get();
-  options.warn = [o](const std::string& line) { o->warnings.push_back(line); };
-  auto store = TraceStore::Open(*out->file, options);
-  EXPECT_TRUE(store.ok()) << store.status().message();
-  if (store.ok()) out->store = std::move(*store);
-  return out;
-}
 
 std::vector<ThreadSkeleton> Skeletons(const TraceStore& store) {
   std::vector<ThreadSkeleton> out;
@@ -64,21 +30,7 @@ std::vector<ThreadSkeleton> Skeletons(const TraceStore& store) {
   return out;
 }
 
-class IndexFileTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
-    traces_ = new std::vector<testing::TestTrace>(testing::WriteTestTraces(dir_->path()));
-  }
-  static void TearDownTestSuite() {
-    delete traces_;
-    delete dir_;
-  }
-  static testing::TempDir* dir_;
-  static std::vector<testing::TestTrace>* traces_;
-};
-testing::TempDir* IndexFileTest::dir_ = nullptr;
-std::vector<testing::TestTrace>* IndexFileTest::traces_ = nullptr;
+class IndexFileTest : public testing::TestTracesSuite {};
 
 TEST_F(IndexFileTest, EncodesAndDecodesEveryTestTrace) {
   for (const testing::TestTrace& t : *traces_) {
@@ -118,7 +70,7 @@ TEST_F(IndexFileTest, DamagedOrStaleIndexesAreRebuilt) {
   const std::string index = t.path + "i";
   std::filesystem::remove(index);
   auto built = Open(t.path);
-  const std::vector<uint8_t> good = Read(index);
+  const std::vector<uint8_t> good = ReadBytes(index);
   ASSERT_GT(good.size(), 100u);
 
   std::vector<std::vector<uint8_t>> bad;
@@ -129,14 +81,14 @@ TEST_F(IndexFileTest, DamagedOrStaleIndexesAreRebuilt) {
   bad.back()[0] = 'X';  // not an index
   bad.push_back({});    // empty
   for (const std::vector<uint8_t>& bytes : bad) {
-    Write(index, bytes);
+    WriteBytes(index, bytes);
     auto o = Open(t.path);
     ASSERT_TRUE(o->store);
     EXPECT_FALSE(o->store->index_reused());
     ASSERT_EQ(o->warnings.size(), 1u);
     EXPECT_NE(o->warnings[0].find("building it again"), std::string::npos) << o->warnings[0];
     EXPECT_TRUE(Skeletons(*o->store) == Skeletons(*built->store));
-    EXPECT_EQ(Read(index), good);  // written again
+    EXPECT_EQ(ReadBytes(index), good);  // written again
   }
 
   // Another trace at the same path: the index is stale.
@@ -144,7 +96,7 @@ TEST_F(IndexFileTest, DamagedOrStaleIndexesAreRebuilt) {
   const std::string path = dir.path() + "/moved.plx";
   std::filesystem::copy_file(t.path, path);
   ASSERT_TRUE(Open(traces_->at(1).path)->store);  // makes its index
-  Write(path + "i", Read(traces_->at(1).path + "i"));
+  WriteBytes(path + "i", ReadBytes(traces_->at(1).path + "i"));
   auto other = Open(path);
   ASSERT_TRUE(other->store);
   EXPECT_FALSE(other->store->index_reused());
@@ -179,7 +131,7 @@ TEST_F(IndexFileTest, IndexDirectoryHoldsIndexesByTraceName) {
 
 TEST_F(IndexFileTest, TracesInMemoryHaveNoIndex) {
   const testing::TestTrace& t = traces_->front();
-  auto file = format::TraceFile::FromBytes(t.path, Read(t.path));
+  auto file = format::TraceFile::FromBytes(t.path, ReadBytes(t.path));
   ASSERT_TRUE(file.ok());
   auto store = TraceStore::Open(**file, {});
   ASSERT_TRUE(store.ok());

@@ -8,41 +8,18 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 
 #include "format/trace_file.h"
 #include "store/index_file.h"
 #include "store/stream_repair.h"
 #include "store/trace_store.h"
+#include "support/opened_store.h"
 #include "support/test_support.h"
 #include "support/test_traces.h"
 
 namespace plx::store {
 namespace {
-
-struct Opened {
-  std::unique_ptr<format::TraceFile> file;
-  std::unique_ptr<TraceStore> store;
-  std::vector<std::string> warnings;
-};
-
-std::unique_ptr<Opened> Open(const std::string& path, IndexSettings index = {}) {
-  auto out = std::make_unique<Opened>();
-  auto file = format::TraceFile::Open(path);
-  EXPECT_TRUE(file.ok()) << file.status().message();
-  if (!file.ok()) return out;
-  out->file = std::move(*file);
-  StoreOptions options;
-  options.index = index;
-  Opened* o = out.get();
-  options.warn = [o](const std::string& line) { o->warnings.push_back(line); };
-  auto store = TraceStore::Open(*out->file, options);
-  EXPECT_TRUE(store.ok()) << store.status().message();
-  if (store.ok()) out->store = std::move(*store);
-  return out;
-}
 
 // Every field, so that a field the codec forgets fails here.
 std::vector<std::string> Differences(const StreamedRepair& a, const StreamedRepair& b) {
@@ -80,21 +57,7 @@ std::vector<std::string> Differences(const StreamedRepair& a, const StreamedRepa
   return out;
 }
 
-class RepairIndexTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
-    traces_ = new std::vector<testing::TestTrace>(testing::WriteTestTraces(dir_->path()));
-  }
-  static void TearDownTestSuite() {
-    delete traces_;
-    delete dir_;
-  }
-  static testing::TempDir* dir_;
-  static std::vector<testing::TestTrace>* traces_;
-};
-testing::TempDir* RepairIndexTest::dir_ = nullptr;
-std::vector<testing::TestTrace>* RepairIndexTest::traces_ = nullptr;
+class RepairIndexTest : public testing::TestTracesSuite {};
 
 TEST_F(RepairIndexTest, TheNextOpenReadsTheRepairTheFirstKept) {
   size_t repaired = 0;
@@ -158,8 +121,7 @@ TEST_F(RepairIndexTest, ARepairThatDoesNotFitIsComputedAgain) {
   ASSERT_TRUE(expected.ok());
   ASSERT_GT(o->store->threads(), 0u);
 
-  std::ifstream in(index, std::ios::binary);
-  const std::vector<uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+  const std::vector<uint8_t> bytes = ReadBytes(index);
   auto contents = DecodeIndex(bytes, index, /*with_repair=*/true);
   ASSERT_TRUE(contents.ok()) << contents.status().message();
   ASSERT_TRUE(contents->repair);
@@ -174,9 +136,7 @@ TEST_F(RepairIndexTest, ARepairThatDoesNotFitIsComputedAgain) {
                                    std::numeric_limits<uint32_t>::max() - 1});  // no such row
   for (IndexedRepair& r : bad) {
     IndexContents damaged{contents->identity, contents->skeletons, std::move(r)};
-    const std::vector<uint8_t> out = EncodeIndex(damaged);
-    std::ofstream(index, std::ios::binary | std::ios::trunc)
-        .write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    WriteBytes(index, EncodeIndex(damaged));
     auto reopened = Open(t.path);
     ASSERT_TRUE(reopened->store);
     EXPECT_TRUE(reopened->store->index_reused());  // the skeletons still fit

@@ -254,4 +254,19 @@ std::vector<TestTrace> WriteTestTraces(const std::string& dir) {
   return out;
 }
 
+TempDir* TestTracesSuite::dir_ = nullptr;
+std::vector<TestTrace>* TestTracesSuite::traces_ = nullptr;
+
+void TestTracesSuite::SetUpTestSuite() {
+  dir_ = new TempDir();
+  traces_ = new std::vector<TestTrace>(WriteTestTraces(dir_->path()));
+}
+
+void TestTracesSuite::TearDownTestSuite() {
+  delete traces_;
+  delete dir_;
+  traces_ = nullptr;
+  dir_ = nullptr;
+}
+
 }  // namespace plx::testing

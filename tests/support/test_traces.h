@@ -7,8 +7,12 @@
 // answer (the in-memory model and the out-of-core engine) run over all.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
+
+#include "support/test_support.h"
 
 namespace plx::testing {
 
@@ -20,5 +24,15 @@ struct TestTrace {
 /// Writes the catalogue into `dir` (a failed expectation for any that could
 /// not be written) and returns the traces, in a fixed order.
 std::vector<TestTrace> WriteTestTraces(const std::string& dir);
+
+/// A fixture whose suite has the catalogue written once, in a temporary
+/// directory: `*traces_` (test suites run one after the other).
+class TestTracesSuite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite();
+  static void TearDownTestSuite();
+  static TempDir* dir_;
+  static std::vector<TestTrace>* traces_;
+};
 
 }  // namespace plx::testing
