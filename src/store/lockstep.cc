@@ -25,17 +25,22 @@ struct ThreadCursor {
 
 }  // namespace
 
+int64_t SlabStep(const TraceStore& store, uint64_t slab_records) {
+  const model::Trace& trace = store.trace();
+  const uint64_t records = std::max<uint64_t>(store.file().total_records(), 1);
+  const int64_t span = std::max<int64_t>(trace.end_ns - trace.begin_ns, 1);
+  return std::max<int64_t>(
+      1, static_cast<int64_t>(static_cast<double>(span) * static_cast<double>(slab_records) /
+                              static_cast<double>(records)));
+}
+
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
-                 const std::function<void(const Slab&)>& consume,
+                 const std::function<bool(const Slab&)>& consume,
                  const std::function<void(uint64_t, uint64_t)>& progress,
                  const std::vector<time::ThreadTimeMap>* maps) {
   const model::Trace& trace = store.trace();
   const uint32_t threads = store.threads();
-  const uint64_t records = std::max<uint64_t>(store.file().total_records(), 1);
-  const int64_t span = std::max<int64_t>(trace.end_ns - trace.begin_ns, 1);
-  const int64_t step = std::max<int64_t>(
-      1, static_cast<int64_t>(static_cast<double>(span) * static_cast<double>(slab_records) /
-                              static_cast<double>(records)));
+  const int64_t step = SlabStep(store, slab_records);
 
   // With more than one worker, the next slab is decoded while the consumer
   // takes this one: on workers of its own, so that the consumer's loops on
@@ -101,12 +106,10 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
     bool next_last = false;
     std::thread decoding;
     if (!last && ahead) decoding = std::thread([&] { next_last = fill(next, slab.until); });
-    consume(slab);
-    if (last) break;
-    if (decoding.joinable())
-      decoding.join();
-    else
-      next_last = fill(next, slab.until);
+    const bool more = consume(slab);
+    if (decoding.joinable()) decoding.join();
+    if (last || !more) break;
+    if (!ahead) next_last = fill(next, slab.until);
     last = next_last;
   }
   shared.Finish();

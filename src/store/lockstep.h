@@ -27,11 +27,16 @@ struct Slab {
   std::vector<std::vector<PostSide>> posts;
 };
 
+/// How long in trace time a slab of about `slab_records` records lasts (the
+/// trace's span times its share of the records; at least 1 ns).
+int64_t SlabStep(const TraceStore& store, uint64_t slab_records);
+
 /// Runs the pass, calling `consume` for each slab in time order (on the
-/// calling thread). `slab_records` is about how many records a slab holds.
-/// With `maps` (per thread), the records come on the repaired times.
+/// calling thread) until it returns false. `slab_records` is about how many
+/// records a slab holds. With `maps` (per thread), the records come on the
+/// repaired times.
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
-                 const std::function<void(const Slab&)>& consume,
+                 const std::function<bool(const Slab&)>& consume,
                  const std::function<void(uint64_t, uint64_t)>& progress = {},
                  const std::vector<time::ThreadTimeMap>* maps = nullptr);
 

@@ -66,6 +66,10 @@ bool Attempt(const TraceStore& store, int64_t horizon,
           consumer.Frontier(slab.until);
         });
         if (options.after_slab && in_order) in_order = options.after_slab(slab);
+        // Out of order: this attempt is lost, the next starts now.
+        for (const auto& j : joins)
+          in_order &= !j->horizon_exceeded();
+        return in_order;
       },
       progress, options.maps);
 
@@ -92,7 +96,12 @@ std::vector<std::unique_ptr<MessageConsumer>> RunMessagePass(
   const int64_t span = std::max<int64_t>(trace.end_ns - trace.begin_ns, 1);
   const size_t parts = store.pool()->size();
   constexpr int64_t kWhole = std::numeric_limits<int64_t>::max() / 4;
-  for (int64_t horizon = std::min(options.horizon_ns, span);;
+  // Records held grow with the horizon: start from two slabs' time (at
+  // least 1 ms), which is far more than calls usually keep records out of
+  // order, and no more than asked.
+  const int64_t first = std::min(
+      options.horizon_ns, std::max<int64_t>(2 * SlabStep(store, options.slab_records), 1'000'000));
+  for (int64_t horizon = std::min(first, span);;
        horizon = horizon > span / 16 ? kWhole : horizon * 16) {
     // Past the trace's span nothing is released before the end: the pass is
     // exact, and the last attempt.

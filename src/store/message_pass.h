@@ -36,7 +36,8 @@ class MessageConsumer {
 
 struct MessagePassOptions {
   uint64_t slab_records = 4'000'000;
-  int64_t horizon_ns = 100'000'000;  // the first horizon tried
+  /// The first horizon tried is two slabs' time (at least 1 ms), at most this.
+  int64_t horizon_ns = 100'000'000;
   /// Called on the caller's thread at the start of every attempt (may be
   /// empty), with the horizon it uses.
   std::function<void(int64_t horizon)> begin_attempt;
@@ -51,8 +52,8 @@ struct MessagePassOptions {
   const std::vector<time::ThreadTimeMap>* maps = nullptr;
 };
 
-/// Runs the pass with consumers made by make(partition); returns them.
-/// `on_retry(horizon)` (may be empty) is told when the pass starts again.
+/// Runs the pass with consumers made by make(partition); returns them. An
+/// attempt that finds records out of order stops at that slab.
 std::vector<std::unique_ptr<MessageConsumer>> RunMessagePass(
     const TraceStore& store, const std::function<std::unique_ptr<MessageConsumer>(size_t)>& make,
     const MessagePassOptions& options = {},
