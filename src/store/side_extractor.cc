@@ -49,6 +49,31 @@ void SideExtractor::Add(const ChunkRows& rows) {
   last(t.controls.time);
   last(c.time);
   last(p.time);
+  // A record at the last time seen may get a slice that begins at that same
+  // time from the next chunk: it waits.
+  Resolve(last_time_);
+}
+
+void SideExtractor::Finish() {
+  finished_ = true;
+  Resolve(INT64_MAX);
+}
+
+void SideExtractor::Resolve(int64_t limit) {
+  // Both kinds in time order together: the sweep only moves forward.
+  for (;;) {
+    const bool m = resolved_m_ < messages_.size() && messages_[resolved_m_].time < limit;
+    const bool c = resolved_c_ < collectives_.size() && collectives_[resolved_c_].time < limit;
+    if (m && (!c || messages_[resolved_m_].time <= collectives_[resolved_c_].time)) {
+      MessageSide& x = messages_[resolved_m_++];
+      x.call = CallAt(x.time);
+    } else if (c) {
+      CollectiveSide& x = collectives_[resolved_c_++];
+      x.call = CallAt(x.time);
+    } else {
+      break;
+    }
+  }
 }
 
 CallRef SideExtractor::CallAt(int64_t t) {
@@ -74,33 +99,22 @@ CallRef SideExtractor::CallAt(int64_t t) {
 
 void SideExtractor::Take(int64_t until, std::vector<MessageSide>* messages,
                          std::vector<CollectiveSide>* collectives, std::vector<PostSide>* posts) {
-  // A record at the last time seen may get a slice that begins at that same
-  // time from the next chunk: it waits, unless the thread is finished.
+  // Records at the last time seen wait (Add), unless the thread is finished:
+  // every record before the limit has its call.
   const int64_t limit = finished_ ? until : std::min(until, last_time_);
-  // Records of the three kinds in time order together: the sweep only moves forward.
-  for (;;) {
-    int64_t next = limit;
-    int kind = -1;
-    if (!messages_.empty() && messages_.front().time < next)
-      next = messages_.front().time, kind = 0;
-    if (!collectives_.empty() && collectives_.front().time < next)
-      next = collectives_.front().time, kind = 1;
-    if (!posts_.empty() && posts_.front().time < next) next = posts_.front().time, kind = 2;
-    if (kind < 0) break;
-    if (kind == 0) {
-      MessageSide x = messages_.front();
-      messages_.pop_front();
-      x.call = CallAt(x.time);
-      messages->push_back(x);
-    } else if (kind == 1) {
-      CollectiveSide x = collectives_.front();
-      collectives_.pop_front();
-      x.call = CallAt(x.time);
-      collectives->push_back(x);
-    } else {
-      posts->push_back(posts_.front());
-      posts_.pop_front();
-    }
+  while (!messages_.empty() && messages_.front().time < limit) {
+    messages->push_back(messages_.front());
+    messages_.pop_front();
+    --resolved_m_;
+  }
+  while (!collectives_.empty() && collectives_.front().time < limit) {
+    collectives->push_back(collectives_.front());
+    collectives_.pop_front();
+    --resolved_c_;
+  }
+  while (!posts_.empty() && posts_.front().time < limit) {
+    posts->push_back(posts_.front());
+    posts_.pop_front();
   }
   // Move the sweep up to the limit, so slices no record will need go even
   // on threads with few records (what is open at a time depends on that

@@ -4,7 +4,8 @@
 // later record (the sweep of time::EnclosingSlices: a record belongs to the
 // innermost slice open at its time), and holds back the records of the last
 // time stamp seen until the next chunk shows no slice begins at that same
-// nanosecond.
+// nanosecond. Records get their call as their chunk arrives, so a chunk's
+// slices are not kept while its records wait to be taken.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,7 @@ class SideExtractor {
   /// Takes the records of a decoded chunk of this thread (chunks in order).
   void Add(const ChunkRows& rows);
   /// No more chunks: every record may go.
-  void Finish() { finished_ = true; }
+  void Finish();
 
   /// Moves the records with time < `until` whose call is known (all of them
   /// once finished) to the ends of the vectors, in time order per kind.
@@ -42,12 +43,18 @@ class SideExtractor {
     int64_t begin, end;
   };
   CallRef CallAt(int64_t t);
+  // Gives the records before `limit` not given one yet their call, in time
+  // order over the three kinds, so that the slices they needed can go.
+  void Resolve(int64_t limit);
 
   std::deque<Slice> pending_;  // slices not yet opened, by begin
   std::vector<Slice> open_;    // the sweep's stack, outermost first
   std::deque<MessageSide> messages_;
   std::deque<CollectiveSide> collectives_;
   std::deque<PostSide> posts_;
+  // The first resolved_m_ messages and resolved_c_ collectives have their
+  // call (posts need none).
+  size_t resolved_m_ = 0, resolved_c_ = 0;
   int64_t last_time_ = INT64_MIN;  // of the last record decoded
   bool finished_ = false;
 };
