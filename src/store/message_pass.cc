@@ -33,8 +33,13 @@ bool Attempt(const TraceStore& store, int64_t horizon,
       store, options.slab_records,
       [&](const Slab& slab) {
         store.pool()->ParallelFor(threads, [&](size_t t) {
-          messages[t].assign(parts, {});
-          posts[t].assign(parts, {});
+          // Cleared, not made anew: their room is reused slab after slab.
+          messages[t].resize(parts);
+          posts[t].resize(parts);
+          for (size_t p = 0; p < parts; ++p) {
+            messages[t][p].clear();
+            posts[t][p].clear();
+          }
           const std::vector<MessageSide>& ms = slab.messages[t];
           for (uint32_t i = 0; i < ms.size(); ++i) {
             time::ChannelKey key;
