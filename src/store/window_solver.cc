@@ -357,7 +357,7 @@ void WindowSolver::AddMessage(const ConstraintEvent& send, uint32_t source, uint
       repair_order_.push_back({{0, send_row, 0, 0, 0}, 0});
     }
   }
-  due_.push({g.latest, id});
+  due_.push_back({g.latest, id});
   if (!stopped_) {
     Enforce(id);
     Run();
@@ -414,7 +414,7 @@ void WindowSolver::AddCollective(CollectiveConstraint c, const uint32_t* anchors
     repair_order_.push_back({x.c.order, static_cast<uint32_t>(i)});
     ++g.repairs;
   }
-  due_.push({latest, id});
+  due_.push_back({latest, id});
   if (!stopped_) {
     Queue(id);
     Run();
@@ -483,13 +483,37 @@ void WindowSolver::Remove(uint32_t thread, int64_t before) {
   }
 }
 
+void WindowSolver::SettleDue(bool all, int64_t before) {
+  // The due groups, split off the rest (one sequential pass, cheaper than
+  // a heap's pops) and sorted by (latest event, group): the order a heap
+  // would give them.
+  const auto due = std::partition(due_.begin(), due_.end(),
+                                  [&](const Due& d) { return !all && d.first >= before; });
+  settling_.assign(due, due_.end());
+  due_.erase(due, due_.end());
+  std::sort(settling_.begin(), settling_.end());
+  // Settled with their groups and anchors fetched a few ahead: they have
+  // mostly left the cache since they were made, and settling is otherwise
+  // a wait on memory.
+  constexpr size_t kGroupsAhead = 16, kAnchorsAhead = 8;
+  for (size_t i = 0; i < settling_.size(); ++i) {
+    if (i + kGroupsAhead < settling_.size())
+      __builtin_prefetch(&groups_[settling_[i + kGroupsAhead].second]);
+    if (i + kAnchorsAhead < settling_.size()) {
+      const Group& g = groups_[settling_[i + kAnchorsAhead].second];
+      if (g.message) {
+        __builtin_prefetch(&anchors_[g.source]);
+        __builtin_prefetch(&anchors_[g.target]);
+      }
+    }
+    Settle(settling_[i].second);
+  }
+}
+
 void WindowSolver::Advance(int64_t frontier) {
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   frozen_before_ = frontier < kMin + window_ ? kMin : frontier - window_;
-  while (!due_.empty() && due_.top().first < frozen_before_) {
-    Settle(due_.top().second);
-    due_.pop();
-  }
+  SettleDue(false, frozen_before_);
   for (uint32_t t = 0; t < threads_.size(); ++t)
     Remove(t, frozen_before_);
 }
@@ -506,10 +530,7 @@ void WindowSolver::Finish() {
       t.removed_scaled = 0;
   }
   frozen_before_ = std::numeric_limits<int64_t>::max();
-  while (!due_.empty()) {
-    Settle(due_.top().second);
-    due_.pop();
-  }
+  SettleDue(true, frozen_before_);
   for (uint32_t t = 0; t < threads_.size(); ++t) {
     Remove(t, frozen_before_);
     Emit(&threads_[t], t, 0, 0);  // flushes the last anchor (as if followed by a shift of 0)

@@ -12,7 +12,6 @@
 #include <array>
 #include <cstdint>
 #include <deque>
-#include <queue>
 #include <utility>
 #include <vector>
 
@@ -117,6 +116,8 @@ class WindowSolver {
   void Set(uint32_t anchor, time::Scaled value);
   void Run();
   void Settle(uint32_t group);
+  // Settles the groups due before `before` (`all`: every one), in due order.
+  void SettleDue(bool all, int64_t before);
   void Remove(uint32_t thread, int64_t before);
   void Emit(ThreadAnchors* t, uint32_t thread, int64_t time, int64_t shift);
   time::LatestSources Latest(const Group& g, bool repaired) const;
@@ -135,7 +136,8 @@ class WindowSolver {
   std::vector<Collective> collectives_;
   std::vector<uint32_t> free_collectives_;
   using Due = std::pair<int64_t, uint32_t>;  // (latest event, group)
-  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
+  std::vector<Due> due_;                     // groups not settled, in no order
+  std::vector<Due> settling_;                // SettleDue's, sorted
   std::vector<ThreadAnchors> threads_;
   std::deque<uint32_t> queue_;
   uint64_t anchors_seen_ = 0;
