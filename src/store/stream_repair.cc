@@ -59,23 +59,7 @@ time::TimeMapStats MeasureTimeMaps(const TraceStore& store,
 model::Trace RepairedDefinitions(const model::Trace& trace,
                                  const std::vector<time::ThreadTimeMap>& maps) {
   model::Trace out = trace;
-  bool any = false;
-  int64_t begin = 0, end = 0;
-  for (uint32_t i = 0; i < out.threads.size(); ++i) {
-    model::Thread& th = out.threads[i];
-    if (i < maps.size()) {
-      th.begin_ns = maps[i].Apply(th.begin_ns);
-      th.end_ns = std::max(th.begin_ns, maps[i].Apply(th.end_ns));
-    }
-    if (th.records == 0) continue;
-    begin = any ? std::min(begin, th.begin_ns) : th.begin_ns;
-    end = any ? std::max(end, th.end_ns) : th.end_ns;
-    any = true;
-  }
-  if (any) {
-    out.begin_ns = begin;
-    out.end_ns = end;
-  }
+  time::MoveSpans(maps, &out);
   return out;
 }
 

@@ -18,6 +18,18 @@ int64_t TimeMapper::Move(int64_t t, size_t* hint, time::TimeMapStats* stats) con
   return u;
 }
 
+// The chunk's own long slices, as they are now, for LongSlices().
+void TimeMapper::KeepLong(const ChunkRows& rows, const model::SliceTable& s, size_t n) {
+  for (size_t r = carried_; r < n; ++r)
+    if (own_long_[r - carried_]) {
+      const uint64_t global = rows.slice_row(r);
+      long_index_[global] = long_.size();
+      model::ZipColumns(long_.columns(), s.columns(),
+                        [r](auto& to, const auto& from) { to.push_back(from[r]); });
+      long_rows_.push_back(global);
+    }
+}
+
 void TimeMapper::Map(const ChunkRows& rows, model::Trace* tables, time::TimeMapStats* stats) {
   model::SliceTable& s = tables->slices;
   carried_ = rows.carried;
@@ -36,14 +48,7 @@ void TimeMapper::Map(const ChunkRows& rows, model::Trace* tables, time::TimeMapS
   }
   if (map_->anchors.empty()) {
     // The identity: nothing moves, but long slices still wait for the end.
-    for (size_t r = carried_; r < n; ++r)
-      if (own_long_[r - carried_]) {
-        const uint64_t global = rows.slice_row(r);
-        long_index_[global] = long_.size();
-        model::ZipColumns(long_.columns(), s.columns(),
-                          [r](auto& to, const auto& from) { to.push_back(from[r]); });
-        long_rows_.push_back(global);
-      }
+    KeepLong(rows, s, n);
     return;
   }
 
@@ -86,14 +91,7 @@ void TimeMapper::Map(const ChunkRows& rows, model::Trace* tables, time::TimeMapS
     open_.resize(depth);
     open_.push_back(rows.slice_row(r));
   }
-  for (size_t r = carried_; r < n; ++r)
-    if (own_long_[r - carried_]) {
-      const uint64_t global = rows.slice_row(r);
-      long_index_[global] = long_.size();
-      model::ZipColumns(long_.columns(), s.columns(),
-                        [r](auto& to, const auto& from) { to.push_back(from[r]); });
-      long_rows_.push_back(global);
-    }
+  KeepLong(rows, s, n);
 
   // Every other time column, kept in order with the row before it.
   const auto column = [&](std::vector<int64_t>& times, size_t i) {

@@ -35,6 +35,7 @@ class TimeMapper {
 
  private:
   int64_t Move(int64_t t, size_t* hint, time::TimeMapStats* stats) const;
+  void KeepLong(const ChunkRows& rows, const model::SliceTable& s, size_t n);
 
   const time::ThreadTimeMap* map_;
   // Carried from chunk to chunk: each column's last time, the latest slice

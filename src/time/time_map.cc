@@ -123,18 +123,7 @@ void MoveSlices(Mover* mover, model::SliceTable* s, TimeMapStats* stats) {
 
 }  // namespace
 
-TimeMapStats ApplyTimeMaps(const std::vector<ThreadTimeMap>& maps, model::Trace* trace) {
-  TimeMapStats stats;
-  Mover mover(maps, &stats);
-  MoveSlices(&mover, &trace->slices, &stats);
-  mover.Column(trace->instants.thread, &trace->instants.time);
-  mover.Column(trace->messages.thread, &trace->messages.time);
-  mover.Column(trace->collectives.thread, &trace->collectives.time);
-  mover.Column(trace->counter_samples.thread, &trace->counter_samples.time);
-  mover.Column(trace->rma.thread, &trace->rma.time);
-  mover.Column(trace->controls.thread, &trace->controls.time);
-  mover.Column(trace->recv_posts.thread, &trace->recv_posts.time);
-
+void MoveSpans(const std::vector<ThreadTimeMap>& maps, model::Trace* trace) {
   bool any = false;
   int64_t begin = 0, end = 0;
   for (uint32_t i = 0; i < trace->threads.size(); ++i) {
@@ -153,6 +142,21 @@ TimeMapStats ApplyTimeMaps(const std::vector<ThreadTimeMap>& maps, model::Trace*
     trace->begin_ns = begin;
     trace->end_ns = end;
   }
+}
+
+TimeMapStats ApplyTimeMaps(const std::vector<ThreadTimeMap>& maps, model::Trace* trace) {
+  TimeMapStats stats;
+  Mover mover(maps, &stats);
+  MoveSlices(&mover, &trace->slices, &stats);
+  mover.Column(trace->instants.thread, &trace->instants.time);
+  mover.Column(trace->messages.thread, &trace->messages.time);
+  mover.Column(trace->collectives.thread, &trace->collectives.time);
+  mover.Column(trace->counter_samples.thread, &trace->counter_samples.time);
+  mover.Column(trace->rma.thread, &trace->rma.time);
+  mover.Column(trace->controls.thread, &trace->controls.time);
+  mover.Column(trace->recv_posts.thread, &trace->recv_posts.time);
+
+  MoveSpans(maps, trace);
   return stats;
 }
 

@@ -49,4 +49,7 @@ struct TimeMapStats {
 /// controls, posted receives, thread and trace spans.
 TimeMapStats ApplyTimeMaps(const std::vector<ThreadTimeMap>& maps, model::Trace* trace);
 
+/// Only the threads' spans and the trace's, as ApplyTimeMaps moves them.
+void MoveSpans(const std::vector<ThreadTimeMap>& maps, model::Trace* trace);
+
 }  // namespace plx::time
