@@ -99,7 +99,7 @@ Plan MakePlan(const LogHistogram& h, const AnomalyGroup& g, const AnomalyOptions
   p.medians = n % 2 == 1 ? 1 : 2;
   p.median_rank[0] = n % 2 == 1 ? n / 2 : n / 2 - 1;
   p.median_rank[1] = n / 2;
-  // Where the median lies, and so twice it, M2 = llround(2 * median).
+  // Where the median lies, and so twice it (llround(2 * median)), m2 below.
   int64_t m2_lo = 0, m2_hi = 0;
   for (int i = 0; i < 2; ++i) {
     const uint32_t b = h.Find(p.median_rank[i]).first;
@@ -134,7 +134,7 @@ Plan MakePlan(const LogHistogram& h, const AnomalyGroup& g, const AnomalyOptions
       p.candidates_from = std::floor(p.candidates_from) - 1;
     }
   }
-  // The MAD: the deviations |2d - M2| of the median's ranks, bracketed by
+  // The MAD: the deviations |2d - m2| of the median's ranks, bracketed by
   // each bucket's smallest and largest possible deviation.
   std::vector<std::pair<int64_t, uint64_t>> lows, highs;
   std::vector<std::pair<uint32_t, std::pair<int64_t, int64_t>>> ranges;
