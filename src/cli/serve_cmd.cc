@@ -18,6 +18,7 @@
 #include <mutex>
 
 #include "cli/command.h"
+#include "cli/trace_input.h"
 #include "server/http_server.h"
 #include "server/live_listener.h"
 #include "server/live_publisher.h"
@@ -112,13 +113,14 @@ std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressIn
       {"load", "reading the file"},
       {"repair", "repairing causality"},
       {"index", "building the timeline index"},
-      {"analyse", "computing statistics"}};
+      {"analyse", "computing statistics"},
+      {"summary", "summarising the timeline"}};
   for (const auto& [name, text] : kPhases)
     if (p.phase == name) return fmt::format("parallax: {}: {}", t.name(), text);
   return fmt::format("parallax: {}: {}", t.name(), p.phase);
 }
 
-Status RunServe(const ServeOptions& o) {
+Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
   std::vector<std::string> paths = o.paths;
   const bool live = !o.listen.empty();
   std::string live_host;
@@ -153,8 +155,20 @@ Status RunServe(const ServeOptions& o) {
   signal(SIGPIPE, SIG_IGN);
 
   server::TraceStore store;
-  for (const std::string& path : paths)
-    store.Add(path);
+  std::mutex print_mu;
+  for (const std::string& path : paths) {
+    // Above --memory, a trace is served from its file (docs/memory.md).
+    server::StoreServing serving;
+    serving.pool = global.pool();
+    serving.memory_bytes = global.resources().Memory();
+    serving.index.enabled = !global.no_index;
+    serving.index.dir = global.index_dir;
+    serving.warn = [&print_mu, path](const std::string& line) {
+      std::lock_guard lock(print_mu);
+      fmt::print(stderr, "parallax: warning: {}: {}\n", path, line);
+    };
+    store.Add(path).ServeLargeFromFile(std::move(serving), MaxRecordsInMemory(global));
+  }
   server::ServerOptions options;
   options.bind = o.bind;
   options.port = o.port;
@@ -162,7 +176,6 @@ Status RunServe(const ServeOptions& o) {
   options.web_root = o.web_dir;
   server::HttpServer http(store, options);
 
-  std::mutex print_mu;
   std::unique_ptr<server::live::LiveTrace> live_trace;
   std::unique_ptr<server::live::LivePublisher> publisher;
   std::unique_ptr<server::live::LiveListener> listener;
@@ -236,7 +249,7 @@ void AddServerOptions(CLI::App* app, ServeOptions* o) {
 
 }  // namespace
 
-Command AddServeCommand(CLI::App& parent, const GlobalOptions&) {
+Command AddServeCommand(CLI::App& parent, const GlobalOptions& global) {
   auto o = std::make_shared<ServeOptions>();
   CLI::App* app = parent.add_subcommand(
       "serve", "Serve traces to the browser viewer (and the HTTP API) until Ctrl-C");
@@ -266,10 +279,10 @@ Command AddServeCommand(CLI::App& parent, const GlobalOptions&) {
       ->default_str("1G");
   app->add_option("--update-ms", o->update_ms, "Live: milliseconds between viewer updates")
       ->default_str("100");
-  return {app, [o] { return RunServe(*o); }};
+  return {app, [o, &global] { return RunServe(*o, global); }};
 }
 
-Command AddViewCommand(CLI::App& parent, const GlobalOptions&) {
+Command AddViewCommand(CLI::App& parent, const GlobalOptions& global) {
   auto o = std::make_shared<ServeOptions>();
   o->open_browser = true;
   CLI::App* app =
@@ -283,7 +296,7 @@ Command AddViewCommand(CLI::App& parent, const GlobalOptions&) {
       "  parallax view run.plx --no-browser --port 8080");
   app->add_option("FILE", o->paths, "The .plx trace file")->required()->expected(1);
   AddServerOptions(app, o.get());
-  return {app, [o] { return RunServe(*o); }};
+  return {app, [o, &global] { return RunServe(*o, global); }};
 }
 
 }  // namespace plx::cli

@@ -30,9 +30,13 @@ StatusOr<model::Trace> LoadModel(const format::TraceFile& file, const GlobalOpti
   return trace;
 }
 
-bool FitsInMemory(const format::TraceFile& file, const GlobalOptions& global) {
+uint64_t MaxRecordsInMemory(const GlobalOptions& global) {
   constexpr uint64_t kBytesPerRecord = 100;
-  return file.total_records() <= global.resources().Memory() / kBytesPerRecord;
+  return global.resources().Memory() / kBytesPerRecord;
+}
+
+bool FitsInMemory(const format::TraceFile& file, const GlobalOptions& global) {
+  return file.total_records() <= MaxRecordsInMemory(global);
 }
 
 StatusOr<std::unique_ptr<store::TraceStore>> OpenStore(const format::TraceFile& file,

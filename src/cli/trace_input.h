@@ -26,6 +26,8 @@ StatusOr<model::Trace> LoadModel(const format::TraceFile& file, const GlobalOpti
 /// 100 bytes per record, the model and an analysis's working data) is
 /// within --memory. Else it works through the trace store (docs/memory.md).
 bool FitsInMemory(const format::TraceFile& file, const GlobalOptions& global);
+/// The most records a trace may have to be loaded whole under --memory.
+uint64_t MaxRecordsInMemory(const GlobalOptions& global);
 
 /// Opens the trace store of `file` on the workers of --threads: reads the
 /// trace's index, or builds it with progress and keeps it (--index-dir,

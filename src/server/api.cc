@@ -155,7 +155,10 @@ std::string CategoryName(const model::Trace& t, uint32_t category) {
 
 ApiResponse Summary(ServedTrace& served) {
   const model::Trace& t = served.trace();
-  const TimelineIndex& index = served.index();
+  const StoreTimeline* from_file = served.from_store() ? &served.store_timeline() : nullptr;
+  auto max_depth = [&](uint32_t row) {
+    return from_file ? from_file->max_depth(row) : served.index().max_depth(row);
+  };
   Json processes = Json::array(), threads = Json::array(), states = Json::array(),
        event_types = Json::array(), counters = Json::array(), hosts = Json::array();
   std::set<std::string> seen_hosts;
@@ -172,7 +175,7 @@ ApiResponse Summary(ServedTrace& served) {
                            {"begin", TraceTime(t, th.begin_ns)},
                            {"end", TraceTime(t, th.end_ns)},
                            {"records", th.records},
-                           {"max_depth", index.max_depth(i)}});
+                           {"max_depth", max_depth(i)}});
   }
   for (uint32_t i = 0; i < t.states.size(); ++i)
     states.push_back(Json{{"index", i},
@@ -183,7 +186,7 @@ ApiResponse Summary(ServedTrace& served) {
     event_types.push_back(Json{{"index", i},
                                {"name", t.event_types[i].name},
                                {"category", CategoryName(t, t.event_types[i].category)}});
-  const auto& tracks = index.counter_tracks();
+  const auto& tracks = from_file ? from_file->counter_tracks() : served.index().counter_tracks();
   for (uint32_t i = 0; i < tracks.size(); ++i) {
     const model::Counter& c = t.counters[tracks[i].counter];
     counters.push_back(Json{{"index", i},
@@ -194,20 +197,22 @@ ApiResponse Summary(ServedTrace& served) {
                             {"max", tracks[i].max},
                             {"samples", tracks[i].samples}});
   }
-  return JsonResponse(Json{{"id", served.id()},
-                           {"name", served.name()},
-                           {"duration", TraceTime(t, t.end_ns)},
-                           {"begin_wall", WallClock(t)},
-                           {"events", served.file_records()},
-                           {"slices", t.slices.size()},
-                           {"messages", served.pairs().pairs.size()},
-                           {"processes", std::move(processes)},
-                           {"threads", std::move(threads)},
-                           {"states", std::move(states)},
-                           {"event_types", std::move(event_types)},
-                           {"counters", std::move(counters)},
-                           {"hosts", std::move(hosts)},
-                           {"problems", t.problems}});
+  return JsonResponse(
+      Json{{"id", served.id()},
+           {"name", served.name()},
+           {"duration", TraceTime(t, t.end_ns)},
+           {"begin_wall", WallClock(t)},
+           {"events", served.file_records()},
+           {"slices", from_file ? from_file->slices() : t.slices.size()},
+           {"messages", from_file ? from_file->sends() : served.pairs().pairs.size()},
+           {"from_file", from_file != nullptr},
+           {"processes", std::move(processes)},
+           {"threads", std::move(threads)},
+           {"states", std::move(states)},
+           {"event_types", std::move(event_types)},
+           {"counters", std::move(counters)},
+           {"hosts", std::move(hosts)},
+           {"problems", t.problems}});
 }
 
 ApiResponse Processes(ServedTrace& served) {
@@ -388,6 +393,14 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   }
   using namespace handlers;
   const QueryParams& q = *params;
+  if (trace->from_store() && endpoint != "summary" && endpoint != "processes" &&
+      endpoint != "tile" && endpoint != "stats")
+    return ErrorResponse(
+        501, "trace '" + trace->id() + "' is served from its file (" +
+                 std::to_string(trace->file_records()) + " records, over the memory budget): /" +
+                 std::string(endpoint) +
+                 " needs it in memory; run the matching parallax command on it, or serve it "
+                 "with a larger --memory");
   if (endpoint == "summary") return Summary(*trace);
   if (endpoint == "processes") return Processes(*trace);
   if (endpoint == "tile") return Tile(*trace, q);

@@ -171,7 +171,8 @@ ApiResponse Tile(ServedTrace& served, const QueryParams& q) {
   request.counters = *counters;
   ApiResponse r;
   r.content_type = "application/octet-stream";
-  const Status status = BuildTile(served.index(), request, &r.body);
+  const Status status = served.from_store() ? served.store_timeline().Tile(request, &r.body)
+                                            : BuildTile(served.index(), request, &r.body);
   if (!status.ok()) return StatusResponse(status);
   return r;
 }

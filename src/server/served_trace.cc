@@ -77,6 +77,20 @@ void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, 
   };
   if (!file.ok()) return fail(file.status());
   file_records_ = (*file)->total_records();
+  if (serving_ && file_records_ > max_records_) {
+    StatusOr<std::unique_ptr<StoreTimeline>> opened =
+        StoreTimeline::Open(std::move(*file), *serving_,
+                            [this](const std::string& phase, uint64_t done, uint64_t total) {
+                              SetProgress(phase, done, total);
+                            });
+    if (!opened.ok()) return fail(opened.status());
+    store_ = std::move(*opened);
+    status_.store(LoadStatus::kReady, std::memory_order_release);
+    SetProgress("ready", 1, 1);
+    // The timeline first; the statistics (a pass over the file) after.
+    if (warm_analyses) stats();
+    return;
+  }
   model::LoadOptions options;
   options.cache = cache;
   options.progress = [this](uint64_t done, uint64_t total) { SetProgress("load", done, total); };
@@ -119,11 +133,13 @@ void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, 
 }
 
 const analysis::StateStatsReport& ServedTrace::stats() {
+  if (store_) return store_->stats();
   std::call_once(stats_once_, [&] { stats_ = analysis::ComputeStateStats(trace_); });
   return stats_;
 }
 
 const std::vector<analysis::StateStats>& ServedTrace::callsite_stats() {
+  if (store_) return store_->callsite_stats();
   std::call_once(callsite_once_, [&] { callsite_stats_ = analysis::ComputeCallsiteStats(trace_); });
   return callsite_stats_;
 }

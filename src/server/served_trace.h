@@ -26,6 +26,7 @@
 #include "server/live_status.h"
 #include "server/live_tally.h"
 #include "server/replay_index.h"
+#include "server/store_timeline.h"
 #include "server/timeline_index.h"
 #include "time/causal_repair.h"
 #include "time/logical_clocks.h"
@@ -88,11 +89,22 @@ class ServedTrace {
   }
   const live::WindowDropped* dropped() const { return dropped_.get(); }
 
+  /// Lets Load() serve the trace from its file (StoreTimeline) when it has
+  /// more than `max_records` records (a trace above the memory budget).
+  void ServeLargeFromFile(StoreServing serving, uint64_t max_records) {
+    serving_ = std::make_unique<StoreServing>(std::move(serving));
+    max_records_ = max_records;
+  }
+  /// Whether the trace is served from its file: then only the endpoints
+  /// StoreTimeline answers are available, and trace() has no records.
+  bool from_store() const { return store_ != nullptr; }
+  StoreTimeline& store_timeline() const { return *store_; }
+
   LoadProgressInfo progress() const;
   bool ready() const { return status_.load(std::memory_order_acquire) == LoadStatus::kReady; }
 
   // Only once ready():
-  const model::Trace& trace() const { return trace_; }
+  const model::Trace& trace() const { return store_ ? store_->trace() : trace_; }
   const TimelineIndex& index() const { return *index_; }
   const time::MessagePairs& pairs() const { return pairs_; }
   const time::RepairReport& repair() const { return repair_; }
@@ -132,6 +144,9 @@ class ServedTrace {
   std::function<void(const LoadProgressInfo&)> on_progress_;
   std::function<LiveStatus()> live_status_;
   std::unique_ptr<live::WindowDropped> dropped_;
+  std::unique_ptr<StoreServing> serving_;
+  uint64_t max_records_ = 0;
+  std::unique_ptr<StoreTimeline> store_;
 
   model::Trace trace_;
   time::MessagePairs pairs_;

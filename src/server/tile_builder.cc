@@ -99,10 +99,7 @@ class TileWriter {
   const model::Trace& trace_;
   const TileRequest& request_;
   Frame frame_;
-  std::vector<TileSlice> slices_;
-  std::vector<TileInstant> instants_;
-  std::vector<TileArrow> arrows_;
-  std::vector<TileCounterPoint> points_;
+  TileRecords rec_;
 };
 
 uint64_t TileWriter::LaneSearch(const TimelineIndex::Lane& lane, double t, bool strict) const {
@@ -253,7 +250,7 @@ void TileWriter::AddSlice(uint32_t row, uint16_t depth, uint32_t id) {
   s.ref = id;
   s.depth = depth;
   s.flags = (trace_.slices.flags[id] & model::SliceTable::kUnclosed) ? 2 : 0;
-  slices_.push_back(s);
+  rec_.slices.push_back(s);
 }
 
 void TileWriter::Slices(uint32_t row) {
@@ -266,7 +263,7 @@ void TileWriter::Slices(uint32_t row) {
     while (i > 0 && frame_.T(End(*lane, i - 1)) >= frame_.from)
       --i;
     const uint64_t hi = LaneSearch(*lane, frame_.to, true);
-    size_t merged = SIZE_MAX;  // index in slices_ of this lane's last merged bar
+    size_t merged = SIZE_MAX;  // index in rec_.slices of this lane's last merged bar
     int64_t merged_px = 0;
     bool dense = false;  // the last pixel held many slices
     while (i < hi) {
@@ -292,10 +289,10 @@ void TileWriter::Slices(uint32_t row) {
       const uint32_t state = Dominant(*lane, i, j);
       const double end = frame_.T(End(*lane, j - 1));
       const uint32_t count = static_cast<uint32_t>(j - i);
-      if (merged != SIZE_MAX && merged == slices_.size() - 1 && merged_px + 1 == px &&
-          slices_[merged].state == state) {
-        slices_[merged].end = std::max(slices_[merged].end, end);
-        slices_[merged].ref += count;
+      if (merged != SIZE_MAX && merged == rec_.slices.size() - 1 && merged_px + 1 == px &&
+          rec_.slices[merged].state == state) {
+        rec_.slices[merged].end = std::max(rec_.slices[merged].end, end);
+        rec_.slices[merged].ref += count;
       } else {
         TileSlice s;
         s.begin = b;
@@ -305,8 +302,8 @@ void TileWriter::Slices(uint32_t row) {
         s.ref = count;
         s.depth = depth;
         s.flags = 1;
-        merged = slices_.size();
-        slices_.push_back(s);
+        merged = rec_.slices.size();
+        rec_.slices.push_back(s);
       }
       merged_px = px;
       i = j;
@@ -315,8 +312,8 @@ void TileWriter::Slices(uint32_t row) {
       const int64_t last = ExtendBar(*lane, px, state);
       if (last > px) {
         j = NextPixel(*lane, i - 1, hi, last, true);
-        slices_[merged].end = std::max(slices_[merged].end, frame_.T(End(*lane, j - 1)));
-        slices_[merged].ref += static_cast<uint32_t>(j - i);
+        rec_.slices[merged].end = std::max(rec_.slices[merged].end, frame_.T(End(*lane, j - 1)));
+        rec_.slices[merged].ref += static_cast<uint32_t>(j - i);
         merged_px = last;
         dense = true;
         i = j;
@@ -340,7 +337,7 @@ void TileWriter::Instants(uint32_t row) {
     rec.type = in.type[i];
     rec.ref = j - i == 1 ? static_cast<uint32_t>(i) : static_cast<uint32_t>(j - i);
     rec.flags = j - i == 1 ? 0 : 1;
-    instants_.push_back(rec);
+    rec_.instants.push_back(rec);
     i = j;
   }
 }
@@ -357,7 +354,7 @@ void TileWriter::Arrows(const std::vector<uint8_t>& requested) {
     a.to_row = ch.to_row;
     a.ref = count == 1 ? index_.arrow_send_row(k) : static_cast<uint32_t>(count);
     a.flags = count == 1 ? 0 : 1;
-    arrows_.push_back(a);
+    rec_.arrows.push_back(a);
   };
   // Arrows merge per channel and group of `group` pixels, the group as wide
   // as it takes to keep about kArrowsPerPixel arrows per pixel column when
@@ -454,7 +451,7 @@ void TileWriter::Counter(uint32_t track_index) {
     p.min = p.max = p.last = value(i - 1);
     p.track = track_index;
     p.count = 1;
-    points_.push_back(p);
+    rec_.points.push_back(p);
   }
   constexpr uint64_t kB = TimelineIndex::kBlock;
   while (i < hi) {
@@ -490,9 +487,13 @@ void TileWriter::Counter(uint32_t track_index) {
     }
     for (; q < j; ++q)
       raw(q);
-    points_.push_back(p);
+    rec_.points.push_back(p);
     i = j;
   }
+}
+
+void TileWriter::Append(std::string* out) const {
+  AppendTile(request_, rec_, out);
 }
 
 template <typename T>
@@ -503,32 +504,51 @@ void AppendRecords(const std::vector<T>& records, std::string* out) {
   std::memcpy(out->data() + at, records.data(), records.size() * sizeof(T));
 }
 
-void TileWriter::Append(std::string* out) const {
-  wire::TileHeader h;
-  h.magic = 0x544c5850;
-  h.version = wire::kApiVersion;
-  h.from = request_.from;
-  h.to = request_.to;
-  h.width = request_.width;
-  h.slices = static_cast<uint32_t>(slices_.size());
-  h.instants = static_cast<uint32_t>(instants_.size());
-  h.arrows = static_cast<uint32_t>(arrows_.size());
-  h.points = static_cast<uint32_t>(points_.size());
-  out->reserve(out->size() + sizeof(h) + slices_.size() * sizeof(TileSlice) +
-               instants_.size() * sizeof(TileInstant) + arrows_.size() * sizeof(TileArrow) +
-               points_.size() * sizeof(TileCounterPoint));
-  const size_t at = out->size();
-  out->resize(at + sizeof(h));
-  std::memcpy(out->data() + at, &h, sizeof(h));
-  AppendRecords(slices_, out);
-  AppendRecords(instants_, out);
-  AppendRecords(arrows_, out);
-  AppendRecords(points_, out);
+template <typename T>
+const uint8_t* ReadRecords(const uint8_t* p, uint32_t n, std::vector<T>* records) {
+  records->resize(n);
+  if (n > 0) std::memcpy(records->data(), p, n * sizeof(T));
+  return p + n * sizeof(T);
 }
 
 }  // namespace
 
-Status BuildTile(const TimelineIndex& index, const TileRequest& request, std::string* out) {
+void AppendTile(const TileRequest& request, const TileRecords& r, std::string* out) {
+  wire::TileHeader h;
+  h.magic = 0x544c5850;
+  h.version = wire::kApiVersion;
+  h.from = request.from;
+  h.to = request.to;
+  h.width = request.width;
+  h.slices = static_cast<uint32_t>(r.slices.size());
+  h.instants = static_cast<uint32_t>(r.instants.size());
+  h.arrows = static_cast<uint32_t>(r.arrows.size());
+  h.points = static_cast<uint32_t>(r.points.size());
+  out->reserve(out->size() + sizeof(h) + r.slices.size() * sizeof(TileSlice) +
+               r.instants.size() * sizeof(TileInstant) + r.arrows.size() * sizeof(TileArrow) +
+               r.points.size() * sizeof(TileCounterPoint));
+  const size_t at = out->size();
+  out->resize(at + sizeof(h));
+  std::memcpy(out->data() + at, &h, sizeof(h));
+  AppendRecords(r.slices, out);
+  AppendRecords(r.instants, out);
+  AppendRecords(r.arrows, out);
+  AppendRecords(r.points, out);
+}
+
+TileRecords ReadTile(std::string_view tile) {
+  TileRecords r;
+  wire::TileHeader h;
+  std::memcpy(&h, tile.data(), sizeof h);
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(tile.data()) + sizeof h;
+  p = ReadRecords(p, h.slices, &r.slices);
+  p = ReadRecords(p, h.instants, &r.instants);
+  p = ReadRecords(p, h.arrows, &r.arrows);
+  ReadRecords(p, h.points, &r.points);
+  return r;
+}
+
+Status CheckTileRequest(const TileRequest& request, uint32_t rows, size_t tracks) {
   if (request.width == 0 || request.width > kMaxTileWidth)
     return InvalidArgument(StrFormat("width: must be 1..%u, got %u", kMaxTileWidth, request.width));
   if (!std::isfinite(request.from)) return InvalidArgument("from: must be a finite number");
@@ -536,18 +556,20 @@ Status BuildTile(const TimelineIndex& index, const TileRequest& request, std::st
   if (!(request.from < request.to))
     return InvalidArgument(StrFormat("to: must be greater than from (from %.17g, to %.17g)",
                                      request.from, request.to));
-  const uint32_t rows = index.rows();
   for (uint32_t row : request.rows)
     if (row >= rows)
       return InvalidArgument(StrFormat("rows: unknown row %u (the trace has %u)", row, rows));
-  const size_t tracks = index.counter_tracks().size();
   for (uint32_t track : request.counters)
     if (track >= tracks)
       return InvalidArgument(
           StrFormat("counters: unknown counter track %u (the trace has %zu)", track, tracks));
+  return Status::Ok();
+}
 
+Status BuildTile(const TimelineIndex& index, const TileRequest& request, std::string* out) {
+  PLX_RETURN_IF_ERROR(CheckTileRequest(request, index.rows(), index.counter_tracks().size()));
   TileWriter writer(index, request);
-  std::vector<uint8_t> requested(rows, 0);
+  std::vector<uint8_t> requested(index.rows(), 0);
   for (uint32_t row : request.rows) {
     if (requested[row]) continue;  // asked twice: drawn once
     requested[row] = 1;

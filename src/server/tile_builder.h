@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
+#include "server/api.gen.h"
 #include "server/timeline_index.h"
 
 namespace plx::server {
@@ -21,6 +23,22 @@ struct TileRequest {
 };
 
 inline constexpr uint32_t kMaxTileWidth = 16384;
+
+/// A tile's records, in the order they are sent.
+struct TileRecords {
+  std::vector<wire::TileSlice> slices;
+  std::vector<wire::TileInstant> instants;
+  std::vector<wire::TileArrow> arrows;
+  std::vector<wire::TileCounterPoint> points;
+};
+
+/// Appends the tile of `request` with `records` (its header, then them).
+void AppendTile(const TileRequest& request, const TileRecords& records, std::string* out);
+/// The records of a tile BuildTile or AppendTile made.
+TileRecords ReadTile(std::string_view tile);
+/// InvalidArgument naming the field of `request` that is out of range for a
+/// trace of `rows` rows and `tracks` counter tracks.
+Status CheckTileRequest(const TileRequest& request, uint32_t rows, size_t tracks);
 
 /// Appends the tile of `request` (TileHeader, then slices, instants, arrows,
 /// counter points; spec/api.toml) to *out; InvalidArgument naming the field

@@ -5,6 +5,7 @@
 // allocating or crashing.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -28,6 +29,8 @@ class IndexWriter {
     U(s.size());
     bytes_.insert(bytes_.end(), s.begin(), s.end());
   }
+  void Double(double v) { U(std::bit_cast<uint64_t>(v)); }
+  void Float(float v) { U(std::bit_cast<uint32_t>(v)); }
   std::vector<uint8_t>& bytes() { return bytes_; }
 
  private:
@@ -63,6 +66,24 @@ class IndexReader {
     return true;
   }
   bool ok() const { return ok_; }
+  bool Bool(bool* v) {
+    uint64_t x = 0;
+    if (!U(&x) || x > 1) return ok_ = false;
+    *v = x != 0;
+    return true;
+  }
+  bool Double(double* v) {
+    uint64_t bits = 0;
+    if (!U(&bits)) return false;
+    *v = std::bit_cast<double>(bits);
+    return true;
+  }
+  bool Float(float* v) {
+    uint32_t bits = 0;
+    if (!U(&bits)) return false;
+    *v = std::bit_cast<float>(bits);
+    return true;
+  }
   bool at_end() const { return p_ == end_; }
 
  private:

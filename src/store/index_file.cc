@@ -11,6 +11,7 @@
 #include "model/def_merger.h"
 #include "store/index_codec.h"
 #include "store/index_repair.h"
+#include "store/index_summary.h"
 
 namespace plx::store {
 
@@ -20,7 +21,8 @@ constexpr uint8_t kMagic[8] = {0x89, 'P', 'L', 'X', 'I', 'D', 'X', '\n'};
 constexpr uint8_t kTrailerMagic[8] = {'P', 'L', 'X', 'I', 'E', 'N', 'D', '\n'};
 constexpr size_t kHeaderSize = 16, kSectionHeaderSize = 24, kTrailerSize = 16;
 constexpr uint16_t kMajor = 1, kMinor = 1;
-constexpr uint32_t kIdentitySection = 1, kSkeletonSection = 2, kRepairSection = 3;
+constexpr uint32_t kIdentitySection = 1, kSkeletonSection = 2, kRepairSection = 3,
+                   kSummarySection = 4;
 constexpr uint64_t kMaxRaw = uint64_t{1} << 31;  // a section's decompressed bytes
 
 void PutSection(std::vector<uint8_t>* out, uint32_t type, const std::vector<uint8_t>& raw,
@@ -217,6 +219,11 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress) {
     PutRepair(&r, *contents.repair);
     PutSection(&out, kRepairSection, r.bytes(), compress);
   }
+  if (contents.summary) {
+    IndexWriter r;
+    PutSummary(&r, *contents.summary);
+    PutSection(&out, kSummarySection, r.bytes(), compress);
+  }
 
   uint8_t trailer[kTrailerSize];
   StoreLE<uint64_t>(trailer, Checksum64(out.data(), out.size()));
@@ -226,7 +233,7 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress) {
 }
 
 StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name,
-                                    bool with_repair) {
+                                    bool with_repair, bool with_summary) {
   const uint8_t* d = bytes.data();
   const size_t size = bytes.size();
   auto damage = [&](uint64_t offset, const char* what) {
@@ -257,7 +264,8 @@ StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::s
       return damage(off, "bad section header");
     const uint8_t* payload = d + start;
     const bool wanted = type == kIdentitySection || type == kSkeletonSection ||
-                        (type == kRepairSection && with_repair);
+                        (type == kRepairSection && with_repair) ||
+                        (type == kSummarySection && with_summary);
     if (codec == 1 && wanted) {
       const unsigned long long declared = ZSTD_getFrameContentSize(payload, stored);
       if (declared != raw_size) return damage(start, "compressed section of another size");
@@ -289,6 +297,11 @@ StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::s
       out.repair.emplace();
       if (!GetRepair(&r, &*out.repair) || !r.at_end())
         return damage(start, "repair section: damaged");
+    } else if (type == kSummarySection && with_summary) {
+      IndexReader r(payload, payload + raw_size);
+      out.summary.emplace();
+      if (!GetSummary(&r, &*out.summary) || !r.at_end())
+        return damage(start, "timeline summary section: damaged");
     }  // other types: sections of later minor versions, skipped
     off = start + stored;
   }

@@ -15,6 +15,7 @@
 #include "format/trace_file.h"
 #include "model/trace.h"
 #include "store/skeleton.h"
+#include "store/timeline_summary.h"
 #include "time/causal_repair.h"
 #include "time/time_map.h"
 
@@ -51,10 +52,18 @@ struct IndexedRepair {
 /// Whether a repair run with `a` is the one run with `b`.
 bool SameRepairOptions(const time::RepairOptions& a, const time::RepairOptions& b);
 
+/// A timeline summary (store/timeline_summary.h) and the causal repair
+/// whose times it is on (none: the recorded times).
+struct IndexedSummary {
+  std::optional<time::RepairOptions> repair;
+  TimelineSummary summary;
+};
+
 struct IndexContents {
   IndexIdentity identity;
   std::vector<ThreadSkeleton> skeletons;  // per thread of the model
   std::optional<IndexedRepair> repair;    // read only when asked for
+  std::optional<IndexedSummary> summary;  // read only when asked for
 };
 
 /// The index file's bytes (`compress` false: sections stored as they are,
@@ -63,9 +72,10 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress = 
 
 /// Reads an index file's bytes; any damage is a DataLoss naming the offset.
 /// `name` is used in messages. The repair section (large: a time map per
-/// thread) is decoded only with `with_repair`; else it is skipped unread.
+/// thread) is decoded only with `with_repair`, the timeline summary only with
+/// `with_summary`; else they are skipped unread.
 StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name,
-                                    bool with_repair = false);
+                                    bool with_repair = false, bool with_summary = false);
 
 /// Checks the undefined ids the contents name (kinds, processes), before
 /// their placeholders are made.

@@ -20,24 +20,6 @@ bool InBounds(int64_t v) {
   return v > -kTimeBound && v < kTimeBound;
 }
 
-void PutDouble(IndexWriter* w, double v) {
-  w->U(std::bit_cast<uint64_t>(v));
-}
-
-bool GetDouble(IndexReader* r, double* v) {
-  uint64_t bits = 0;
-  if (!r->U(&bits)) return false;
-  *v = std::bit_cast<double>(bits);
-  return true;
-}
-
-bool GetBool(IndexReader* r, bool* v) {
-  uint64_t x = 0;
-  if (!r->U(&x) || x > 1) return false;
-  *v = x != 0;
-  return true;
-}
-
 }  // namespace
 
 bool SameRepairOptions(const time::RepairOptions& a, const time::RepairOptions& b) {
@@ -47,12 +29,21 @@ bool SameRepairOptions(const time::RepairOptions& a, const time::RepairOptions& 
          b.pairs == nullptr;
 }
 
-void PutRepair(IndexWriter* w, const IndexedRepair& repair) {
-  const time::RepairOptions& o = repair.options;
+void PutRepairOptions(IndexWriter* w, const time::RepairOptions& o) {
   w->S(o.min_latency_ns);
-  PutDouble(w, o.max_slope);
+  w->Double(o.max_slope);
   w->U(o.collectives ? 1 : 0);
   w->U(o.max_updates);
+}
+
+bool GetRepairOptions(IndexReader* r, time::RepairOptions* o) {
+  *o = time::RepairOptions();
+  return r->S(&o->min_latency_ns) && r->Double(&o->max_slope) && r->Bool(&o->collectives) &&
+         r->U(&o->max_updates);
+}
+
+void PutRepair(IndexWriter* w, const IndexedRepair& repair) {
+  PutRepairOptions(w, repair.options);
 
   const time::RepairReport& r = repair.report;
   for (uint64_t v :
@@ -61,7 +52,7 @@ void PutRepair(IndexWriter* w, const IndexedRepair& repair) {
     w->U(v);
   w->S(r.max_shift_ns);
   w->S(r.max_duration_change_ns);
-  PutDouble(w, r.max_relative_change);
+  w->Double(r.max_relative_change);
   w->U(r.converged ? 1 : 0);
   w->U(r.thread_max_shift_ns.size());
   for (int64_t v : r.thread_max_shift_ns)
@@ -93,11 +84,7 @@ void PutRepair(IndexWriter* w, const IndexedRepair& repair) {
 }
 
 bool GetRepair(IndexReader* r, IndexedRepair* repair) {
-  time::RepairOptions& o = repair->options;
-  o = time::RepairOptions();
-  if (!r->S(&o.min_latency_ns) || !GetDouble(r, &o.max_slope) || !GetBool(r, &o.collectives) ||
-      !r->U(&o.max_updates))
-    return false;
+  if (!GetRepairOptions(r, &repair->options)) return false;
 
   time::RepairReport& p = repair->report;
   for (uint64_t* v :
@@ -106,7 +93,7 @@ bool GetRepair(IndexReader* r, IndexedRepair* repair) {
     if (!r->U(v)) return false;
   size_t n = 0;
   if (!r->S(&p.max_shift_ns) || !r->S(&p.max_duration_change_ns) ||
-      !GetDouble(r, &p.max_relative_change) || !GetBool(r, &p.converged) || !r->Count(&n))
+      !r->Double(&p.max_relative_change) || !r->Bool(&p.converged) || !r->Count(&n))
     return false;
   p.thread_max_shift_ns.resize(n);
   for (int64_t& v : p.thread_max_shift_ns)

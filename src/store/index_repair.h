@@ -7,6 +7,9 @@
 
 namespace plx::store {
 
+void PutRepairOptions(IndexWriter* w, const time::RepairOptions& options);
+bool GetRepairOptions(IndexReader* r, time::RepairOptions* options);
+
 void PutRepair(IndexWriter* w, const IndexedRepair& repair);
 /// False on any damage (then `repair` is partly filled).
 bool GetRepair(IndexReader* r, IndexedRepair* repair);

@@ -5,6 +5,7 @@
 
 #include "base/shared_progress.h"
 #include "store/index_file.h"
+#include "store/index_summary.h"
 #include "store/skeleton_builder.h"
 
 namespace plx::store {
@@ -139,6 +140,47 @@ void TraceStore::KeepRepair(IndexedRepair* repair) const {
   if (!written.ok() && warn_)
     warn_("the causal repair could not be kept in the trace's index (" +
           written.status().message() + "); the next run repairs again");
+}
+
+std::optional<TimelineSummary> TraceStore::FindSummary(
+    const std::optional<time::RepairOptions>& repair) const {
+  if (index_path_.empty()) return std::nullopt;
+  StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_);
+  if (!bytes.ok()) return std::nullopt;
+  StatusOr<IndexContents> contents =
+      DecodeIndex(*bytes, index_path_, /*with_repair=*/false, /*with_summary=*/true);
+  if (!contents.ok() || !(contents->identity == IdentityOf(file_, threads())) ||
+      !contents->summary || contents->summary->repair.has_value() != repair.has_value() ||
+      (repair && !SameRepairOptions(*contents->summary->repair, *repair)))
+    return std::nullopt;
+  Status fits = CheckSummaryFits(contents->summary->summary, trace(), index_path_);
+  if (!fits.ok()) {
+    if (warn_) warn_(fits.message() + "; summarising again");
+    return std::nullopt;
+  }
+  return std::move(contents->summary->summary);
+}
+
+void TraceStore::KeepSummary(IndexedSummary* summary) const {
+  const std::vector<std::string> paths =
+      index_path_.empty() ? index_paths_ : std::vector<std::string>{index_path_};
+  if (paths.empty()) return;
+  IndexContents contents;
+  contents.identity = IdentityOf(file_, threads());
+  contents.skeletons = skeletons_;
+  // The repair the index holds stays (the summary is on its times).
+  if (!index_path_.empty())
+    if (StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_); bytes.ok())
+      if (StatusOr<IndexContents> old = DecodeIndex(*bytes, index_path_, /*with_repair=*/true);
+          old.ok() && old->identity == contents.identity)
+        contents.repair = std::move(old->repair);
+  contents.summary = std::move(*summary);
+  const std::vector<uint8_t> bytes = EncodeIndex(contents);
+  *summary = std::move(*contents.summary);
+  StatusOr<std::string> written = WriteIndexFile(paths, bytes);
+  if (!written.ok() && warn_)
+    warn_("the timeline summary could not be kept in the trace's index (" +
+          written.status().message() + "); the next open summarises again");
 }
 
 void TraceStore::BuildSkeletons(const std::function<void(uint64_t, uint64_t)>& progress) {

@@ -72,6 +72,14 @@ class TraceStore {
   /// copied (its maps may be large), and is as it was on return.
   void KeepRepair(IndexedRepair* repair) const;
 
+  /// The timeline summary kept in the trace's index on the times of the
+  /// repair run with `repair` (none: the recorded times), when it fits.
+  std::optional<TimelineSummary> FindSummary(
+      const std::optional<time::RepairOptions>& repair) const;
+  /// Keeps `*summary` in the trace's index beside the repair there (lent,
+  /// as KeepRepair's); warned about, never fatal, when it cannot be written.
+  void KeepSummary(IndexedSummary* summary) const;
+
   ThreadPool* pool() const { return pool_; }
   uint64_t memory_bytes() const { return memory_bytes_; }
 

@@ -1,0 +1,95 @@
+// StoreTimeline: a trace served from its file (a trace above the memory
+// budget). Opening reads the trace index (or builds it: skeletons, causal
+// repair, timeline summary) and keeps only the definitions, the repair's
+// time maps and the summary in memory. A tile is drawn from the summary
+// where a pixel spans at least one of a thread's buckets, and from the
+// thread's chunks that cover the tile, decoded for it, where it does not
+// (docs/memory.md, "Serving from the file").
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "analysis/state_stats.h"
+#include "base/status.h"
+#include "base/thread_pool.h"
+#include "format/trace_file.h"
+#include "model/trace.h"
+#include "server/tile_builder.h"
+#include "server/timeline_index.h"
+#include "store/timeline_summary.h"
+#include "store/trace_store.h"
+#include "time/causal_repair.h"
+
+namespace plx::server {
+
+struct StoreServing {
+  ThreadPool* pool = nullptr;  // the workers (null: one)
+  uint64_t memory_bytes = 0;   // the budget (0: store::DefaultMemoryBudget())
+  store::IndexSettings index;
+  /// One line each: an index that could not be used or kept.
+  std::function<void(const std::string&)> warn;
+};
+
+class StoreTimeline {
+ public:
+  /// (phase, done, total): "index", "repair", "summary".
+  using Progress = std::function<void(const std::string&, uint64_t, uint64_t)>;
+
+  static StatusOr<std::unique_ptr<StoreTimeline>> Open(std::unique_ptr<format::TraceFile> file,
+                                                       const StoreServing& options,
+                                                       const Progress& progress);
+
+  /// The definitions with the repaired thread spans; its tables are empty.
+  const model::Trace& trace() const { return defs_; }
+  const store::TraceStore& store() const { return *store_; }
+  const store::TimelineSummary& summary() const { return summary_; }
+  const time::RepairReport& repair() const { return repair_; }
+  uint64_t slices() const { return store_->totals().slices(); }
+  /// Message send records (messages are not paired here).
+  uint64_t sends() const;
+  uint16_t max_depth(uint32_t row) const;
+  /// One per (thread, counter) with samples, by thread, then counter.
+  const std::vector<TimelineIndex::CounterTrack>& counter_tracks() const { return tracks_; }
+
+  /// The tile of `request` (as BuildTile; no arrows: messages are not
+  /// paired without the whole trace).
+  Status Tile(const TileRequest& request, std::string* out) const;
+
+  /// State statistics on the repaired times, computed on first use.
+  const analysis::StateStatsReport& stats();
+  const std::vector<analysis::StateStats>& callsite_stats();
+
+ private:
+  StoreTimeline() = default;
+  // The rows of `rows` over [from, to] (ns since the trace's begin),
+  // decoded: a model and the global ids of its slices and instants.
+  struct Decoded {
+    model::Trace trace;
+    std::vector<uint32_t> slice_ids, instant_ids;
+  };
+  Decoded Decode(const std::vector<uint32_t>& rows, double from, double to) const;
+  // The records of `rows` from the summary.
+  void SummaryTile(const TileRequest& request, const std::vector<uint32_t>& rows,
+                   const std::vector<uint32_t>& tracks, TileRecords* out) const;
+
+  std::unique_ptr<format::TraceFile> file_;
+  std::unique_ptr<ThreadPool> own_pool_;
+  std::unique_ptr<store::TraceStore> store_;
+  model::Trace defs_;
+  time::RepairReport repair_;
+  std::vector<time::ThreadTimeMap> maps_;
+  store::TimelineSummary summary_;
+  std::vector<TimelineIndex::CounterTrack> tracks_;
+  std::vector<uint32_t> first_track_;  // per thread + 1: its tracks in tracks_
+
+  std::once_flag stats_once_;
+  analysis::StateStatsReport stats_;
+  std::vector<analysis::StateStats> callsite_stats_;
+};
+
+}  // namespace plx::server

@@ -1,0 +1,192 @@
+// A trace served from its file draws what the in-memory server draws: on
+// every test trace (support/test_traces.h), a tile whose pixels are finer
+// than the timeline summary's buckets is byte for byte the in-memory tile
+// (without arrows), and a coarse tile from the summary holds every slice,
+// instant and counter sample of its rows once. The summary is kept in the
+// trace's index and read on the next open.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "server/api.h"
+#include "server/served_trace.h"
+#include "server/tile_builder.h"
+#include "support/test_support.h"
+#include "support/test_traces.h"
+
+namespace plx::server {
+namespace {
+
+class StoreTimelineTest : public testing::TestTracesSuite {
+ protected:
+  // The trace loaded as the server loads it: whole (max_records high) or
+  // from its file, its index in `index_dir`.
+  static std::unique_ptr<ServedTrace> Load(const std::string& path, bool from_file,
+                                           const std::string& index_dir) {
+    auto t = std::make_unique<ServedTrace>("t", path);
+    StoreServing serving;
+    serving.index.dir = index_dir;
+    t->ServeLargeFromFile(serving, from_file ? 0 : UINT64_MAX);
+    t->Load({});
+    return t;
+  }
+  static std::vector<uint32_t> AllRows(const ServedTrace& t) {
+    std::vector<uint32_t> rows(t.trace().threads.size());
+    for (uint32_t r = 0; r < rows.size(); ++r)
+      rows[r] = r;
+    return rows;
+  }
+};
+
+TEST_F(StoreTimelineTest, FineTilesAreTheInMemoryTiles) {
+  testing::TempDir index;
+  int compared = 0;
+  for (const testing::TestTrace& tt : *traces_) {
+    SCOPED_TRACE(tt.name);
+    auto memory = Load(tt.path, false, index.path());
+    auto file = Load(tt.path, true, index.path());
+    if (memory->progress().status == LoadStatus::kFailed) {
+      EXPECT_EQ(file->progress().status, LoadStatus::kFailed);
+      continue;
+    }
+    ASSERT_TRUE(file->ready()) << file->progress().error;
+    if (file->file_records() == 0) continue;  // nothing over any budget
+    ASSERT_TRUE(file->from_store());
+    const model::Trace& t = memory->trace();
+    ASSERT_EQ(file->trace().begin_ns, t.begin_ns);
+    ASSERT_EQ(file->trace().end_ns, t.end_ns);
+    const StoreTimeline& st = file->store_timeline();
+    int64_t finest = INT64_MAX;
+    for (const auto& ts : st.summary().threads)
+      finest = std::min(finest, ts.instants.bucket_ns);
+    ASSERT_EQ(st.counter_tracks().size(), memory->index().counter_tracks().size());
+    // Windows whose pixels are finer than every thread's buckets.
+    const double duration = static_cast<double>(t.end_ns - t.begin_ns);
+    const uint32_t width = 400;
+    const double span = std::min(duration + 2, static_cast<double>(finest) * width / 2);
+    for (int k = 0; k < 7; ++k) {
+      TileRequest r;
+      r.rows = AllRows(*memory);
+      r.from = -1 + (duration + 2 - span) * k / 6.0;
+      r.to = r.from + span;
+      r.width = width;
+      r.arrows = false;
+      for (uint32_t c = 0; c < st.counter_tracks().size(); ++c)
+        r.counters.push_back(c);
+      std::string want, got;
+      ASSERT_TRUE(BuildTile(memory->index(), r, &want).ok());
+      ASSERT_TRUE(st.Tile(r, &got).ok());
+      EXPECT_EQ(got, want) << "window " << r.from << " .. " << r.to;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 20);
+}
+
+TEST_F(StoreTimelineTest, CoarseTilesHoldEveryRecordOnce) {
+  testing::TempDir index;
+  for (const testing::TestTrace& tt : *traces_) {
+    SCOPED_TRACE(tt.name);
+    auto memory = Load(tt.path, false, index.path());
+    if (!memory->ready()) continue;
+    auto file = Load(tt.path, true, index.path());
+    ASSERT_TRUE(file->ready()) << file->progress().error;
+    if (!file->from_store()) continue;
+    const model::Trace& t = memory->trace();
+    const StoreTimeline& st = file->store_timeline();
+    TileRequest r;
+    r.rows = AllRows(*memory);
+    r.from = 0;
+    // One pixel of four times the trace: wider than any thread's buckets
+    // (at most twice its span), so every row comes from the summary.
+    r.to = 4.0 * static_cast<double>(t.end_ns - t.begin_ns) + 4;
+    r.width = 1;
+    for (uint32_t c = 0; c < st.counter_tracks().size(); ++c)
+      r.counters.push_back(c);
+    std::string got;
+    ASSERT_TRUE(st.Tile(r, &got).ok());
+    const TileRecords records = ReadTile(got);
+    uint64_t slices = 0, instants = 0, samples = 0;
+    for (const wire::TileSlice& s : records.slices) {
+      EXPECT_EQ(s.flags, 1);
+      EXPECT_LT(s.state, t.states.size());
+      EXPECT_LE(s.begin, s.end);
+      slices += s.ref;
+    }
+    for (const wire::TileInstant& i : records.instants)
+      instants += i.ref;
+    for (const wire::TileCounterPoint& p : records.points)
+      samples += p.count;
+    EXPECT_EQ(slices, t.slices.size());
+    EXPECT_EQ(instants, t.instants.size());
+    EXPECT_EQ(samples, t.counter_samples.size());
+    EXPECT_EQ(st.slices(), t.slices.size());
+    for (uint32_t row = 0; row < t.threads.size(); ++row)
+      EXPECT_EQ(st.max_depth(row), memory->index().max_depth(row)) << "row " << row;
+    // And the same statistics.
+    EXPECT_EQ(file->stats().all.states.size(), memory->stats().all.states.size());
+  }
+}
+
+TEST_F(StoreTimelineTest, TheSummaryIsKeptInTheIndex) {
+  testing::TempDir index;
+  const std::string& path = traces_->front().path;
+  auto first = Load(path, true, index.path());
+  ASSERT_TRUE(first->ready()) << first->progress().error;
+  auto second = Load(path, true, index.path());
+  ASSERT_TRUE(second->ready()) << second->progress().error;
+  EXPECT_TRUE(second->store_timeline().store().index_reused());
+  EXPECT_EQ(second->store_timeline().summary(), first->store_timeline().summary());
+}
+
+TEST_F(StoreTimelineTest, BadRequestsNameTheField) {
+  testing::TempDir index;
+  auto file = Load(traces_->front().path, true, index.path());
+  ASSERT_TRUE(file->ready());
+  TileRequest r;
+  r.rows = {9999};
+  r.from = 0;
+  r.to = 1;
+  r.width = 10;
+  std::string out;
+  Status s = file->store_timeline().Tile(r, &out);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("rows"), std::string::npos) << s.message();
+  EXPECT_TRUE(out.empty());
+  r.rows = {0};
+  r.width = 0;
+  EXPECT_NE(file->store_timeline().Tile(r, &out).message().find("width"), std::string::npos);
+}
+
+TEST_F(StoreTimelineTest, TheApiAnswersWhatTheFileCanTell) {
+  testing::TempDir index;
+  const testing::TestTrace* mpi = nullptr;
+  for (const testing::TestTrace& tt : *traces_)
+    if (tt.name.find("mpi") != std::string::npos) mpi = &tt;
+  ASSERT_NE(mpi, nullptr);
+  TraceStore served;
+  StoreServing serving;
+  serving.index.dir = index.path();
+  ServedTrace& t = served.Add(mpi->path);
+  t.ServeLargeFromFile(serving, 0);
+  t.Load({});
+  ASSERT_TRUE(t.ready()) << t.progress().error;
+  Api api(served);
+  const std::string prefix = "/traces/" + t.id() + "/";
+  const ApiResponse summary = api.Handle(prefix + "summary", "");
+  EXPECT_EQ(summary.status, 200) << summary.body;
+  EXPECT_NE(summary.body.find("\"from_file\":true"), std::string::npos) << summary.body;
+  const ApiResponse tile = api.Handle(prefix + "tile", "rows=0,1&from=0&to=1000000&width=100");
+  EXPECT_EQ(tile.status, 200) << tile.body;
+  EXPECT_EQ(api.Handle(prefix + "stats", "").status, 200);
+  EXPECT_EQ(api.Handle(prefix + "processes", "").status, 200);
+  const ApiResponse waits = api.Handle(prefix + "waits", "");
+  EXPECT_EQ(waits.status, 501);
+  EXPECT_NE(waits.body.find("served from its file"), std::string::npos) << waits.body;
+}
+
+}  // namespace
+}  // namespace plx::server
