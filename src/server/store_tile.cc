@@ -237,7 +237,8 @@ Status StoreTimeline::Tile(const TileRequest& request, std::string* out) const {
     if (seen[row]) continue;
     seen[row] = 1;
     const store::ThreadSummary& ts = summary_.threads[row];
-    if (pixel >= static_cast<double>(ts.instants.bucket_ns)) {
+    // Buckets up to two pixels wide are drawn from the summary.
+    if (2 * pixel >= static_cast<double>(ts.instants.bucket_ns)) {
       coarse.push_back(row);
     } else {
       fine.push_back(row);

@@ -73,6 +73,8 @@ class StoreTimeline {
     std::vector<uint32_t> slice_ids, instant_ids;
   };
   Decoded Decode(const std::vector<uint32_t>& rows, double from, double to) const;
+  // One row's chunks that hold records in [lo, hi] (repaired ns).
+  void DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const;
   // The records of `rows` from the summary.
   void SummaryTile(const TileRequest& request, const std::vector<uint32_t>& rows,
                    const std::vector<uint32_t>& tracks, TileRecords* out) const;
@@ -80,6 +82,9 @@ class StoreTimeline {
   std::unique_ptr<format::TraceFile> file_;
   std::unique_ptr<ThreadPool> own_pool_;
   std::unique_ptr<store::TraceStore> store_;
+  // Tiles decode on their own workers: the store's may be busy with a
+  // long pass (the statistics) that a tile must not wait for.
+  std::unique_ptr<ThreadPool> tile_pool_;
   model::Trace defs_;
   time::RepairReport repair_;
   std::vector<time::ThreadTimeMap> maps_;

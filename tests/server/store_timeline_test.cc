@@ -66,7 +66,7 @@ TEST_F(StoreTimelineTest, FineTilesAreTheInMemoryTiles) {
     // Windows whose pixels are finer than every thread's buckets.
     const double duration = static_cast<double>(t.end_ns - t.begin_ns);
     const uint32_t width = 400;
-    const double span = std::min(duration + 2, static_cast<double>(finest) * width / 2);
+    const double span = std::min(duration + 2, static_cast<double>(finest) * width / 4);
     for (int k = 0; k < 7; ++k) {
       TileRequest r;
       r.rows = AllRows(*memory);

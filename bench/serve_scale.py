@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Serving large traces from the file: how long `parallax serve` takes to be
+ready on the first open (index built) and on the second (index reused), its
+peak resident memory, and tile latency over HTTP at 10 zoom levels
+(docs/memory.md, "Serving from the file").
+
+  serve_scale.py --build BUILD --dir DIR [--traces EVENTS:RANKS ...]
+                 [--md OUT.md] [--json OUT.json]
+  serve_scale.py --tables-from OUT.json [--md OUT.md]
+
+Each trace (bench/write_mpi_trace writes it into DIR once) is served twice
+with the default --memory: first with its index deleted, then again. Ready
+is when /api/v1/traces says so; tiles are asked after /stats has answered
+(the statistics pass runs right after ready), 1600 px wide, for the first
+16 rows (what a screen shows), 25 windows per level at spread positions,
+level z spanning duration / 10^(6 z / 9). Peak memory is the server's VmHWM
+after the tiles.
+"""
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+BEGIN, END = "<!-- BEGIN SERVE -->", "<!-- END SERVE -->"
+LEVELS, WINDOWS, WIDTH = 10, 25, 1600
+
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=600) as r:
+        return r.read()
+
+
+def serve(cli, trace):
+    """Starts the server; returns (process, base API url, token query)."""
+    p = subprocess.Popen([cli, "serve", "--no-browser", "--port", "0", trace],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = p.stdout.readline()
+    url = line.split(" at ", 1)[1].strip()  # http://127.0.0.1:PORT/?token=T
+    base, token = url.split("/?token=")
+    return p, base + "/api/v1", "token=" + token
+
+
+def wait_ready(api, token, start):
+    while True:
+        entry = json.loads(get(f"{api}/traces?{token}"))["traces"][0]
+        if entry["status"] == "ready":
+            return time.monotonic() - start, entry["id"]
+        if entry["status"] == "failed":
+            sys.exit(f"serve_scale.py: the trace failed to load: {entry['error']}")
+        time.sleep(0.05)
+
+
+def hwm(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def measure(build, trace, events, ranks):
+    cli = f"{build}/src/cli/parallax"
+    r = {"events": events, "ranks": ranks}
+    index = trace + "i"
+    if os.path.exists(index):
+        os.unlink(index)
+    for run in ("first", "second"):
+        print(f"== {trace}: serve, {run} open", flush=True)
+        start = time.monotonic()
+        p, api, token = serve(cli, trace)
+        r[f"{run}_ready_s"], tid = wait_ready(api, token, start)
+        r[f"{run}_ready_rss"] = hwm(p.pid)
+        if run == "first":
+            r["index_bytes"] = os.path.getsize(index)
+            p.send_signal(signal.SIGINT)
+            p.wait()
+            continue
+        summary = json.loads(get(f"{api}/traces/{tid}/summary?{token}"))
+        duration = summary["duration"]
+        rows = ",".join(str(i) for i in range(min(16, len(summary["threads"]))))
+        get(f"{api}/traces/{tid}/stats?{token}")
+        r["stats_s"] = time.monotonic() - start
+        levels = []
+        for z in range(LEVELS):
+            span = duration / 10 ** (z * 6 / (LEVELS - 1))
+            times = []
+            for w in range(WINDOWS):
+                lo = (duration - span) * w / max(WINDOWS - 1, 1)
+                t0 = time.monotonic()
+                get(f"{api}/traces/{tid}/tile?{token}&rows={rows}&from={lo}&to={lo + span}"
+                    f"&width={WIDTH}")
+                times.append((time.monotonic() - t0) * 1e3)
+            levels.append({"level": z, "span_ns": span, "median_ms": statistics.median(times),
+                           "worst_ms": max(times)})
+            print(f"   level {z}: median {levels[-1]['median_ms']:.1f} ms, "
+                  f"worst {levels[-1]['worst_ms']:.1f} ms", flush=True)
+        r["tiles"] = levels
+        r["peak_rss"] = hwm(p.pid)
+        p.send_signal(signal.SIGINT)
+        p.wait()
+    return r
+
+
+def gb(b):
+    return f"{b / 2**30:.2f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
+
+
+def table(results, cpus):
+    out = [f"Measured {time.strftime('%Y-%m-%d')} on {cpus} CPUs (`bench/serve_scale.py`; one "
+           "run each; default --memory, so these traces are served from the file). *First "
+           "open*: no index (skeletons, causal repair and timeline summary are built and kept); "
+           "*second open*: the index read. Tiles over HTTP, 1600 px wide, the first 16 rows, "
+           "25 windows per zoom level, after the statistics pass that follows ready.", "",
+           "| trace | index | first open | second open | statistics ready | worst tile | "
+           "peak memory |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        worst = max(t["worst_ms"] for t in r["tiles"])
+        out.append(f"| {r['events'] / 1e6:,.0f} M events, {r['ranks']} ranks | "
+                   f"{r['index_bytes'] / 1e6:,.0f} MB | {r['first_ready_s']:.1f} s | "
+                   f"{r['second_ready_s']:.1f} s | {r['stats_s']:.1f} s | {worst:.1f} ms | "
+                   f"{gb(r['peak_rss'])} |")
+    out += ["", "Tile latency per zoom level (median / worst, ms):", "",
+            "| zoom | " + " | ".join(f"{r['events'] / 1e6:,.0f} M, {r['ranks']} ranks"
+                                      for r in results) + " |",
+            "|---|" + "---:|" * len(results)]
+    for z in range(LEVELS):
+        cells = [f"{r['tiles'][z]['median_ms']:.1f} / {r['tiles'][z]['worst_ms']:.1f}"
+                 for r in results]
+        out.append(f"| {z} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def write_md(path, text):
+    with open(path) as f:
+        doc = f.read()
+    a, b = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+    with open(path, "w") as f:
+        f.write(doc[:a] + "\n" + text + doc[b:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build")
+    ap.add_argument("--dir")
+    ap.add_argument("--traces", nargs="*", default=["1000000000:16", "1000000000:1024"])
+    ap.add_argument("--md")
+    ap.add_argument("--json")
+    ap.add_argument("--tables-from")
+    a = ap.parse_args()
+    if a.tables_from:
+        with open(a.tables_from) as f:
+            data = json.load(f)
+    else:
+        if not a.build or not a.dir:
+            ap.error("--build and --dir are needed to measure")
+        results = []
+        for spec in a.traces:
+            events, ranks = (int(x) for x in spec.split(":"))
+            env = dict(os.environ, PLX_BENCH_DIR=a.dir)
+            trace = subprocess.run([f"{a.build}/bench/write_mpi_trace", str(events), str(ranks)],
+                                   env=env, check=True, capture_output=True,
+                                   text=True).stdout.strip()
+            results.append(measure(a.build, trace, events, ranks))
+        data = {"cpus": os.cpu_count(), "results": results}
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(data, f, indent=1)
+    text = table(data["results"], data["cpus"])
+    print(text)
+    if a.md:
+        write_md(a.md, text)
+
+
+if __name__ == "__main__":
+    main()
