@@ -37,6 +37,7 @@ StatusOr<std::unique_ptr<StoreTimeline>> StoreTimeline::Open(
   if (!opened.ok()) return opened.status();
   t->store_ = std::move(*opened);
   t->tile_pool_ = std::make_unique<ThreadPool>(std::min<size_t>(pool->size(), 4));
+  t->cache_limit_ = t->store_->memory_bytes() / 8;
 
   if (progress) progress("repair", 0, 0);
   const time::RepairOptions repair_options;
@@ -110,18 +111,59 @@ StoreTimeline::Decoded StoreTimeline::Decode(const std::vector<uint32_t>& rows, 
                         [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); });
     });
     out.slice_ids.insert(out.slice_ids.end(), part.slice_ids.begin(), part.slice_ids.end());
-    out.instant_ids.insert(out.instant_ids.end(), part.instant_ids.begin(),
-                           part.instant_ids.end());
+    out.instant_ids.insert(out.instant_ids.end(), part.instant_ids.begin(), part.instant_ids.end());
   }
   return out;
 }
 
-void StoreTimeline::DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const {
+std::shared_ptr<const StoreTimeline::ChunkPart> StoreTimeline::Chunk(uint32_t thread,
+                                                                     size_t c) const {
+  const uint64_t key = uint64_t{thread} << 32 | c;
+  {
+    std::lock_guard lock(cache_mu_);
+    if (auto it = cache_.find(key); it != cache_.end()) {
+      lru_.splice(lru_.begin(), lru_, it->second.at);  // now the newest
+      return it->second.part;
+    }
+  }
+  // Each chunk is mapped on its own, so a part is the same whichever
+  // chunks were decoded before it.
   store::ChunkDecoder decoder;
   model::UndefinedLog log(&store_->undefined());
-  model::SliceTable& s = out->trace.slices;
-  std::vector<uint32_t>* ids = &out->slice_ids;
+  const store::ThreadSkeleton& k = store_->skeleton(thread);
+  const store::ChunkRows& rows =
+      decoder.Decode(store_->source(thread), k, c, store_->thread_first(thread), &log);
+  store::TimeMapper mapper(&maps_[thread]);
   time::TimeMapStats unused;
+  mapper.Map(rows, decoder.mutable_tables(), &unused);
+  auto part = std::make_shared<ChunkPart>();
+  const model::Trace& t = *rows.tables;
+  const auto carried = static_cast<std::ptrdiff_t>(rows.carried);
+  model::ZipColumns(part->slices.columns(), t.slices.columns(),
+                    [&](auto& a, const auto& b) { a.assign(b.begin() + carried, b.end()); });
+  part->instants = t.instants;
+  part->samples = t.counter_samples;
+  part->first_slice = static_cast<uint32_t>(rows.first.table[store::kSlices]);
+  part->first_instant = static_cast<uint32_t>(rows.first.table[store::kInstants]);
+  const uint64_t bytes =
+      64 * (part->slices.size() + part->instants.size()) + 32 * part->samples.size() + 256;
+  std::lock_guard lock(cache_mu_);
+  if (cache_.count(key) == 0) {
+    lru_.push_front(key);
+    cache_[key] = {part, lru_.begin(), bytes};
+    cache_bytes_ += bytes;
+    while (cache_bytes_ > cache_limit_ && lru_.size() > 1) {
+      const uint64_t old = lru_.back();
+      lru_.pop_back();
+      cache_bytes_ -= cache_[old].bytes;
+      cache_.erase(old);
+    }
+  }
+  return part;
+}
+
+void StoreTimeline::DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const {
+  model::SliceTable& s = out->trace.slices;
   const store::ThreadSkeleton& k = store_->skeleton(thread);
   const time::ThreadTimeMap& map = maps_[thread];
   const uint64_t first_slice = store_->thread_first(thread).slices();
@@ -131,40 +173,56 @@ void StoreTimeline::DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* 
   size_t c = 0;
   while (c + 1 < k.chunks.size() && start(c + 1) < lo)
     ++c;
-  bool first = true;
-  store::TimeMapper mapper(&map);
-  for (; c < k.chunks.size() && (first || start(c) <= hi); ++c) {
-    const store::ChunkRows& chunk =
-        decoder.Decode(store_->source(thread), k, c, store_->thread_first(thread), &log);
-    mapper.Map(chunk, decoder.mutable_tables(), &unused);
-    const model::Trace& t = *chunk.tables;
-    if (first) {
-      // The slices open at the first chunk's start, as they end.
-      for (const store::OpenFrame* f = k.frames_begin(c); f != k.frames_end(c); ++f) {
-        const store::LongSlice& l = k.long_slices[f->long_slice];
-        s.thread.push_back(thread);
-        s.begin.push_back(map.Apply(l.begin_ns));
-        s.end.push_back(std::max(s.begin.back(), map.Apply(l.end_ns)));
-        s.state.push_back(l.state);
-        s.callsite.push_back(l.callsite);
-        s.depth.push_back(l.depth);
-        s.self_ns.push_back(l.self_ns);
-        s.flags.push_back(l.flags);
-        ids->push_back(static_cast<uint32_t>(first_slice + l.row));
+  if (c < k.chunks.size()) {
+    // The slices open at the first chunk's start, as they end.
+    for (const store::OpenFrame* f = k.frames_begin(c); f != k.frames_end(c); ++f) {
+      const store::LongSlice& l = k.long_slices[f->long_slice];
+      s.thread.push_back(thread);
+      s.begin.push_back(map.Apply(l.begin_ns));
+      s.end.push_back(std::max(s.begin.back(), map.Apply(l.end_ns)));
+      s.state.push_back(l.state);
+      s.callsite.push_back(l.callsite);
+      s.depth.push_back(l.depth);
+      s.self_ns.push_back(l.self_ns);
+      s.flags.push_back(l.flags);
+      out->slice_ids.push_back(static_cast<uint32_t>(first_slice + l.row));
+    }
+  }
+  auto append = [](auto& to, const auto& from) {
+    model::ZipColumns(to.columns(), from.columns(),
+                      [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); });
+  };
+  // Only what the tile can show: slices that overlap the window, instants
+  // inside it; every counter sample (the one before the window counts).
+  auto append_rows = [](auto& to, const auto& from, size_t a, size_t b) {
+    model::ZipColumns(to.columns(), from.columns(), [&](auto& x, const auto& y) {
+      x.insert(x.end(), y.begin() + static_cast<std::ptrdiff_t>(a),
+               y.begin() + static_cast<std::ptrdiff_t>(b));
+    });
+  };
+  for (bool first = true; c < k.chunks.size() && (first || start(c) <= hi); ++c, first = false) {
+    const std::shared_ptr<const ChunkPart> part = Chunk(thread, c);
+    const model::SliceTable& ps = part->slices;
+    for (size_t r = 0; r < ps.size();) {
+      if (ps.end[r] < lo || ps.begin[r] > hi) {
+        ++r;
+        continue;
       }
-      first = false;
+      size_t e = r + 1;
+      while (e < ps.size() && ps.end[e] >= lo && ps.begin[e] <= hi)
+        ++e;
+      append_rows(s, ps, r, e);
+      for (size_t i = r; i < e; ++i)
+        out->slice_ids.push_back(part->first_slice + static_cast<uint32_t>(i));
+      r = e;
     }
-    for (size_t r = chunk.carried; r < t.slices.size(); ++r) {
-      model::ZipColumns(s.columns(), t.slices.columns(),
-                        [&](auto& a, const auto& b) { a.push_back(b[r]); });
-      ids->push_back(static_cast<uint32_t>(chunk.slice_row(r)));
-    }
-    model::ZipColumns(out->trace.instants.columns(), t.instants.columns(),
-                      [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); });
-    for (size_t r = 0; r < t.instants.size(); ++r)
-      out->instant_ids.push_back(static_cast<uint32_t>(chunk.first.table[store::kInstants] + r));
-    model::ZipColumns(out->trace.counter_samples.columns(), t.counter_samples.columns(),
-                      [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); });
+    const std::vector<int64_t>& it = part->instants.time;
+    const size_t a = static_cast<size_t>(std::lower_bound(it.begin(), it.end(), lo) - it.begin());
+    const size_t b = static_cast<size_t>(std::upper_bound(it.begin(), it.end(), hi) - it.begin());
+    append_rows(out->trace.instants, part->instants, a, std::max(a, b));
+    for (size_t i = a; i < b; ++i)
+      out->instant_ids.push_back(part->first_instant + static_cast<uint32_t>(i));
+    append(out->trace.counter_samples, part->samples);
   }
 }
 

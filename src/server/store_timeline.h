@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/state_stats.h"
@@ -75,6 +77,15 @@ class StoreTimeline {
   Decoded Decode(const std::vector<uint32_t>& rows, double from, double to) const;
   // One row's chunks that hold records in [lo, hi] (repaired ns).
   void DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const;
+  // A chunk's own rows on the repaired times, and the global id of its
+  // first slice and instant; kept in a cache of recently drawn chunks.
+  struct ChunkPart {
+    model::SliceTable slices;
+    model::InstantTable instants;
+    model::CounterTable samples;
+    uint32_t first_slice = 0, first_instant = 0;
+  };
+  std::shared_ptr<const ChunkPart> Chunk(uint32_t thread, size_t chunk) const;
   // The records of `rows` from the summary.
   void SummaryTile(const TileRequest& request, const std::vector<uint32_t>& rows,
                    const std::vector<uint32_t>& tracks, TileRecords* out) const;
@@ -91,6 +102,19 @@ class StoreTimeline {
   store::TimelineSummary summary_;
   std::vector<TimelineIndex::CounterTrack> tracks_;
   std::vector<uint32_t> first_track_;  // per thread + 1: its tracks in tracks_
+
+  // Decoded chunks, newest first, within cache_limit_ bytes (an eighth of
+  // the budget).
+  mutable std::mutex cache_mu_;
+  mutable std::list<uint64_t> lru_;  // (thread << 32 | chunk)
+  struct Cached {
+    std::shared_ptr<const ChunkPart> part;
+    std::list<uint64_t>::iterator at;  // in lru_
+    uint64_t bytes = 0;
+  };
+  mutable std::unordered_map<uint64_t, Cached> cache_;
+  mutable uint64_t cache_bytes_ = 0;
+  uint64_t cache_limit_ = 0;
 
   std::once_flag stats_once_;
   analysis::StateStatsReport stats_;

@@ -289,14 +289,15 @@ class SummaryVisitor : public ChunkVisitor {
     const int64_t last = map ? map->Apply(k.last_ns) : k.last_ns;
     const uint64_t slices = k.rows.slices();
     // The thread's share of the budget, in buckets (about 24 bytes each
-    // with the levels above), spread over a few lanes.
+    // with the levels above), for about two lanes; doubling the width keeps
+    // them within it when there are more.
     const uint64_t share = slices_ == 0 ? 0
                                         : static_cast<uint64_t>(static_cast<double>(max_bytes_) *
                                                                 static_cast<double>(slices) /
                                                                 static_cast<double>(slices_));
     const uint64_t max_buckets = share / 24;
     const uint64_t want = std::clamp<uint64_t>(slices / kSliceBucketTarget, 1,
-                                               std::max<uint64_t>(max_buckets / 4, 1));
+                                               std::max<uint64_t>(max_buckets / 2, 1));
     const uint64_t span = static_cast<uint64_t>(std::max<int64_t>(last - first, 1));
     const int64_t width = static_cast<int64_t>(std::bit_ceil(std::max<uint64_t>(span / want, 1)));
     builder_.Begin(first, width, max_buckets, store_.trace().counters.size());

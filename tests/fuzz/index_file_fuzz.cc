@@ -6,8 +6,9 @@
 // the placeholders of undefined ids; if it accepts the index it decodes
 // every chunk with it (store::LoadModel), else it builds the skeletons
 // again. The input is also read as a whole index file (with its repair
-// section), and as a repair section: when it fits the trace, its maps are
-// applied to every chunk (store::MeasureTimeMaps). Seeds: index_inputs/.
+// and summary sections), as a repair section: when it fits the trace, its
+// maps are applied to every chunk (store::MeasureTimeMaps), and as a
+// timeline summary section, checked against the trace. Seeds: index_inputs/.
 #include <unistd.h>
 
 #include <cstddef>
@@ -26,6 +27,7 @@
 #include "store/index_codec.h"
 #include "store/index_file.h"
 #include "store/index_repair.h"
+#include "store/index_summary.h"
 #include "store/model_loader.h"
 #include "store/stream_repair.h"
 #include "store/trace_store.h"
@@ -122,7 +124,14 @@ std::vector<uint8_t> IndexWith(const plx::store::IndexIdentity& id, const uint8_
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Fixture fixture;
-  (void)plx::store::DecodeIndex({data, size}, "fuzz.plxi", /*with_repair=*/true);
+  (void)plx::store::DecodeIndex({data, size}, "fuzz.plxi", /*with_repair=*/true,
+                                /*with_summary=*/true);
+  {
+    plx::store::IndexReader reader(data, data + size);
+    plx::store::IndexedSummary summary;
+    if (plx::store::GetSummary(&reader, &summary))
+      (void)plx::store::CheckSummaryFits(summary.summary, fixture.store->trace(), "fuzz");
+  }
   {
     plx::store::IndexReader reader(data, data + size);
     plx::store::IndexedRepair repair;

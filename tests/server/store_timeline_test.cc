@@ -23,12 +23,14 @@ namespace {
 class StoreTimelineTest : public testing::TestTracesSuite {
  protected:
   // The trace loaded as the server loads it: whole (max_records high) or
-  // from its file, its index in `index_dir`.
+  // from its file, its index in `index_dir`, with a budget so small that
+  // summaries double their buckets and decoded chunks are evicted at once.
   static std::unique_ptr<ServedTrace> Load(const std::string& path, bool from_file,
                                            const std::string& index_dir) {
     auto t = std::make_unique<ServedTrace>("t", path);
     StoreServing serving;
     serving.index.dir = index_dir;
+    serving.memory_bytes = 64 << 10;
     t->ServeLargeFromFile(serving, from_file ? 0 : UINT64_MAX);
     t->Load({});
     return t;
@@ -80,6 +82,9 @@ TEST_F(StoreTimelineTest, FineTilesAreTheInMemoryTiles) {
       ASSERT_TRUE(BuildTile(memory->index(), r, &want).ok());
       ASSERT_TRUE(st.Tile(r, &got).ok());
       EXPECT_EQ(got, want) << "window " << r.from << " .. " << r.to;
+      got.clear();
+      ASSERT_TRUE(st.Tile(r, &got).ok());  // chunks from the cache, where still there
+      EXPECT_EQ(got, want) << "again, window " << r.from << " .. " << r.to;
       ++compared;
     }
   }

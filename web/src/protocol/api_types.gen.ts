@@ -124,8 +124,10 @@ export interface TraceSummary {
   /** records in the file */
   events: number;
   slices: number;
-  /** matched messages (arrows) */
+  /** matched messages (arrows); served from the file: message sends */
   messages: number;
+  /** served from its file (over the server's --memory): tiles without arrows; only summary, processes, tile and stats answer, the rest 501 */
+  from_file: boolean;
   processes: ProcessInfo[];
   /** rows, sorted by process then stream */
   threads: ThreadInfo[];
