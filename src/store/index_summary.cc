@@ -172,14 +172,25 @@ Status CheckSummaryFits(const TimelineSummary& summary, const model::Trace& trac
         StrFormat("the index's timeline summary does not fit %s (%s)", name.c_str(), why));
   };
   if (summary.threads.size() != trace.threads.size()) return stale("thread count");
+  // Every bucket's start (and its wider levels') stays far inside int64.
+  auto spans = [](int64_t width, size_t buckets) {
+    return static_cast<uint64_t>(width) < (uint64_t{1} << 60) / (buckets + 1);
+  };
   for (const ThreadSummary& t : summary.threads) {
-    for (const auto& d : t.depths)
-      for (const SliceBucket& b : Level0(d))
-        if (b.count > 0 && b.state >= trace.states.size()) return stale("a state");
+    const int64_t width = t.instants.bucket_ns;
+    if (!spans(width, Level0(t.instants).size())) return stale("a bucket width");
     for (const InstantBucket& b : Level0(t.instants))
       if (b.count > 0 && b.type >= trace.event_types.size()) return stale("an event type");
-    for (const CounterSummary& c : t.counters)
+    for (const auto& d : t.depths) {
+      if (d.bucket_ns != width || !spans(width, Level0(d).size())) return stale("a bucket width");
+      for (const SliceBucket& b : Level0(d))
+        if (b.count > 0 && b.state >= trace.states.size()) return stale("a state");
+    }
+    for (const CounterSummary& c : t.counters) {
+      if (c.buckets.bucket_ns != width || !spans(width, Level0(c.buckets).size()))
+        return stale("a bucket width");
       if (c.counter >= trace.counters.size()) return stale("a counter");
+    }
   }
   return Status::Ok();
 }

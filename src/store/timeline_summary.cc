@@ -36,15 +36,36 @@ struct Votes {
   }
 };
 
-// Buckets [first, first + n) of `below` (width w) as one bucket.
-SliceBucket Combine(const std::vector<SliceBucket>& below, size_t first, size_t n, int64_t w) {
+// Votes of at most kSummaryFanout buckets, without allocating.
+struct FewVotes {
+  std::pair<uint32_t, double> v[kSummaryFanout];
+  size_t n = 0;
+  void Add(uint32_t state, double ns) {
+    for (size_t i = 0; i < n; ++i)
+      if (v[i].first == state) {
+        v[i].second += ns;
+        return;
+      }
+    v[n++] = {state, ns};
+  }
+  std::pair<uint32_t, double> Best() const {
+    std::pair<uint32_t, double> best{0, -1};
+    for (size_t i = 0; i < n; ++i)
+      if (v[i].second > best.second) best = v[i];
+    return best;
+  }
+};
+
+// Buckets [first, first + n) of `below` (width w) as one bucket; n is at
+// most kSummaryFanout.
+SliceBucket Combine(const std::vector<SliceBucket>& below, size_t first, size_t n, double w) {
   SliceBucket out;
-  Votes votes;
+  FewVotes votes;
   for (size_t k = 0; k < n && first + k < below.size(); ++k) {
     const SliceBucket& b = below[first + k];
     if (b.count == 0) continue;
     out.count += b.count;
-    out.end = std::max(out.end, b.end + static_cast<float>(static_cast<int64_t>(k) * w));
+    out.end = std::max(out.end, b.end + static_cast<float>(static_cast<double>(k) * w));
     votes.Add(b.state, b.ns);
   }
   if (out.count > 0) {
@@ -55,27 +76,27 @@ SliceBucket Combine(const std::vector<SliceBucket>& below, size_t first, size_t 
   return out;
 }
 
-InstantBucket Combine(const std::vector<InstantBucket>& below, size_t first, size_t n, int64_t w) {
+InstantBucket Combine(const std::vector<InstantBucket>& below, size_t first, size_t n, double w) {
   InstantBucket out;
   for (size_t k = 0; k < n && first + k < below.size(); ++k) {
     const InstantBucket& b = below[first + k];
     if (b.count == 0) continue;
     if (out.count == 0) {
       out.type = b.type;
-      out.first = b.first + static_cast<float>(static_cast<int64_t>(k) * w);
+      out.first = b.first + static_cast<float>(static_cast<double>(k) * w);
     }
     out.count += b.count;
   }
   return out;
 }
 
-ValueBucket Combine(const std::vector<ValueBucket>& below, size_t first, size_t n, int64_t w) {
+ValueBucket Combine(const std::vector<ValueBucket>& below, size_t first, size_t n, double w) {
   ValueBucket out;
   for (size_t k = 0; k < n && first + k < below.size(); ++k) {
     const ValueBucket& b = below[first + k];
     if (b.count == 0) continue;
     if (out.count == 0) {
-      out.first = b.first + static_cast<float>(static_cast<int64_t>(k) * w);
+      out.first = b.first + static_cast<float>(static_cast<double>(k) * w);
       out.min = b.min;
       out.max = b.max;
     }
@@ -90,7 +111,8 @@ ValueBucket Combine(const std::vector<ValueBucket>& below, size_t first, size_t 
 template <typename Bucket>
 void Levels(BucketPyramid<Bucket>* p) {
   p->levels.resize(1);
-  int64_t w = p->bucket_ns;
+  // A double: a damaged index's widths may be near int64's end.
+  double w = static_cast<double>(p->bucket_ns);
   while (p->levels.back().size() > 1) {
     const std::vector<Bucket>& below = p->levels.back();
     std::vector<Bucket> above((below.size() + kSummaryFanout - 1) / kSummaryFanout);
@@ -104,9 +126,10 @@ void Levels(BucketPyramid<Bucket>* p) {
 // Merges pairs of level-0 buckets: the width doubles.
 template <typename Bucket>
 void Halve(std::vector<Bucket>* buckets, int64_t width) {
+  const auto w = static_cast<double>(width);
   std::vector<Bucket> out((buckets->size() + 1) / 2);
   for (size_t i = 0; i < out.size(); ++i)
-    out[i] = Combine(*buckets, 2 * i, 2, width);
+    out[i] = Combine(*buckets, 2 * i, 2, w);
   *buckets = std::move(out);
 }
 
@@ -289,15 +312,15 @@ class SummaryVisitor : public ChunkVisitor {
     const int64_t last = map ? map->Apply(k.last_ns) : k.last_ns;
     const uint64_t slices = k.rows.slices();
     // The thread's share of the budget, in buckets (about 24 bytes each
-    // with the levels above), for about two lanes; doubling the width keeps
-    // them within it when there are more.
+    // with the levels above), for about four lists (depths, instants,
+    // counters); doubling the width keeps them within it when there are more.
     const uint64_t share = slices_ == 0 ? 0
                                         : static_cast<uint64_t>(static_cast<double>(max_bytes_) *
                                                                 static_cast<double>(slices) /
                                                                 static_cast<double>(slices_));
     const uint64_t max_buckets = share / 24;
     const uint64_t want = std::clamp<uint64_t>(slices / kSliceBucketTarget, 1,
-                                               std::max<uint64_t>(max_buckets / 2, 1));
+                                               std::max<uint64_t>(max_buckets / 4, 1));
     const uint64_t span = static_cast<uint64_t>(std::max<int64_t>(last - first, 1));
     const int64_t width = static_cast<int64_t>(std::bit_ceil(std::max<uint64_t>(span / want, 1)));
     builder_.Begin(first, width, max_buckets, store_.trace().counters.size());

@@ -274,6 +274,12 @@ export class Shell {
     this.summary = summary;
     window.parallax.summary = summary;
     for (const p of summary.problems) this.errors.show(`trace problem: ${p}`);
+    if (summary.from_file)
+      this.errors.show(
+        `${summary.name} is larger than the server's memory budget and is served from its file: ` +
+          'the timeline (without message arrows) and the statistics are shown; for the other ' +
+          'panels, serve it with a larger --memory or run the parallax commands on it.',
+      );
     const details = new DetailsPanel(summary);
     this.details = details;
     this.legendSlot = h('div', { class: 'legend-slot' });

@@ -80,6 +80,14 @@ describe('HttpClient', () => {
     expect(reported[0]!.status).toBe(400);
   });
 
+  it('throws but does not report what a trace served from its file cannot answer (501)', async () => {
+    const reported: ApiRequestError[] = [];
+    const f = fakeFetch(() => json({ error: "trace 'x' is served from its file" }, 501));
+    const c = new HttpClient({ token: 't', fetch: f.fetch, onError: (e) => reported.push(e) });
+    await expect(c.get('waits', {}, 'x')).rejects.toMatchObject({ status: 501 });
+    expect(reported).toHaveLength(0);
+  });
+
   it('falls back to the status line for bodies that are not JSON, and reports network failures', async () => {
     const c1 = new HttpClient({ token: null, fetch: fakeFetch(() => new Response('oops', { status: 502, statusText: 'Bad Gateway' })).fetch });
     await expect(c1.get('traces', {})).rejects.toThrow('traces: HTTP 502 Bad Gateway: oops');

@@ -102,8 +102,11 @@ export class HttpClient {
         e instanceof ApiRequestError
           ? e
           : new ApiRequestError(`${endpoint}: ${e instanceof Error ? e.message : String(e)}`, 0, endpoint);
-      // An abort is the caller's decision, not a failure to report.
-      if (!(e instanceof DOMException && e.name === 'AbortError')) this.options.onError?.(err);
+      // An abort is the caller's decision, not a failure to report; 501 is
+      // an endpoint a trace served from its file cannot answer, which the
+      // viewer says once when it opens the trace (TraceSummary.from_file).
+      const aborted = e instanceof DOMException && e.name === 'AbortError';
+      if (!aborted && err.status !== 501) this.options.onError?.(err);
       throw err;
     }
   }
