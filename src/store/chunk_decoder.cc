@@ -57,6 +57,29 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
     s.flags[f.row] = it->flags;
   }
 
+  // An index that passed every check may still be wrong about how many rows
+  // a chunk holds (made to pass them): the rows are cut to what it says, so
+  // nothing placed by its counts is written out of bounds, and the chunk is
+  // reported damaged.
+  const RowCounts& next =
+      c + 1 < skeleton.chunks.size() ? skeleton.chunks[c + 1].rows : skeleton.rows;
+  bool mismatch = false;
+  size_t table = 0;
+  model::ForEachTable(data_.rows, [&](auto& t) {
+    const uint64_t want = next.table[table] - std::min(next.table[table], entry.rows.table[table]);
+    const size_t skip = table == kSlices ? carried : 0;
+    if (t.size() - skip != want) {
+      mismatch = true;
+      model::ResizeTable(t, skip + std::min<uint64_t>(want, t.size() - skip));
+    }
+    ++table;
+  });
+  const uint64_t want_texts = next.texts - std::min(next.texts, entry.rows.texts);
+  if (data_.rows.texts.size() != want_texts) {
+    mismatch = true;
+    data_.rows.texts.resize(std::min<uint64_t>(want_texts, data_.rows.texts.size()));
+  }
+
   out_.thread = source.thread;
   out_.chunk = c;
   out_.tables = &data_.rows;
@@ -64,7 +87,10 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
   for (size_t i = 0; i < model::kTableCount; ++i)
     out_.first.table[i] = thread_first.table[i] + entry.rows.table[i];
   out_.first.texts = thread_first.texts + entry.rows.texts;
-  out_.status = data_.damaged > 0 ? DataLoss(data_.problems.back()) : Status::Ok();
+  out_.status = mismatch            ? DataLoss("the trace index does not match chunk " +
+                                               std::to_string(entry.file_chunk) + " (its rows)")
+                : data_.damaged > 0 ? DataLoss(data_.problems.back())
+                                    : Status::Ok();
   out_.skeleton = &skeleton;
   return out_;
 }

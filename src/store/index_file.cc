@@ -323,16 +323,30 @@ Status CheckIndexFits(const IndexContents& contents, const format::TraceFile& fi
     const std::vector<uint32_t> none;
     const std::vector<uint32_t>& chunks = streams[t] ? streams[t]->chunks : none;
     if (k.chunks.size() != chunks.size()) return stale("a thread's chunks");
+    // At most the records the chunk headers count (fewer where a chunk is
+    // damaged); every row (and text) comes from a record of its own, and rows
+    // only grow from chunk to chunk.
+    uint64_t records = 0;
     for (size_t c = 0; c < chunks.size(); ++c) {
       const ChunkEntry& e = k.chunks[c];
-      if (e.file_chunk != chunks[c]) return stale("a thread's chunks");
+      if (e.file_chunk != chunks[c] || e.records > records ||
+          (c > 0 && e.records < k.chunks[c - 1].records))
+        return stale("a thread's chunks");
+      records += file.event_chunks()[chunks[c]].header.record_count;
       if (e.frames_first > k.frames.size() ||
           (c > 0 && e.frames_first < k.chunks[c - 1].frames_first))
         return stale("open frames");
       for (size_t i = 0; i < model::kTableCount; ++i)
-        if (e.rows.table[i] > k.rows.table[i]) return stale("row counts");
-      if (e.rows.texts > k.rows.texts || e.records > k.records) return stale("row counts");
+        if (e.rows.table[i] > k.rows.table[i] ||
+            (c > 0 && e.rows.table[i] < k.chunks[c - 1].rows.table[i]))
+          return stale("row counts");
+      if (e.rows.texts > k.rows.texts || (c > 0 && e.rows.texts < k.chunks[c - 1].rows.texts))
+        return stale("row counts");
     }
+    if (k.records > records) return stale("a thread's records");
+    for (size_t i = 0; i < model::kTableCount; ++i)
+      if (k.rows.table[i] > k.records) return stale("row counts");
+    if (k.rows.texts > k.records) return stale("row counts");
     for (const OpenFrame& f : k.frames)
       if (f.long_slice >= k.long_slices.size()) return stale("open frames");
     for (size_t i = 0; i < k.long_slices.size(); ++i) {
