@@ -27,6 +27,8 @@ import sys
 import time
 import urllib.request
 
+from scale import gb  # bench/scale.py, beside this file
+
 BEGIN, END = "<!-- BEGIN SERVE -->", "<!-- END SERVE -->"
 LEVELS, WINDOWS, WIDTH = 10, 25, 1600
 
@@ -117,10 +119,6 @@ def measure(build, trace, events, ranks):
         p.send_signal(signal.SIGINT)
         p.wait()
     return r
-
-
-def gb(b):
-    return f"{b / 2**30:.2f} GiB" if b >= 2**30 else f"{b / 2**20:.0f} MiB"
 
 
 def table(results, cpus):

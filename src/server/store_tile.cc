@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/state_vote.h"
 #include "server/store_timeline.h"
 #include "time/message_pairs.h"
 
@@ -58,24 +59,6 @@ Span BucketsIn(int64_t origin, int64_t width, size_t size, int64_t from, int64_t
   return s;
 }
 
-struct Vote {
-  std::vector<std::pair<uint32_t, double>> v;
-  void Add(uint32_t state, double ns) {
-    for (auto& [s, n] : v)
-      if (s == state) {
-        n += ns;
-        return;
-      }
-    v.emplace_back(state, ns);
-  }
-  uint32_t Best() const {
-    std::pair<uint32_t, double> best{0, -1};
-    for (const auto& e : v)
-      if (e.second > best.second) best = e;
-    return best.first;
-  }
-};
-
 }  // namespace
 
 void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<uint32_t>& rows,
@@ -119,7 +102,8 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
       int64_t bar_px = 0;
       for (size_t i = span.first; i < span.last;) {
         const int64_t px = f.Px(f.T(ts.origin + static_cast<int64_t>(i) * w));
-        Vote vote;
+        // Buckets of the level are at least a quarter pixel wide.
+        StateVote<8> vote;
         uint32_t count = 0;
         double begin = 0, end = 0;
         for (; i < span.last && f.Px(f.T(ts.origin + static_cast<int64_t>(i) * w)) == px; ++i) {
@@ -132,7 +116,7 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
           vote.Add(b.state, b.ns);
         }
         if (count == 0) continue;
-        const uint32_t state = vote.Best();
+        const uint32_t state = vote.BestState();
         if (bar != SIZE_MAX && bar_px + 1 == px && out->slices[bar].state == state) {
           out->slices[bar].end = std::max(out->slices[bar].end, end);
           out->slices[bar].ref += count;

@@ -12,7 +12,7 @@
 
 #include "base/strings.h"
 #include "server/api.gen.h"
-#include "server/state_vote.h"
+#include "base/state_vote.h"
 
 namespace plx::server {
 

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "base/sort_runs.h"
-#include "server/state_vote.h"
+#include "base/state_vote.h"
 
 namespace plx::server {
 

@@ -10,6 +10,7 @@
 #include <bit>
 #include <limits>
 
+#include "base/state_vote.h"
 #include "store/thread_pass.h"
 #include "store/trace_store.h"
 
@@ -17,50 +18,15 @@ namespace plx::store {
 
 namespace {
 
-// The state with the most ns among (state, ns) votes; the first on ties.
-struct Votes {
-  std::vector<std::pair<uint32_t, double>> v;
-  void Add(uint32_t state, double ns) {
-    for (auto& [s, n] : v)
-      if (s == state) {
-        n += ns;
-        return;
-      }
-    v.emplace_back(state, ns);
-  }
-  std::pair<uint32_t, double> Best() const {
-    std::pair<uint32_t, double> best{0, -1};
-    for (const auto& e : v)
-      if (e.second > best.second) best = e;
-    return best;
-  }
-};
-
-// Votes of at most kSummaryFanout buckets, without allocating.
-struct FewVotes {
-  std::pair<uint32_t, double> v[kSummaryFanout];
-  size_t n = 0;
-  void Add(uint32_t state, double ns) {
-    for (size_t i = 0; i < n; ++i)
-      if (v[i].first == state) {
-        v[i].second += ns;
-        return;
-      }
-    v[n++] = {state, ns};
-  }
-  std::pair<uint32_t, double> Best() const {
-    std::pair<uint32_t, double> best{0, -1};
-    for (size_t i = 0; i < n; ++i)
-      if (v[i].second > best.second) best = v[i];
-    return best;
-  }
-};
+// Votes of the slices of one bucket: more distinct states than this in ~16
+// slices are rare, and the largest of the first ones wins then.
+using BucketVote = StateVote<16>;
 
 // Buckets [first, first + n) of `below` (width w) as one bucket; n is at
 // most kSummaryFanout.
 SliceBucket Combine(const std::vector<SliceBucket>& below, size_t first, size_t n, double w) {
   SliceBucket out;
-  FewVotes votes;
+  StateVote<kSummaryFanout> votes;
   for (size_t k = 0; k < n && first + k < below.size(); ++k) {
     const SliceBucket& b = below[first + k];
     if (b.count == 0) continue;
@@ -69,9 +35,8 @@ SliceBucket Combine(const std::vector<SliceBucket>& below, size_t first, size_t 
     votes.Add(b.state, b.ns);
   }
   if (out.count > 0) {
-    const auto best = votes.Best();
-    out.state = best.first;
-    out.ns = static_cast<float>(best.second);
+    out.state = votes.BestState();
+    out.ns = static_cast<float>(votes.BestNs());
   }
   return out;
 }
@@ -225,7 +190,7 @@ class ThreadBuilder {
     size_t at = 0;  // the bucket filling
     uint32_t count = 0;
     int64_t end = 0;
-    Votes votes;
+    BucketVote votes;
   };
 
   size_t Index(int64_t t) const {
@@ -250,10 +215,9 @@ class ThreadBuilder {
   // The filling bucket of `lane` into its level (merged with what a
   // doubling put there).
   void Flush(Lane* lane) {
-    const auto best = lane->votes.Best();
     SliceBucket add;
-    add.state = best.first;
-    add.ns = static_cast<float>(best.second);
+    add.state = lane->votes.BestState();
+    add.ns = static_cast<float>(lane->votes.BestNs());
     add.count = lane->count;
     add.end = static_cast<float>(std::max<int64_t>(0, lane->end - Start(lane->at)));
     SliceBucket& b = Slot(&lane->buckets, lane->at);
@@ -265,7 +229,7 @@ class ThreadBuilder {
     }
     lane->count = 0;
     lane->end = 0;
-    lane->votes.v.clear();
+    lane->votes = BucketVote();
     Grown();
   }
 

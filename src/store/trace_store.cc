@@ -126,20 +126,29 @@ std::optional<IndexedRepair> TraceStore::FindRepair(const time::RepairOptions& o
   return std::move(contents->repair);
 }
 
-void TraceStore::KeepRepair(IndexedRepair* repair) const {
+bool TraceStore::WriteContents(const IndexContents& contents, const std::string& what) const {
   const std::vector<std::string> paths =
       index_path_.empty() ? index_paths_ : std::vector<std::string>{index_path_};
-  if (paths.empty()) return;
+  if (paths.empty()) return false;
+  StatusOr<std::string> written = WriteIndexFile(paths, EncodeIndex(contents));
+  if (!written.ok() && warn_)
+    warn_(what + " could not be kept in the trace's index (" + written.status().message() +
+          "); the next run computes it again");
+  return written.ok();
+}
+
+IndexContents TraceStore::Contents() const {
   IndexContents contents;
   contents.identity = IdentityOf(file_, threads());
   contents.skeletons = skeletons_;
+  return contents;
+}
+
+void TraceStore::KeepRepair(IndexedRepair* repair) const {
+  IndexContents contents = Contents();
   contents.repair = std::move(*repair);
-  const std::vector<uint8_t> bytes = EncodeIndex(contents);
+  WriteContents(contents, "the causal repair");
   *repair = std::move(*contents.repair);
-  StatusOr<std::string> written = WriteIndexFile(paths, bytes);
-  if (!written.ok() && warn_)
-    warn_("the causal repair could not be kept in the trace's index (" +
-          written.status().message() + "); the next run repairs again");
 }
 
 std::optional<TimelineSummary> TraceStore::FindSummary(
@@ -162,12 +171,7 @@ std::optional<TimelineSummary> TraceStore::FindSummary(
 }
 
 void TraceStore::KeepSummary(IndexedSummary* summary) const {
-  const std::vector<std::string> paths =
-      index_path_.empty() ? index_paths_ : std::vector<std::string>{index_path_};
-  if (paths.empty()) return;
-  IndexContents contents;
-  contents.identity = IdentityOf(file_, threads());
-  contents.skeletons = skeletons_;
+  IndexContents contents = Contents();
   // The repair the index holds stays (the summary is on its times).
   if (!index_path_.empty())
     if (StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_); bytes.ok())
@@ -175,12 +179,8 @@ void TraceStore::KeepSummary(IndexedSummary* summary) const {
           old.ok() && old->identity == contents.identity)
         contents.repair = std::move(old->repair);
   contents.summary = std::move(*summary);
-  const std::vector<uint8_t> bytes = EncodeIndex(contents);
+  WriteContents(contents, "the timeline summary");
   *summary = std::move(*contents.summary);
-  StatusOr<std::string> written = WriteIndexFile(paths, bytes);
-  if (!written.ok() && warn_)
-    warn_("the timeline summary could not be kept in the trace's index (" +
-          written.status().message() + "); the next open summarises again");
 }
 
 void TraceStore::BuildSkeletons(const std::function<void(uint64_t, uint64_t)>& progress) {

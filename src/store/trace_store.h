@@ -92,6 +92,11 @@ class TraceStore {
   // order; `rebuild`: then builds those threads again, naming them.
   void ResolveUndefined(bool rebuild);
   void WriteIndex(const std::vector<std::string>& paths, const StoreOptions& options);
+  // The index's identity and skeletons, to add a section to.
+  IndexContents Contents() const;
+  // Writes `contents` as the trace's index; a warning naming `what` when it
+  // cannot be written.
+  bool WriteContents(const IndexContents& contents, const std::string& what) const;
   void Finish();
 
   const format::TraceFile& file_;

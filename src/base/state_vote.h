@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace plx::server {
+namespace plx {
 
 template <size_t kMax>
 class StateVote {
@@ -42,4 +42,4 @@ class StateVote {
   size_t n_ = 0;
 };
 
-}  // namespace plx::server
+}  // namespace plx
