@@ -394,7 +394,7 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   using namespace handlers;
   const QueryParams& q = *params;
   if (trace->from_store() && endpoint != "summary" && endpoint != "processes" &&
-      endpoint != "tile" && endpoint != "stats")
+      endpoint != "tile" && endpoint != "details" && endpoint != "stats")
     return ErrorResponse(
         501, "trace '" + trace->id() + "' is served from its file (" +
                  std::to_string(trace->file_records()) + " records, over the memory budget): /" +

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "base/strings.h"
@@ -33,7 +34,9 @@ std::string CommName(const model::Trace& t, uint32_t comm) {
   return c.name.empty() ? "comm " + std::to_string(c.file_id) : c.name;
 }
 
-ApiResponse SliceDetails(const model::Trace& t, uint32_t id) {
+// Row `id` of t's slices, or with `shown` its row `id` answered as slice `shown`
+// (a trace served from its file holds only the slice's chunk).
+ApiResponse SliceDetails(const model::Trace& t, uint32_t id, uint32_t shown) {
   const model::SliceTable& s = t.slices;
   const uint32_t thread = s.thread[id];
   Json fields = Json::array();
@@ -49,7 +52,7 @@ ApiResponse SliceDetails(const model::Trace& t, uint32_t id) {
   if (s.flags[id] & model::SliceTable::kUnclosed)
     fields.push_back(Field("unclosed", "never left; ends at the thread's last record"));
   return JsonResponse(Json{{"kind", "slice"},
-                           {"id", id},
+                           {"id", shown},
                            {"name", state.name},
                            {"row", thread},
                            {"begin", TraceTime(t, s.begin[id])},
@@ -59,7 +62,7 @@ ApiResponse SliceDetails(const model::Trace& t, uint32_t id) {
                            {"fields", std::move(fields)}});
 }
 
-ApiResponse InstantDetails(const model::Trace& t, uint32_t id) {
+ApiResponse InstantDetails(const model::Trace& t, uint32_t id, uint32_t shown) {
   const model::InstantTable& e = t.instants;
   Json fields = Json::array();
   switch (e.kind[id]) {
@@ -82,7 +85,7 @@ ApiResponse InstantDetails(const model::Trace& t, uint32_t id) {
   const std::string name =
       e.type[id] < t.event_types.size() ? t.event_types[e.type[id]].name : "event";
   return JsonResponse(Json{{"kind", "instant"},
-                           {"id", id},
+                           {"id", shown},
                            {"name", name},
                            {"row", e.thread[id]},
                            {"begin", TraceTime(t, e.time[id])},
@@ -184,13 +187,26 @@ ApiResponse Details(ServedTrace& served, const QueryParams& q) {
   const auto id = q.RequiredInteger("id", 0, UINT32_MAX - 1);
   if (!id.ok()) return StatusResponse(id.status());
   const auto row = static_cast<uint32_t>(*id);
+  if (served.from_store()) {
+    if (*kind == "message")
+      return ErrorResponse(501, "message details need the messages paired: trace '" + served.id() +
+                                    "' is served from its file");
+    const StoreTimeline& st = served.store_timeline();
+    const store::TableIndex table = *kind == "slice" ? store::kSlices : store::kInstants;
+    uint32_t local = 0;
+    const std::optional<model::Trace> chunk = st.RowsAround(table, row, &local);
+    if (!chunk)
+      return ErrorResponse(404, "parameter 'id': no " + *kind + " " + std::to_string(row));
+    return table == store::kSlices ? SliceDetails(*chunk, local, row)
+                                   : InstantDetails(*chunk, local, row);
+  }
   const size_t size = *kind == "slice"     ? t.slices.size()
                       : *kind == "instant" ? t.instants.size()
                                            : t.messages.size();
   if (row >= size)
     return ErrorResponse(404, "parameter 'id': no " + *kind + " " + std::to_string(row));
-  if (*kind == "slice") return SliceDetails(t, row);
-  if (*kind == "instant") return InstantDetails(t, row);
+  if (*kind == "slice") return SliceDetails(t, row, row);
+  if (*kind == "instant") return InstantDetails(t, row, row);
   return MessageDetails(served, row);
 }
 

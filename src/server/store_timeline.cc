@@ -143,6 +143,7 @@ std::shared_ptr<const StoreTimeline::ChunkPart> StoreTimeline::Chunk(uint32_t th
                     [&](auto& a, const auto& b) { a.assign(b.begin() + carried, b.end()); });
   part->instants = t.instants;
   part->samples = t.counter_samples;
+  part->texts = t.texts;
   part->first_slice = static_cast<uint32_t>(rows.first.table[store::kSlices]);
   part->first_instant = static_cast<uint32_t>(rows.first.table[store::kInstants]);
   const uint64_t bytes =
@@ -160,6 +161,40 @@ std::shared_ptr<const StoreTimeline::ChunkPart> StoreTimeline::Chunk(uint32_t th
     }
   }
   return part;
+}
+
+std::optional<model::Trace> StoreTimeline::RowsAround(store::TableIndex table, uint64_t id,
+                                                      uint32_t* row) const {
+  if (id >= store_->totals().table[table]) return std::nullopt;
+  uint32_t thread = 0;  // the last thread whose rows begin at or before id
+  for (uint32_t lo = 0, hi = store_->threads(); lo < hi;) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (store_->thread_first(mid).table[table] <= id) {
+      thread = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  const uint64_t local = id - store_->thread_first(thread).table[table];
+  const store::ThreadSkeleton& k = store_->skeleton(thread);
+  const auto it = std::upper_bound(
+      k.chunks.begin(), k.chunks.end(), local,
+      [&](uint64_t r, const store::ChunkEntry& e) { return r < e.rows.table[table]; });
+  if (it == k.chunks.begin()) return std::nullopt;
+  const auto c = static_cast<size_t>(it - k.chunks.begin()) - 1;
+  const std::shared_ptr<const ChunkPart> part = Chunk(thread, c);
+  const uint64_t first = table == store::kSlices ? part->first_slice : part->first_instant;
+  const size_t rows = table == store::kSlices ? part->slices.size() : part->instants.size();
+  if (id < first || id - first >= rows) return std::nullopt;
+  *row = static_cast<uint32_t>(id - first);
+  model::Trace out = defs_;
+  if (table == store::kSlices)
+    out.slices = part->slices;
+  else
+    out.instants = part->instants;
+  out.texts = part->texts;
+  return out;
 }
 
 void StoreTimeline::DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const {

@@ -12,6 +12,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -62,6 +63,11 @@ class StoreTimeline {
   /// paired without the whole trace).
   Status Tile(const TileRequest& request, std::string* out) const;
 
+  /// The definitions with the rows of `table` (slices or instants, and the
+  /// texts) of the chunk that holds global row `id`, on the repaired times;
+  /// `*row` is `id`'s row in it. Nothing when there is no such row.
+  std::optional<model::Trace> RowsAround(store::TableIndex table, uint64_t id, uint32_t* row) const;
+
   /// State statistics on the repaired times, computed on first use.
   const analysis::StateStatsReport& stats();
   const std::vector<analysis::StateStats>& callsite_stats();
@@ -83,6 +89,7 @@ class StoreTimeline {
     model::SliceTable slices;
     model::InstantTable instants;
     model::CounterTable samples;
+    std::vector<std::string> texts;  // the instants' text indices name these
     uint32_t first_slice = 0, first_instant = 0;
   };
   std::shared_ptr<const ChunkPart> Chunk(uint32_t thread, size_t chunk) const;

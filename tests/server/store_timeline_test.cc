@@ -166,6 +166,43 @@ TEST_F(StoreTimelineTest, BadRequestsNameTheField) {
   EXPECT_NE(file->store_timeline().Tile(r, &out).message().find("width"), std::string::npos);
 }
 
+TEST_F(StoreTimelineTest, DetailsAreTheInMemoryDetails) {
+  testing::TempDir index;
+  int compared = 0;
+  for (const testing::TestTrace& tt : *traces_) {
+    SCOPED_TRACE(tt.name);
+    TraceStore served;
+    StoreServing serving;
+    serving.index.dir = index.path();
+    serving.memory_bytes = 64 << 10;
+    ServedTrace& memory = served.Add(tt.path);
+    memory.Load({});
+    if (!memory.ready()) continue;
+    ServedTrace& file = served.Add(tt.path);
+    file.ServeLargeFromFile(serving, 0);
+    file.Load({});
+    ASSERT_TRUE(file.ready()) << file.progress().error;
+    if (!file.from_store()) continue;
+    Api api(served);
+    const model::Trace& t = memory.trace();
+    for (const char* kind : {"slice", "instant"}) {
+      const size_t n = std::string(kind) == "slice" ? t.slices.size() : t.instants.size();
+      for (size_t id = 0; id <= n; ++id) {  // and one past the last
+        const std::string q = std::string("kind=") + kind + "&id=" + std::to_string(id);
+        const ApiResponse want = api.Handle("/traces/" + memory.id() + "/details", q);
+        const ApiResponse got = api.Handle("/traces/" + file.id() + "/details", q);
+        EXPECT_EQ(got.status, want.status) << q;
+        EXPECT_EQ(got.body, want.body) << q;
+        ++compared;
+      }
+    }
+    const ApiResponse message =
+        api.Handle("/traces/" + file.id() + "/details", "kind=message&id=0");
+    EXPECT_EQ(message.status, 501);
+  }
+  EXPECT_GT(compared, 1000);
+}
+
 TEST_F(StoreTimelineTest, TheApiAnswersWhatTheFileCanTell) {
   testing::TempDir index;
   const testing::TestTrace* mpi = nullptr;

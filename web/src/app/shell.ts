@@ -277,8 +277,8 @@ export class Shell {
     if (summary.from_file)
       this.errors.show(
         `${summary.name} is larger than the server's memory budget and is served from its file: ` +
-          'the timeline (without message arrows) and the statistics are shown; for the other ' +
-          'panels, serve it with a larger --memory or run the parallax commands on it.',
+          'the timeline (without message arrows), slice details and the statistics are shown; ' +
+          'for the other panels, serve it with a larger --memory or run the parallax commands on it.',
       );
     const details = new DetailsPanel(summary);
     this.details = details;

@@ -126,7 +126,7 @@ export interface TraceSummary {
   slices: number;
   /** matched messages (arrows); served from the file: message sends */
   messages: number;
-  /** served from its file (over the server's --memory): tiles without arrows; only summary, processes, tile and stats answer, the rest 501 */
+  /** served from its file (over the server's --memory): tiles without arrows; only summary, processes, tile, details (slices and instants) and stats answer, the rest 501 */
   from_file: boolean;
   processes: ProcessInfo[];
   /** rows, sorted by process then stream */
