@@ -6,6 +6,7 @@
 
 #include "model/tables.h"
 #include "store/chunk_decoder.h"
+#include "store/row_fetch.h"
 #include "store/stream_repair.h"
 #include "store/stream_stats.h"
 #include "store/time_mapper.h"
@@ -165,25 +166,9 @@ std::shared_ptr<const StoreTimeline::ChunkPart> StoreTimeline::Chunk(uint32_t th
 
 std::optional<model::Trace> StoreTimeline::RowsAround(store::TableIndex table, uint64_t id,
                                                       uint32_t* row) const {
-  if (id >= store_->totals().table[table]) return std::nullopt;
-  uint32_t thread = 0;  // the last thread whose rows begin at or before id
-  for (uint32_t lo = 0, hi = store_->threads(); lo < hi;) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (store_->thread_first(mid).table[table] <= id) {
-      thread = mid;
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  const uint64_t local = id - store_->thread_first(thread).table[table];
-  const store::ThreadSkeleton& k = store_->skeleton(thread);
-  const auto it = std::upper_bound(
-      k.chunks.begin(), k.chunks.end(), local,
-      [&](uint64_t r, const store::ChunkEntry& e) { return r < e.rows.table[table]; });
-  if (it == k.chunks.begin()) return std::nullopt;
-  const auto c = static_cast<size_t>(it - k.chunks.begin()) - 1;
-  const std::shared_ptr<const ChunkPart> part = Chunk(thread, c);
+  const std::optional<store::RowPlace> at = store::PlaceRow(*store_, table, id);
+  if (!at) return std::nullopt;
+  const std::shared_ptr<const ChunkPart> part = Chunk(at->thread, at->chunk);
   const uint64_t first = table == store::kSlices ? part->first_slice : part->first_instant;
   const size_t rows = table == store::kSlices ? part->slices.size() : part->instants.size();
   if (id < first || id - first >= rows) return std::nullopt;

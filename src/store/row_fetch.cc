@@ -1,5 +1,5 @@
-// FetchRows: each row's thread and chunk by binary search over the
-// skeletons' row counts, requests grouped by chunk.
+// PlaceRow: a row's thread and chunk by binary search over the skeletons'
+// row counts; FetchRows groups the requests by chunk.
 #include "store/row_fetch.h"
 
 #include <algorithm>
@@ -10,6 +10,29 @@
 
 namespace plx::store {
 
+std::optional<RowPlace> PlaceRow(const TraceStore& store, TableIndex table, uint64_t row) {
+  if (row >= store.totals().table[table]) return std::nullopt;
+  RowPlace at;
+  for (uint32_t lo = 0, hi = store.threads(); lo < hi;) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (store.thread_first(mid).table[table] <= row) {
+      at.thread = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  const uint64_t local = row - store.thread_first(at.thread).table[table];
+  const ThreadSkeleton& k = store.skeleton(at.thread);
+  const auto it =
+      std::upper_bound(k.chunks.begin(), k.chunks.end(), local,
+                       [&](uint64_t r, const ChunkEntry& e) { return r < e.rows.table[table]; });
+  if (it == k.chunks.begin()) return std::nullopt;
+  at.chunk = static_cast<size_t>(it - k.chunks.begin()) - 1;
+  at.in_chunk = local - k.chunks[at.chunk].rows.table[table];
+  return at;
+}
+
 model::Trace FetchRows(const TraceStore& store, TableIndex table,
                        const std::vector<uint64_t>& rows) {
   model::Trace out;
@@ -19,28 +42,9 @@ model::Trace FetchRows(const TraceStore& store, TableIndex table,
   });
   // (thread, chunk) -> (local row in the chunk's table, position in `rows`)
   std::map<std::pair<uint32_t, size_t>, std::vector<std::pair<uint64_t, size_t>>> wanted;
-  for (size_t k = 0; k < rows.size(); ++k) {
-    const uint64_t row = rows[k];
-    if (row >= store.totals().table[table]) continue;
-    uint32_t t = 0;
-    for (uint32_t lo = 0, hi = store.threads(); lo < hi;) {
-      const uint32_t mid = (lo + hi) / 2;
-      if (store.thread_first(mid).table[table] <= row) {
-        t = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    const uint64_t local = row - store.thread_first(t).table[table];
-    const ThreadSkeleton& k_ = store.skeleton(t);
-    const auto it =
-        std::upper_bound(k_.chunks.begin(), k_.chunks.end(), local,
-                         [&](uint64_t r, const ChunkEntry& e) { return r < e.rows.table[table]; });
-    if (it == k_.chunks.begin()) continue;
-    const size_t c = static_cast<size_t>(it - k_.chunks.begin()) - 1;
-    wanted[{t, c}].push_back({local - k_.chunks[c].rows.table[table], k});
-  }
+  for (size_t k = 0; k < rows.size(); ++k)
+    if (const std::optional<RowPlace> at = PlaceRow(store, table, rows[k]))
+      wanted[{at->thread, at->chunk}].push_back({at->in_chunk, k});
   ChunkDecoder decoder;
   model::UndefinedLog log(&store.undefined());
   for (const auto& entry : wanted) {
