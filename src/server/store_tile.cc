@@ -59,6 +59,31 @@ Span BucketsIn(int64_t origin, int64_t width, size_t size, int64_t from, int64_t
   return s;
 }
 
+// The slice of a lane that begins before the drawn buckets (those from
+// bucket `first` of level `at_level` on) and reaches `from`: [origin, start
+// of the first) is the union of whole buckets, at most kSummaryFanout - 1
+// per level from `at_level` up; the nearest one whose latest end reaches
+// `from` holds it (slices of one depth do not overlap). `draw(bucket, its
+// start)` is called for it, if any.
+template <typename Draw>
+void LookBack(const store::BucketPyramid<store::SliceBucket>& p, size_t at_level, int64_t origin,
+              size_t first, int64_t from, Draw&& draw) {
+  int64_t upper = static_cast<int64_t>(first) * (p.bucket_ns << (2 * at_level));
+  for (size_t k = at_level; k < p.levels.size() && upper > 0; ++k) {
+    const int64_t wk = p.bucket_ns << (2 * k);
+    const int64_t lower = k + 1 < p.levels.size()
+                              ? upper / (wk * store::kSummaryFanout) * (wk * store::kSummaryFanout)
+                              : 0;
+    for (int64_t at = upper / wk - 1; at >= lower / wk; --at) {
+      if (static_cast<size_t>(at) >= p.levels[k].size()) continue;
+      const store::SliceBucket& b = p.levels[k][static_cast<size_t>(at)];
+      const int64_t start = origin + at * wk;
+      if (b.count > 0 && start + static_cast<int64_t>(b.end) >= from) return draw(b, start);
+    }
+    upper = lower;
+  }
+}
+
 }  // namespace
 
 void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<uint32_t>& rows,
@@ -76,28 +101,21 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
     for (size_t depth = 0; depth < ts.depths.size(); ++depth) {
       const auto& p = ts.depths[depth];
       int64_t w = 0;
-      const auto& level = p.levels[LevelFor(p, pixel, &w)];
-      // A slice beginning before the window that reaches into it: the
-      // bucket before the window at the finest level where one does.
-      for (size_t k = 0; k < p.levels.size(); ++k) {
-        const int64_t wk = p.bucket_ns << (2 * k);
-        const int64_t at = from <= ts.origin ? -1 : (from - ts.origin) / wk - 1;
-        if (at < 0 || static_cast<size_t>(at) >= p.levels[k].size()) continue;
-        const store::SliceBucket& b = p.levels[k][static_cast<size_t>(at)];
-        const int64_t start = ts.origin + at * wk;
-        if (b.count == 0 || start + static_cast<int64_t>(b.end) < from) continue;
-        TileSlice s;
-        s.begin = f.T(start);
-        s.end = f.T(start) + b.end;
-        s.row = row;
-        s.state = b.state;
-        s.ref = b.count;
-        s.depth = static_cast<uint16_t>(depth);
-        s.flags = 1;
-        out->slices.push_back(s);
-        break;
-      }
+      const size_t at_level = LevelFor(p, pixel, &w);
+      const auto& level = p.levels[at_level];
       const Span span = BucketsIn(ts.origin, w, level.size(), from, to);
+      LookBack(p, at_level, ts.origin, span.first, from,
+               [&](const store::SliceBucket& b, int64_t start) {
+                 TileSlice s;
+                 s.begin = f.T(start);
+                 s.end = f.T(start) + b.end;
+                 s.row = row;
+                 s.state = b.state;
+                 s.ref = b.count;
+                 s.depth = static_cast<uint16_t>(depth);
+                 s.flags = 1;
+                 out->slices.push_back(s);
+               });
       size_t bar = SIZE_MAX;  // this lane's last bar in out->slices
       int64_t bar_px = 0;
       for (size_t i = span.first; i < span.last;) {

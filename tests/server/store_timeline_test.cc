@@ -136,6 +136,45 @@ TEST_F(StoreTimelineTest, CoarseTilesHoldEveryRecordOnce) {
   }
 }
 
+TEST_F(StoreTimelineTest, CoarseTilesShowSlicesReachingIntoTheWindow) {
+  testing::TempDir index;
+  int reaching = 0;
+  for (const testing::TestTrace& tt : *traces_) {
+    SCOPED_TRACE(tt.name);
+    auto memory = Load(tt.path, false, index.path());
+    if (!memory->ready()) continue;
+    auto file = Load(tt.path, true, index.path());
+    ASSERT_TRUE(file->ready()) << file->progress().error;
+    if (!file->from_store()) continue;
+    const model::Trace& t = memory->trace();
+    const double duration = static_cast<double>(t.end_ns - t.begin_ns);
+    for (double at : {0.3, 0.5, 0.7}) {
+      TileRequest r;
+      r.rows = AllRows(*memory);
+      r.from = std::floor(duration * at);
+      r.to = r.from + 4 * duration + 4;  // one pixel wider than any bucket
+      r.width = 1;
+      std::string got;
+      ASSERT_TRUE(file->store_timeline().Tile(r, &got).ok());
+      const TileRecords records = ReadTile(got);
+      const model::SliceTable& s = t.slices;
+      for (size_t i = 0; i < s.size(); ++i) {
+        const double begin = static_cast<double>(s.begin[i] - t.begin_ns);
+        const double end = static_cast<double>(s.end[i] - t.begin_ns);
+        if (!(begin < r.from && end > r.from)) continue;
+        ++reaching;
+        const bool drawn = std::any_of(records.slices.begin(), records.slices.end(),
+                                       [&](const wire::TileSlice& b) {
+                                         return b.row == s.thread[i] && b.depth == s.depth[i] &&
+                                                b.begin <= begin && b.end >= r.from;
+                                       });
+        EXPECT_TRUE(drawn) << "slice " << i << " [" << begin << ", " << end << "] at " << r.from;
+      }
+    }
+  }
+  EXPECT_GT(reaching, 10);
+}
+
 TEST_F(StoreTimelineTest, TheSummaryIsKeptInTheIndex) {
   testing::TempDir index;
   const std::string& path = traces_->front().path;
