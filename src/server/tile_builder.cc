@@ -10,9 +10,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/state_vote.h"
 #include "base/strings.h"
 #include "server/api.gen.h"
-#include "base/state_vote.h"
 
 namespace plx::server {
 

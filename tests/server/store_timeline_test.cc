@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,19 @@ class StoreTimelineTest : public testing::TestTracesSuite {
     t->ServeLargeFromFile(serving, from_file ? 0 : UINT64_MAX);
     t->Load({});
     return t;
+  }
+  // The trace loaded both ways; nothing when it does not load, or when it
+  // has no record (then it is never over a budget).
+  struct Both {
+    std::unique_ptr<ServedTrace> memory, file;
+  };
+  static std::optional<Both> LoadBoth(const std::string& path, const std::string& index_dir) {
+    Both b{Load(path, false, index_dir), nullptr};
+    if (!b.memory->ready()) return std::nullopt;
+    b.file = Load(path, true, index_dir);
+    EXPECT_TRUE(b.file->ready()) << b.file->progress().error;
+    if (!b.file->ready() || !b.file->from_store()) return std::nullopt;
+    return b;
   }
   static std::vector<uint32_t> AllRows(const ServedTrace& t) {
     std::vector<uint32_t> rows(t.trace().threads.size());
@@ -95,11 +110,9 @@ TEST_F(StoreTimelineTest, CoarseTilesHoldEveryRecordOnce) {
   testing::TempDir index;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
-    auto memory = Load(tt.path, false, index.path());
-    if (!memory->ready()) continue;
-    auto file = Load(tt.path, true, index.path());
-    ASSERT_TRUE(file->ready()) << file->progress().error;
-    if (!file->from_store()) continue;
+    std::optional<Both> both = LoadBoth(tt.path, index.path());
+    if (!both) continue;
+    const auto& [memory, file] = *both;
     const model::Trace& t = memory->trace();
     const StoreTimeline& st = file->store_timeline();
     TileRequest r;
@@ -141,11 +154,9 @@ TEST_F(StoreTimelineTest, CoarseTilesShowSlicesReachingIntoTheWindow) {
   int reaching = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
-    auto memory = Load(tt.path, false, index.path());
-    if (!memory->ready()) continue;
-    auto file = Load(tt.path, true, index.path());
-    ASSERT_TRUE(file->ready()) << file->progress().error;
-    if (!file->from_store()) continue;
+    std::optional<Both> both = LoadBoth(tt.path, index.path());
+    if (!both) continue;
+    const auto& [memory, file] = *both;
     const model::Trace& t = memory->trace();
     const double duration = static_cast<double>(t.end_ns - t.begin_ns);
     for (double at : {0.3, 0.5, 0.7}) {
