@@ -1,4 +1,4 @@
-// Consistent-run construction (Viper V2): events of many streams that arrive
+// Consistent-run construction: events of many streams that arrive
 // out of order — from a live tracer's per-thread buffers, or shuffled parts of
 // a file — are released in an order consistent with causality: each stream in
 // sequence, and every receive after its send. Incremental (event by event)

@@ -1,4 +1,4 @@
-// Replay control (MISSION R5, V4): play/pause, run forward or backward at a
+// Replay control: play/pause, run forward or backward at a
 // speed, step one event (/step), jump, breakpoints and triggers (/find), and
 // "follow live". Owns the app's Cursor; no DOM (the clock is injected).
 import { formatBytes, formatDuration, formatTime } from '../base/format';

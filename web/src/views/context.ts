@@ -44,7 +44,7 @@ export interface StateStyle {
 }
 
 /**
- * The replay cursor, shared by every view (MISSION R5, V4): a moment in trace
+ * The replay cursor, shared by every view: a moment in trace
  * time that play/pause/step/jump/breakpoints/triggers move. Views that show
  * "the program at a moment" (animation, lights, bars, logical time) draw the
  * cursor's moment and redraw when it moves.

@@ -1,4 +1,4 @@
-// The animation view (MISSION C4, V1, V6): modules drawn as nodes on a layout
+// The animation view: modules drawn as nodes on a layout
 // (ring, mesh, tree, hypercube or a loaded setup file), coloured by their state
 // at the replay cursor, with messages moving between them while in flight and
 // undelivered ones left at their senders. The program at the cursor comes from

@@ -1,7 +1,7 @@
-// State meaning and colour per node kind (Viper V6): a kind maps the trace's
+// State meaning and colour per node kind: a kind maps the trace's
 // states to its own (first matching entry wins), or shows the trace's states
 // in their legend colours; traffic-light mode maps every state to executing /
-// interacting / blocked / inactive (Viper V1). Compiled into one palette and a
+// interacting / blocked / inactive. Compiled into one palette and a
 // table per kind so the hot path only indexes arrays.
 import type { StateInfo } from '../../protocol/api.gen';
 import type { StateStyle } from '../context';

@@ -19,7 +19,7 @@ export interface NamedColor {
   color: string;
 }
 
-/** A kind of node (Viper V6): its drawing and its own meaning of states. */
+/** A kind of node: its drawing and its own meaning of states. */
 export interface NodeKind {
   name: string;
   shape: Shape;

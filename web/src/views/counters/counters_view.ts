@@ -1,4 +1,4 @@
-// The counter views (MISSION R4): a lights matrix (processes × metrics, cold →
+// The counter views: a lights matrix (processes × metrics, cold →
 // hot) and bars per process at the replay cursor, from /at, and line graphs of
 // chosen tracks over the timeline's window, from tile counter points.
 import { decodeTile, type TilePoints } from '../../engine/tile';

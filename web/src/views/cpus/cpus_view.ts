@@ -1,4 +1,4 @@
-// The processor-scheduling strip (MISSION R4): which thread ran on which CPU
+// The processor-scheduling strip: which thread ran on which CPU
 // over the timeline's visible window, from /cpus (the `cpu` samples that
 // PLX_SCHED=1 records). Hover a bar for its thread and times; click it to
 // show that thread's row at that time in the timeline.

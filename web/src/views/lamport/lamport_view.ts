@@ -1,4 +1,4 @@
-// The logical-time view (MISSION C4): the Lamport / space-time diagram of the
+// The logical-time view: the Lamport / space-time diagram of the
 // timeline's visible window, x = Lamport clock, rows = threads by process,
 // slices as bars and messages as arrows, with the replay cursor's frontier.
 import type { LamportResult, TraceSummary } from '../../protocol/api.gen';

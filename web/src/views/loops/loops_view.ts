@@ -1,4 +1,4 @@
-// The iteration-space view of OpenMP loops (MISSION R4): the loops of the
+// The iteration-space view of OpenMP loops: the loops of the
 // timeline's window from /loops, and for the chosen one its chunks drawn
 // over the iteration space and over time by thread, with per-thread sums.
 // Hover a chunk for its iterations and times; click it in the time drawing
