@@ -59,6 +59,21 @@ Span BucketsIn(int64_t origin, int64_t width, size_t size, int64_t from, int64_t
   return s;
 }
 
+// Calls fn(i, j, px) for each run [i, j) of the span's buckets (width w from
+// origin) that begin in one pixel column px.
+template <typename Fn>
+void ForPixels(const Frame& f, int64_t origin, int64_t w, Span span, Fn&& fn) {
+  auto px = [&](size_t i) { return f.Px(f.T(origin + static_cast<int64_t>(i) * w)); };
+  for (size_t i = span.first; i < span.last;) {
+    const int64_t p = px(i);
+    size_t j = i + 1;
+    while (j < span.last && px(j) == p)
+      ++j;
+    fn(i, j, p);
+    i = j;
+  }
+}
+
 // The slice of a lane that begins before the drawn buckets (those from
 // bucket `first` of level `at_level` on) and reaches `from`: [origin, start
 // of the first) is the union of whole buckets, at most kSummaryFanout - 1
@@ -118,13 +133,12 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
                });
       size_t bar = SIZE_MAX;  // this lane's last bar in out->slices
       int64_t bar_px = 0;
-      for (size_t i = span.first; i < span.last;) {
-        const int64_t px = f.Px(f.T(ts.origin + static_cast<int64_t>(i) * w));
+      ForPixels(f, ts.origin, w, span, [&](size_t i, size_t j, int64_t px) {
         // Buckets of the level are at least a quarter pixel wide.
         StateVote<8> vote;
         uint32_t count = 0;
         double begin = 0, end = 0;
-        for (; i < span.last && f.Px(f.T(ts.origin + static_cast<int64_t>(i) * w)) == px; ++i) {
+        for (; i < j; ++i) {
           const store::SliceBucket& b = level[i];
           if (b.count == 0) continue;
           const double start = f.T(ts.origin + static_cast<int64_t>(i) * w);
@@ -133,7 +147,7 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
           end = std::max(end, start + b.end);
           vote.Add(b.state, b.ns);
         }
-        if (count == 0) continue;
+        if (count == 0) return;
         const uint32_t state = vote.BestState();
         if (bar != SIZE_MAX && bar_px + 1 == px && out->slices[bar].state == state) {
           out->slices[bar].end = std::max(out->slices[bar].end, end);
@@ -151,7 +165,7 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
           out->slices.push_back(s);
         }
         bar_px = px;
-      }
+      });
     }
   }
 
@@ -160,24 +174,17 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
     int64_t w = 0;
     const auto& level = ts.instants.levels[LevelFor(ts.instants, pixel, &w)];
     const Span span = BucketsIn(ts.origin, w, level.size(), from, to);
-    for (size_t i = span.first; i < span.last;) {
-      const int64_t px = f.Px(f.T(ts.origin + static_cast<int64_t>(i) * w));
+    ForPixels(f, ts.origin, w, span, [&](size_t i, size_t j, int64_t) {
+      const store::InstantBucket m = store::MergeBuckets(level, i, j - i, static_cast<double>(w));
+      if (m.count == 0) return;
       TileInstant rec;
+      rec.time = f.T(ts.origin + static_cast<int64_t>(i) * w) + m.first;
       rec.row = row;
+      rec.type = m.type;
+      rec.ref = m.count;
       rec.flags = 1;
-      rec.ref = 0;
-      for (; i < span.last && f.Px(f.T(ts.origin + static_cast<int64_t>(i) * w)) == px; ++i) {
-        const store::InstantBucket& b = level[i];
-        if (b.count == 0) continue;
-        if (rec.ref == 0) {
-          rec.time = f.T(ts.origin + static_cast<int64_t>(i) * w) + b.first;
-          rec.type = b.type;
-        }
-        rec.ref += b.count;
-      }
-      if (rec.ref > 0 && rec.time <= request.to && rec.time >= request.from)
-        out->instants.push_back(rec);
-    }
+      if (rec.time <= request.to && rec.time >= request.from) out->instants.push_back(rec);
+    });
   }
 
   for (uint32_t track : tracks) {
@@ -206,26 +213,18 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
       out->points.push_back(p);
       break;
     }
-    for (size_t i = span.first; i < span.last;) {
-      const int64_t px = f.Px(f.T(ts.origin + static_cast<int64_t>(i) * w));
+    ForPixels(f, ts.origin, w, span, [&](size_t i, size_t j, int64_t) {
+      const store::ValueBucket m = store::MergeBuckets(level, i, j - i, static_cast<double>(w));
+      if (m.count == 0) return;
       TileCounterPoint p;
+      p.time = f.T(ts.origin + static_cast<int64_t>(i) * w) + m.first;
+      p.min = m.min;
+      p.max = m.max;
+      p.last = m.last;
       p.track = track;
-      p.count = 0;
-      for (; i < span.last && f.Px(f.T(ts.origin + static_cast<int64_t>(i) * w)) == px; ++i) {
-        const store::ValueBucket& b = level[i];
-        if (b.count == 0) continue;
-        if (p.count == 0) {
-          p.time = time_of(i);
-          p.min = b.min;
-          p.max = b.max;
-        }
-        p.min = std::min(p.min, b.min);
-        p.max = std::max(p.max, b.max);
-        p.last = b.last;
-        p.count += b.count;
-      }
-      if (p.count > 0) out->points.push_back(p);
-    }
+      p.count = m.count;
+      out->points.push_back(p);
+    });
   }
 }
 

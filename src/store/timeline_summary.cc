@@ -24,7 +24,7 @@ using BucketVote = StateVote<16>;
 
 // Buckets [first, first + n) of `below` (width w) as one bucket; n is at
 // most kSummaryFanout.
-SliceBucket Combine(const std::vector<SliceBucket>& below, size_t first, size_t n, double w) {
+SliceBucket MergeBuckets(const std::vector<SliceBucket>& below, size_t first, size_t n, double w) {
   SliceBucket out;
   StateVote<kSummaryFanout> votes;
   for (size_t k = 0; k < n && first + k < below.size(); ++k) {
@@ -41,38 +41,6 @@ SliceBucket Combine(const std::vector<SliceBucket>& below, size_t first, size_t 
   return out;
 }
 
-InstantBucket Combine(const std::vector<InstantBucket>& below, size_t first, size_t n, double w) {
-  InstantBucket out;
-  for (size_t k = 0; k < n && first + k < below.size(); ++k) {
-    const InstantBucket& b = below[first + k];
-    if (b.count == 0) continue;
-    if (out.count == 0) {
-      out.type = b.type;
-      out.first = b.first + static_cast<float>(static_cast<double>(k) * w);
-    }
-    out.count += b.count;
-  }
-  return out;
-}
-
-ValueBucket Combine(const std::vector<ValueBucket>& below, size_t first, size_t n, double w) {
-  ValueBucket out;
-  for (size_t k = 0; k < n && first + k < below.size(); ++k) {
-    const ValueBucket& b = below[first + k];
-    if (b.count == 0) continue;
-    if (out.count == 0) {
-      out.first = b.first + static_cast<float>(static_cast<double>(k) * w);
-      out.min = b.min;
-      out.max = b.max;
-    }
-    out.min = std::min(out.min, b.min);
-    out.max = std::max(out.max, b.max);
-    out.last = b.last;
-    out.count += b.count;
-  }
-  return out;
-}
-
 template <typename Bucket>
 void Levels(BucketPyramid<Bucket>* p) {
   p->levels.resize(1);
@@ -82,7 +50,7 @@ void Levels(BucketPyramid<Bucket>* p) {
     const std::vector<Bucket>& below = p->levels.back();
     std::vector<Bucket> above((below.size() + kSummaryFanout - 1) / kSummaryFanout);
     for (size_t i = 0; i < above.size(); ++i)
-      above[i] = Combine(below, i * kSummaryFanout, kSummaryFanout, w);
+      above[i] = MergeBuckets(below, i * kSummaryFanout, kSummaryFanout, w);
     w *= kSummaryFanout;
     p->levels.push_back(std::move(above));
   }
@@ -94,7 +62,7 @@ void Halve(std::vector<Bucket>* buckets, int64_t width) {
   const auto w = static_cast<double>(width);
   std::vector<Bucket> out((buckets->size() + 1) / 2);
   for (size_t i = 0; i < out.size(); ++i)
-    out[i] = Combine(*buckets, 2 * i, 2, w);
+    out[i] = MergeBuckets(*buckets, 2 * i, 2, w);
   *buckets = std::move(out);
 }
 
@@ -225,7 +193,7 @@ class ThreadBuilder {
       b = add;
     } else {
       std::vector<SliceBucket> two{b, add};
-      b = Combine(two, 0, 2, 0);
+      b = MergeBuckets(two, 0, 2, 0);
     }
     lane->count = 0;
     lane->end = 0;
@@ -329,6 +297,39 @@ uint64_t PyramidBytes(const BucketPyramid<Bucket>& p) {
 }
 
 }  // namespace
+
+InstantBucket MergeBuckets(const std::vector<InstantBucket>& below, size_t first, size_t n,
+                           double w) {
+  InstantBucket out;
+  for (size_t k = 0; k < n && first + k < below.size(); ++k) {
+    const InstantBucket& b = below[first + k];
+    if (b.count == 0) continue;
+    if (out.count == 0) {
+      out.type = b.type;
+      out.first = b.first + static_cast<float>(static_cast<double>(k) * w);
+    }
+    out.count += b.count;
+  }
+  return out;
+}
+
+ValueBucket MergeBuckets(const std::vector<ValueBucket>& below, size_t first, size_t n, double w) {
+  ValueBucket out;
+  for (size_t k = 0; k < n && first + k < below.size(); ++k) {
+    const ValueBucket& b = below[first + k];
+    if (b.count == 0) continue;
+    if (out.count == 0) {
+      out.first = b.first + static_cast<float>(static_cast<double>(k) * w);
+      out.min = b.min;
+      out.max = b.max;
+    }
+    out.min = std::min(out.min, b.min);
+    out.max = std::max(out.max, b.max);
+    out.last = b.last;
+    out.count += b.count;
+  }
+  return out;
+}
 
 void BuildLevels(BucketPyramid<SliceBucket>* p) {
   Levels(p);

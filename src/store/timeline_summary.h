@@ -94,6 +94,13 @@ TimelineSummary BuildTimelineSummary(const TraceStore& store,
                                      uint64_t max_bytes,
                                      const std::function<void(uint64_t, uint64_t)>& progress = {});
 
+/// Buckets [first, first + n) of one level, `width` ns each, as one bucket
+/// (its offsets from the first one's start).
+InstantBucket MergeBuckets(const std::vector<InstantBucket>& level, size_t first, size_t n,
+                           double width);
+ValueBucket MergeBuckets(const std::vector<ValueBucket>& level, size_t first, size_t n,
+                         double width);
+
 /// Adds the levels above level 0 (each kSummaryFanout buckets of the one
 /// below, up to a single bucket).
 void BuildLevels(BucketPyramid<SliceBucket>* p);
