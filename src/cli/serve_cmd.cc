@@ -103,6 +103,14 @@ std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressIn
                       double seconds) {
   switch (p.status) {
     case server::LoadStatus::kReady:
+      if (p.phase == "recorded")
+        return fmt::format(
+            "parallax: {}: ready on the recorded times ({:.1f} s); repairing causality meanwhile",
+            t.name(), seconds);
+      if (p.phase == "repaired")
+        return fmt::format(
+            "parallax: {}: causal repair done, serving the repaired times ({:.1f} s)", t.name(),
+            seconds);
       return fmt::format("parallax: {}: ready ({:.1f} s)", t.name(), seconds);
     case server::LoadStatus::kFailed:
       return fmt::format("parallax: {}: cannot load: {}", t.name(), p.error);

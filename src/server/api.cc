@@ -154,8 +154,10 @@ std::string CategoryName(const model::Trace& t, uint32_t category) {
 }  // namespace
 
 ApiResponse Summary(ServedTrace& served) {
-  const model::Trace& t = served.trace();
-  const StoreTimeline* from_file = served.from_store() ? &served.store_timeline() : nullptr;
+  const std::shared_ptr<StoreTimeline> held =
+      served.from_store() ? served.store_timeline_held() : nullptr;
+  const StoreTimeline* from_file = held.get();
+  const model::Trace& t = from_file ? from_file->trace() : served.trace();
   auto max_depth = [&](uint32_t row) {
     return from_file ? from_file->max_depth(row) : served.index().max_depth(row);
   };
@@ -206,6 +208,9 @@ ApiResponse Summary(ServedTrace& served) {
            {"slices", from_file ? from_file->slices() : t.slices.size()},
            {"messages", from_file ? from_file->sends() : served.pairs().pairs.size()},
            {"from_file", from_file != nullptr},
+           {"repairing", from_file != nullptr && from_file->recorded_times()},
+           {"repair_progress",
+            from_file != nullptr && from_file->recorded_times() ? served.repair_progress() : 1.0},
            {"processes", std::move(processes)},
            {"threads", std::move(threads)},
            {"states", std::move(states)},
@@ -393,6 +398,10 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   }
   using namespace handlers;
   const QueryParams& q = *params;
+  // Served from its file: the timeline of now outlives the request, even
+  // if the one on the repaired times replaces it meanwhile.
+  const std::shared_ptr<StoreTimeline> held =
+      trace->from_store() ? trace->store_timeline_held() : nullptr;
   if (trace->from_store() && endpoint != "summary" && endpoint != "processes" &&
       endpoint != "tile" && endpoint != "details" && endpoint != "stats")
     return ErrorResponse(

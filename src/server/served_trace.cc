@@ -65,32 +65,24 @@ void ServedTrace::LoadFromBytes(std::vector<uint8_t> bytes, model::LoadCache* ca
   LoadOpened(format::TraceFile::FromBytes(path_, std::move(bytes)), false, cache);
 }
 
+void ServedTrace::Fail(const Status& status) {
+  std::string phase;
+  {
+    std::lock_guard lock(progress_mu_);
+    progress_.error = status.message();
+    phase = progress_.phase;
+  }
+  status_.store(LoadStatus::kFailed, std::memory_order_release);
+  SetProgress(phase, 0, 0);
+}
+
 void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, bool warm_analyses,
                              model::LoadCache* cache) {
-  auto fail = [&](const Status& status) {
-    {
-      std::lock_guard lock(progress_mu_);
-      progress_.error = status.message();
-    }
-    status_.store(LoadStatus::kFailed, std::memory_order_release);
-    SetProgress(progress_.phase, 0, 0);
-  };
+  const auto fail = [this](const Status& status) { Fail(status); };
   if (!file.ok()) return fail(file.status());
   file_records_ = (*file)->total_records();
-  if (serving_ && file_records_ > max_records_) {
-    StatusOr<std::unique_ptr<StoreTimeline>> opened =
-        StoreTimeline::Open(std::move(*file), *serving_,
-                            [this](const std::string& phase, uint64_t done, uint64_t total) {
-                              SetProgress(phase, done, total);
-                            });
-    if (!opened.ok()) return fail(opened.status());
-    store_ = std::move(*opened);
-    status_.store(LoadStatus::kReady, std::memory_order_release);
-    SetProgress("ready", 1, 1);
-    // The timeline first; the statistics (a pass over the file) after.
-    if (warm_analyses) stats();
-    return;
-  }
+  if (serving_ && file_records_ > max_records_)
+    return LoadFromFile(std::move(*file), warm_analyses);
   model::LoadOptions options;
   options.cache = cache;
   options.progress = [this](uint64_t done, uint64_t total) { SetProgress("load", done, total); };
@@ -132,14 +124,73 @@ void ServedTrace::LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, 
   comm_matrix();
 }
 
+void ServedTrace::LoadFromFile(std::unique_ptr<format::TraceFile> file, bool warm_analyses) {
+  const auto serve = [this](std::shared_ptr<StoreTimeline> t) {
+    {
+      std::lock_guard lock(store_mu_);
+      store_ = std::move(t);
+    }
+    from_store_.store(true, std::memory_order_release);
+  };
+  // Without the repair in the index, the recorded times are served while
+  // it runs; its progress then shows in the summary, not as loading.
+  bool early = false;
+  StatusOr<std::shared_ptr<StoreTimeline>> opened = StoreTimeline::Open(
+      std::move(file), *serving_,
+      [this, &early](const std::string& phase, uint64_t done, uint64_t total) {
+        if (!early) return SetProgress(phase, done, total);
+        // The repair, then the summary on its times (a quarter of the work).
+        const uint64_t whole = std::max<uint64_t>(total, 1);
+        const uint64_t part = std::min(done, whole) * 1000 / whole;
+        repair_done_.store(phase == "summary" ? 3000 + part : 3 * part, std::memory_order_relaxed);
+        repair_total_.store(4000, std::memory_order_relaxed);
+      },
+      [&](std::shared_ptr<StoreTimeline> recorded) {
+        serve(std::move(recorded));
+        early = true;
+        repair_total_.store(4000, std::memory_order_relaxed);
+        status_.store(LoadStatus::kReady, std::memory_order_release);
+        SetProgress("recorded", 1, 1);
+      });
+  if (!opened.ok()) {
+    if (!early) return Fail(opened.status());
+    // The recorded times stay served.
+    repair_total_.store(0, std::memory_order_relaxed);
+    if (serving_->warn) serving_->warn("causal repair failed: " + opened.status().message());
+    return;
+  }
+  serve(std::move(*opened));
+  repair_total_.store(0, std::memory_order_relaxed);
+  status_.store(LoadStatus::kReady, std::memory_order_release);
+  SetProgress(early ? "repaired" : "ready", 1, 1);
+  // The timeline first; the statistics (a pass over the file) after.
+  if (warm_analyses) stats();
+}
+
+std::shared_ptr<StoreTimeline> ServedTrace::store_timeline_held() const {
+  std::lock_guard lock(store_mu_);
+  return store_;
+}
+
+bool ServedTrace::repairing() const {
+  return from_store() && store_timeline_held()->recorded_times();
+}
+
+double ServedTrace::repair_progress() const {
+  const uint64_t total = repair_total_.load(std::memory_order_relaxed);
+  if (total == 0) return repairing() ? 0 : 1;
+  return static_cast<double>(repair_done_.load(std::memory_order_relaxed)) /
+         static_cast<double>(total);
+}
+
 const analysis::StateStatsReport& ServedTrace::stats() {
-  if (store_) return store_->stats();
+  if (from_store()) return store_timeline().stats();
   std::call_once(stats_once_, [&] { stats_ = analysis::ComputeStateStats(trace_); });
   return stats_;
 }
 
 const std::vector<analysis::StateStats>& ServedTrace::callsite_stats() {
-  if (store_) return store_->callsite_stats();
+  if (from_store()) return store_timeline().callsite_stats();
   std::call_once(callsite_once_, [&] { callsite_stats_ = analysis::ComputeCallsiteStats(trace_); });
   return callsite_stats_;
 }

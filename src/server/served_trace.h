@@ -97,14 +97,23 @@ class ServedTrace {
   }
   /// Whether the trace is served from its file: then only the endpoints
   /// StoreTimeline answers are available, and trace() has no records.
-  bool from_store() const { return store_ != nullptr; }
-  StoreTimeline& store_timeline() const { return *store_; }
+  bool from_store() const { return from_store_.load(std::memory_order_acquire); }
+  /// The timeline served from the file. The one on the recorded times is
+  /// replaced by the repaired one once the repair is done: hold this for a
+  /// request, so that what it refers to outlives the request.
+  std::shared_ptr<StoreTimeline> store_timeline_held() const;
+  /// The current one (alive while held, or while current).
+  StoreTimeline& store_timeline() const { return *store_timeline_held(); }
+  /// Served from the file on the recorded times while the causal repair
+  /// runs, and how far it is (0..1).
+  bool repairing() const;
+  double repair_progress() const;
 
   LoadProgressInfo progress() const;
   bool ready() const { return status_.load(std::memory_order_acquire) == LoadStatus::kReady; }
 
   // Only once ready():
-  const model::Trace& trace() const { return store_ ? store_->trace() : trace_; }
+  const model::Trace& trace() const { return from_store() ? store_timeline().trace() : trace_; }
   const TimelineIndex& index() const { return *index_; }
   const time::MessagePairs& pairs() const { return pairs_; }
   const time::RepairReport& repair() const { return repair_; }
@@ -132,9 +141,12 @@ class ServedTrace {
 
  private:
   void SetProgress(const std::string& phase, uint64_t done, uint64_t total);
+  void Fail(const Status& status);
   // Load() and LoadFromBytes() after opening: model, repair, index.
   void LoadOpened(StatusOr<std::unique_ptr<format::TraceFile>> file, bool warm_analyses,
                   model::LoadCache* cache = nullptr);
+  // LoadOpened for a trace above the budget: served from its file.
+  void LoadFromFile(std::unique_ptr<format::TraceFile> file, bool warm_analyses);
 
   std::string id_;
   std::string path_;
@@ -146,7 +158,10 @@ class ServedTrace {
   std::unique_ptr<live::WindowDropped> dropped_;
   std::unique_ptr<StoreServing> serving_;
   uint64_t max_records_ = 0;
-  std::unique_ptr<StoreTimeline> store_;
+  std::atomic<bool> from_store_{false};
+  mutable std::mutex store_mu_;
+  std::shared_ptr<StoreTimeline> store_;  // under store_mu_
+  std::atomic<uint64_t> repair_done_{0}, repair_total_{0};
 
   model::Trace trace_;
   time::MessagePairs pairs_;

@@ -13,15 +13,15 @@
 
 namespace plx::server {
 
-StatusOr<std::unique_ptr<StoreTimeline>> StoreTimeline::Open(
-    std::unique_ptr<format::TraceFile> file, const StoreServing& options,
-    const Progress& progress) {
-  std::unique_ptr<StoreTimeline> t(new StoreTimeline());
-  t->file_ = std::move(file);
+StatusOr<std::shared_ptr<StoreTimeline>> StoreTimeline::Open(
+    std::unique_ptr<format::TraceFile> file, const StoreServing& options, const Progress& progress,
+    const Early& early) {
+  StoreTimeline base;
+  base.file_ = std::move(file);
   ThreadPool* pool = options.pool;
   if (pool == nullptr) {
-    t->own_pool_ = std::make_unique<ThreadPool>(1);
-    pool = t->own_pool_.get();
+    base.own_pool_ = std::make_shared<ThreadPool>(1);
+    pool = base.own_pool_.get();
   }
   auto phase = [&](const char* name) {
     return [&progress, name](uint64_t done, uint64_t total) {
@@ -34,31 +34,67 @@ StatusOr<std::unique_ptr<StoreTimeline>> StoreTimeline::Open(
   so.index = options.index;
   so.warn = options.warn;
   so.progress = phase("index");
-  StatusOr<std::unique_ptr<store::TraceStore>> opened = store::TraceStore::Open(*t->file_, so);
+  StatusOr<std::unique_ptr<store::TraceStore>> opened = store::TraceStore::Open(*base.file_, so);
   if (!opened.ok()) return opened.status();
-  t->store_ = std::move(*opened);
-  t->tile_pool_ = std::make_unique<ThreadPool>(std::min<size_t>(pool->size(), 4));
-  t->cache_limit_ = t->store_->memory_bytes() / 8;
+  base.store_ = std::move(*opened);
+  base.tile_pool_ = std::make_shared<ThreadPool>(std::min<size_t>(pool->size(), 4));
 
-  if (progress) progress("repair", 0, 0);
   const time::RepairOptions repair_options;
-  StatusOr<store::StreamedRepair> repair =
-      store::StreamRepair(*t->store_, repair_options, phase("repair"));
-  if (!repair.ok()) return repair.status();
-  t->repair_ = std::move(repair->report);
-  t->maps_ = std::move(repair->maps);
-  t->defs_ = store::RepairedDefinitions(t->store_->trace(), t->maps_);
-
+  std::optional<store::IndexedRepair> kept = base.store_->FindRepair(repair_options);
+  if (!kept && early) {
+    // Minutes at 10^9 events: the recorded times are served meanwhile.
+    if (progress) progress("summary", 0, 0);
+    early(Sharing(base, nullptr, {}, {}, progress));
+  }
+  if (progress) progress("repair", 0, 0);
+  time::RepairReport report;
+  std::vector<time::ThreadTimeMap> maps;
+  if (kept) {
+    report = std::move(kept->report);
+    maps = std::move(kept->maps);
+  } else {
+    StatusOr<store::StreamedRepair> repair =
+        store::StreamRepair(*base.store_, repair_options, phase("repair"));
+    if (!repair.ok()) return repair.status();
+    report = std::move(repair->report);
+    maps = std::move(repair->maps);
+  }
   if (progress) progress("summary", 0, 0);
-  if (std::optional<store::TimelineSummary> kept = t->store_->FindSummary(repair_options)) {
+  return Sharing(base, &repair_options, std::move(report), std::move(maps), progress);
+}
+
+std::shared_ptr<StoreTimeline> StoreTimeline::Sharing(const StoreTimeline& base,
+                                                      const time::RepairOptions* options,
+                                                      time::RepairReport repair,
+                                                      std::vector<time::ThreadTimeMap> maps,
+                                                      const Progress& progress) {
+  std::shared_ptr<StoreTimeline> t(new StoreTimeline());
+  t->file_ = base.file_;
+  t->own_pool_ = base.own_pool_;
+  t->store_ = base.store_;
+  t->tile_pool_ = base.tile_pool_;
+  t->cache_limit_ = t->store_->memory_bytes() / 8;
+  t->recorded_times_ = options == nullptr;
+  t->repair_ = std::move(repair);
+  t->maps_ = std::move(maps);
+  t->maps_.resize(t->store_->threads());
+  t->defs_ = store::RepairedDefinitions(t->store_->trace(), t->maps_);
+  const auto summary_progress = [&progress](uint64_t done, uint64_t total) {
+    if (progress) progress("summary", done, total);
+  };
+  // The index keeps the summary on the repaired times; the one on the
+  // recorded times serves only while the repair runs.
+  std::optional<store::TimelineSummary> kept;
+  if (options != nullptr) kept = t->store_->FindSummary(*options);
+  if (kept) {
     t->summary_ = std::move(*kept);
   } else {
     // A quarter of the budget: the rest is for the chunks tiles decode.
     store::IndexedSummary keep{
-        repair_options,
+        options ? *options : time::RepairOptions(),
         store::BuildTimelineSummary(*t->store_, &t->maps_, t->store_->memory_bytes() / 4,
-                                    phase("summary"))};
-    t->store_->KeepSummary(&keep);
+                                    summary_progress)};
+    if (options != nullptr) t->store_->KeepSummary(&keep);
     t->summary_ = std::move(keep.summary);
   }
   t->first_track_.push_back(0);

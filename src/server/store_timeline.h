@@ -1,7 +1,8 @@
 // StoreTimeline: a trace served from its file (a trace above the memory
 // budget). Opening reads the trace index (or builds it: skeletons, causal
 // repair, timeline summary) and keeps only the definitions, the repair's
-// time maps and the summary in memory. A tile is drawn from the summary
+// time maps and the summary in memory. While the repair is computed, a
+// timeline on the recorded times can be served. A tile is drawn from the summary
 // where a pixel spans at least one of a thread's buckets, and from the
 // thread's chunks that cover the tile, decoded for it, where it does not
 // (docs/memory.md, "Serving from the file").
@@ -42,10 +43,20 @@ class StoreTimeline {
  public:
   /// (phase, done, total): "index", "repair", "summary".
   using Progress = std::function<void(const std::string&, uint64_t, uint64_t)>;
+  /// Gets the timeline on the recorded times, to serve while the repair
+  /// runs (Open then goes on with the "repair" and "summary" phases).
+  using Early = std::function<void(std::shared_ptr<StoreTimeline>)>;
 
-  static StatusOr<std::unique_ptr<StoreTimeline>> Open(std::unique_ptr<format::TraceFile> file,
+  /// Opens the trace on its repaired times. With `early`, when the index
+  /// holds no repair yet, a timeline on the recorded times is made first
+  /// (its summary is not kept) and handed to `early`; both share the file.
+  static StatusOr<std::shared_ptr<StoreTimeline>> Open(std::unique_ptr<format::TraceFile> file,
                                                        const StoreServing& options,
-                                                       const Progress& progress);
+                                                       const Progress& progress,
+                                                       const Early& early = {});
+
+  /// On the recorded times: the causal repair has not been applied.
+  bool recorded_times() const { return recorded_times_; }
 
   /// The definitions with the repaired thread spans; its tables are empty.
   const model::Trace& trace() const { return defs_; }
@@ -74,6 +85,14 @@ class StoreTimeline {
 
  private:
   StoreTimeline() = default;
+  // A timeline of the same file and workers: on the times of the repair
+  // run with `options` (its report and maps), or with none on the recorded
+  // times.
+  static std::shared_ptr<StoreTimeline> Sharing(const StoreTimeline& base,
+                                                const time::RepairOptions* options,
+                                                time::RepairReport repair,
+                                                std::vector<time::ThreadTimeMap> maps,
+                                                const Progress& progress);
   // The rows of `rows` over [from, to] (ns since the trace's begin),
   // decoded: a model and the global ids of its slices and instants.
   struct Decoded {
@@ -97,12 +116,15 @@ class StoreTimeline {
   void SummaryTile(const TileRequest& request, const std::vector<uint32_t>& rows,
                    const std::vector<uint32_t>& tracks, TileRecords* out) const;
 
-  std::unique_ptr<format::TraceFile> file_;
-  std::unique_ptr<ThreadPool> own_pool_;
-  std::unique_ptr<store::TraceStore> store_;
+  // Shared by the timelines on recorded and on repaired times (the store
+  // refers to the file: it is released first).
+  std::shared_ptr<format::TraceFile> file_;
+  std::shared_ptr<ThreadPool> own_pool_;
+  std::shared_ptr<store::TraceStore> store_;
   // Tiles decode on their own workers: the store's may be busy with a
-  // long pass (the statistics) that a tile must not wait for.
-  std::unique_ptr<ThreadPool> tile_pool_;
+  // long pass (the statistics, the repair) that a tile must not wait for.
+  std::shared_ptr<ThreadPool> tile_pool_;
+  bool recorded_times_ = false;
   model::Trace defs_;
   time::RepairReport repair_;
   std::vector<time::ThreadTimeMap> maps_;

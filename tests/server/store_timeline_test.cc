@@ -13,11 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "format/trace_file.h"
+#include "model/load_trace.h"
 #include "server/api.h"
 #include "server/served_trace.h"
 #include "server/tile_builder.h"
 #include "support/test_support.h"
 #include "support/test_traces.h"
+#include "time/message_pairs.h"
 
 namespace plx::server {
 namespace {
@@ -50,11 +53,45 @@ class StoreTimelineTest : public testing::TestTracesSuite {
     if (!b.file->ready() || !b.file->from_store()) return std::nullopt;
     return b;
   }
-  static std::vector<uint32_t> AllRows(const ServedTrace& t) {
-    std::vector<uint32_t> rows(t.trace().threads.size());
+  static std::vector<uint32_t> AllRows(const model::Trace& t) {
+    std::vector<uint32_t> rows(t.threads.size());
     for (uint32_t r = 0; r < rows.size(); ++r)
       rows[r] = r;
     return rows;
+  }
+  static std::vector<uint32_t> AllRows(const ServedTrace& t) { return AllRows(t.trace()); }
+  // Tiles of 7 windows whose pixels are finer than every thread's buckets,
+  // from `st` and from `memory` (the index of trace `t`), byte for byte;
+  // how many were compared.
+  static int CompareFineTiles(const TimelineIndex& memory, const model::Trace& t,
+                              const StoreTimeline& st) {
+    int64_t finest = INT64_MAX;
+    for (const auto& ts : st.summary().threads)
+      finest = std::min(finest, ts.instants.bucket_ns);
+    EXPECT_EQ(st.counter_tracks().size(), memory.counter_tracks().size());
+    const double duration = static_cast<double>(t.end_ns - t.begin_ns);
+    const uint32_t width = 400;
+    const double span = std::min(duration + 2, static_cast<double>(finest) * width / 4);
+    int compared = 0;
+    for (int k = 0; k < 7; ++k) {
+      TileRequest r;
+      r.rows = AllRows(t);
+      r.from = -1 + (duration + 2 - span) * k / 6.0;
+      r.to = r.from + span;
+      r.width = width;
+      r.arrows = false;
+      for (uint32_t c = 0; c < st.counter_tracks().size(); ++c)
+        r.counters.push_back(c);
+      std::string want, got;
+      EXPECT_TRUE(BuildTile(memory, r, &want).ok());
+      EXPECT_TRUE(st.Tile(r, &got).ok());
+      EXPECT_EQ(got, want) << "window " << r.from << " .. " << r.to;
+      got.clear();
+      EXPECT_TRUE(st.Tile(r, &got).ok());  // chunks from the cache, where still there
+      EXPECT_EQ(got, want) << "again, window " << r.from << " .. " << r.to;
+      ++compared;
+    }
+    return compared;
   }
 };
 
@@ -75,35 +112,61 @@ TEST_F(StoreTimelineTest, FineTilesAreTheInMemoryTiles) {
     const model::Trace& t = memory->trace();
     ASSERT_EQ(file->trace().begin_ns, t.begin_ns);
     ASSERT_EQ(file->trace().end_ns, t.end_ns);
-    const StoreTimeline& st = file->store_timeline();
-    int64_t finest = INT64_MAX;
-    for (const auto& ts : st.summary().threads)
-      finest = std::min(finest, ts.instants.bucket_ns);
-    ASSERT_EQ(st.counter_tracks().size(), memory->index().counter_tracks().size());
-    // Windows whose pixels are finer than every thread's buckets.
-    const double duration = static_cast<double>(t.end_ns - t.begin_ns);
-    const uint32_t width = 400;
-    const double span = std::min(duration + 2, static_cast<double>(finest) * width / 4);
-    for (int k = 0; k < 7; ++k) {
-      TileRequest r;
-      r.rows = AllRows(*memory);
-      r.from = -1 + (duration + 2 - span) * k / 6.0;
-      r.to = r.from + span;
-      r.width = width;
-      r.arrows = false;
-      for (uint32_t c = 0; c < st.counter_tracks().size(); ++c)
-        r.counters.push_back(c);
-      std::string want, got;
-      ASSERT_TRUE(BuildTile(memory->index(), r, &want).ok());
-      ASSERT_TRUE(st.Tile(r, &got).ok());
-      EXPECT_EQ(got, want) << "window " << r.from << " .. " << r.to;
-      got.clear();
-      ASSERT_TRUE(st.Tile(r, &got).ok());  // chunks from the cache, where still there
-      EXPECT_EQ(got, want) << "again, window " << r.from << " .. " << r.to;
-      ++compared;
-    }
+    compared += CompareFineTiles(memory->index(), t, file->store_timeline());
   }
   EXPECT_GT(compared, 20);
+}
+
+// Without the repair in the index, the recorded times are served first:
+// tiles as the in-memory ones of the trace left unrepaired; then the
+// repaired timeline replaces them, and the next open reads the repair.
+TEST_F(StoreTimelineTest, TheRecordedTimesAreServedWhileTheRepairRuns) {
+  testing::TempDir index;
+  int compared = 0, repaired = 0;
+  for (const testing::TestTrace& tt : *traces_) {
+    SCOPED_TRACE(tt.name);
+    StatusOr<std::unique_ptr<format::TraceFile>> opened = format::TraceFile::Open(tt.path);
+    if (!opened.ok() || (*opened)->total_records() == 0) continue;
+    StatusOr<model::Trace> unrepaired = model::LoadTrace(**opened);
+    if (!unrepaired.ok()) continue;
+    const time::MessagePairs pairs = time::MatchMessages(*unrepaired);
+    const TimelineIndex memory = TimelineIndex::Build(*unrepaired, pairs, {});
+
+    TraceStore served;
+    StoreServing serving;
+    serving.index.dir = index.path();
+    serving.memory_bytes = 64 << 10;
+    ServedTrace& file = served.Add(tt.path);
+    file.ServeLargeFromFile(serving, 0);
+    Api api(served);
+    std::shared_ptr<StoreTimeline> recorded;
+    std::string summary;
+    file.Load([&](const LoadProgressInfo& p) {
+      if (p.status != LoadStatus::kReady || p.phase != "recorded") return;
+      recorded = file.store_timeline_held();
+      summary = api.Handle("/traces/" + file.id() + "/summary", "").body;
+    });
+    ASSERT_TRUE(file.ready()) << file.progress().error;
+    ASSERT_NE(recorded, nullptr);
+    EXPECT_TRUE(recorded->recorded_times());
+    EXPECT_NE(summary.find("\"repairing\":true"), std::string::npos) << summary;
+    EXPECT_EQ(recorded->trace().begin_ns, unrepaired->begin_ns);
+    compared += CompareFineTiles(memory, *unrepaired, *recorded);
+
+    EXPECT_FALSE(file.repairing());
+    EXPECT_FALSE(file.store_timeline().recorded_times());
+    summary = api.Handle("/traces/" + file.id() + "/summary", "").body;
+    EXPECT_NE(summary.find("\"repairing\":false"), std::string::npos) << summary;
+    repaired += !file.store_timeline().repair().repairs.empty();
+
+    ServedTrace& again = served.Add(tt.path);
+    again.ServeLargeFromFile(serving, 0);
+    bool early = false;
+    again.Load([&](const LoadProgressInfo& p) { early |= p.phase == "recorded"; });
+    EXPECT_FALSE(early) << "the index holds the repair";
+  }
+  EXPECT_GT(compared, 20);
+  EXPECT_GT(repaired, 0);  // some traces' times differ
 }
 
 TEST_F(StoreTimelineTest, CoarseTilesHoldEveryRecordOnce) {

@@ -26,6 +26,7 @@ import { mountainView, PANEL_VIEWS } from '../views/registry';
 import './hooks';
 import { SwappableStyles } from './live_styles';
 import { PanelRefresher } from './panel_refresh';
+import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
@@ -160,6 +161,14 @@ export class Shell {
     }
     this.api = api;
     this.build(api, summary);
+    new RepairWatch({
+      api,
+      onProgress: (f) => this.progress.note(`${entry.name}: times as recorded while the server repairs causality…`, f),
+      onRepaired: (s) => {
+        this.progress.hide();
+        this.applySummary(s);
+      },
+    }).start(summary);
     if (entry.live) {
       if (this.liveStatus && this.liveStatus.generation > this.generation) void this.refresh();
     } else {

@@ -128,6 +128,10 @@ export interface TraceSummary {
   messages: number;
   /** served from its file (over the server's --memory): tiles without arrows; only summary, processes, tile, details (slices and instants) and stats answer, the rest 501 */
   from_file: boolean;
+  /** served from its file on the recorded times while the causal repair runs (first open, index without it): the answers change when it is done; fetch the summary again until false */
+  repairing: boolean;
+  /** how far that repair is, 0..1 (1 when not repairing) */
+  repair_progress: number;
   processes: ProcessInfo[];
   /** rows, sorted by process then stream */
   threads: ThreadInfo[];

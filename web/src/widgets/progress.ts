@@ -37,6 +37,15 @@ export class ProgressBar {
     }
   }
 
+  /** A note with a determinate bar: `fraction` of 1 done. */
+  note(text: string, fraction: number): void {
+    this.el.hidden = false;
+    this.el.dataset['phase'] = 'note';
+    this.label.textContent = `${text} ${Math.round(Math.min(Math.max(fraction, 0), 1) * 100)} %`;
+    this.bar.max = 1;
+    this.bar.value = Math.min(Math.max(fraction, 0), 1);
+  }
+
   hide(): void {
     this.el.hidden = true;
   }

@@ -106,6 +106,8 @@ export function fixtureSummary(): TraceSummary {
     slices: 50,
     messages: 4,
     from_file: false,
+    repairing: false,
+    repair_progress: 1,
     processes: [
       { index: 0, rank: 0, pid: 100, host: 'node1', name: 'rank 0', executable: '/bin/app', arguments: '-n 4', clock_offset_ns: 0, clock_drift_ppm: 0, threads: [0, 1] },
       { index: 1, rank: 1, pid: 101, host: 'node2', name: 'rank 1', executable: '/bin/app', arguments: '-n 4', clock_offset_ns: 1500, clock_drift_ppm: 2.5, threads: [2, 3] },
