@@ -74,13 +74,12 @@ void WindowSolver::Remove(uint32_t thread, int64_t before) {
 
 void WindowSolver::SettleDue(bool all, int64_t before) {
   // The due groups, split off the rest (one sequential pass, cheaper than
-  // a heap's pops) and sorted by (latest event, group): the order a heap
-  // would give them.
+  // a heap's pops). Their order does not matter: each counts its own
+  // violations and reads its own repairs' shifts, all final.
   const auto due = std::partition(due_.begin(), due_.end(),
                                   [&](const Due& d) { return !all && d.first >= before; });
   settling_.assign(due, due_.end());
   due_.erase(due, due_.end());
-  std::sort(settling_.begin(), settling_.end());
   // Settled with their groups and anchors fetched a few ahead: they have
   // mostly left the cache since they were made, and settling is otherwise
   // a wait on memory.

@@ -36,39 +36,47 @@ size_t WindowSolver::IndexOf(const ThreadAnchors& t, int64_t time) const {
 
 void WindowSolver::Prepare(const std::vector<ConstraintEvent>& events, std::vector<uint32_t>* ids) {
   ids->assign(events.size(), kNone);
-  std::vector<uint32_t> order(events.size());
-  for (uint32_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const ConstraintEvent &x = events[a], &y = events[b];
-    return x.thread != y.thread ? x.thread < y.thread : x.time < y.time;
-  });
+  // The events by thread (a counting sort), then each thread's by time:
+  // small sorts of nearly sorted runs.
+  const size_t threads = threads_.size();
+  thread_start_.assign(threads + 1, 0);
+  for (const ConstraintEvent& e : events)
+    ++thread_start_[e.thread + 1];
+  for (size_t t = 0; t < threads; ++t)
+    thread_start_[t + 1] += thread_start_[t];
+  by_thread_.resize(events.size());
+  {
+    std::vector<uint32_t>& next = thread_next_;
+    next.assign(thread_start_.begin(), thread_start_.end() - 1);
+    for (uint32_t i = 0; i < events.size(); ++i)
+      by_thread_[next[events[i].thread]++] = {events[i].time, i};
+  }
   std::vector<std::pair<int64_t, uint32_t>> merged;
   std::vector<uint8_t> fresh;
-  for (size_t i = 0; i < order.size();) {
-    const uint32_t thread = events[order[i]].thread;
-    size_t j = i;
-    while (j < order.size() && events[order[j]].thread == thread)
-      ++j;
+  for (uint32_t thread = 0; thread < threads; ++thread) {
+    const size_t i = thread_start_[thread], j = thread_start_[thread + 1];
+    if (i == j) continue;
+    std::sort(by_thread_.begin() + static_cast<ptrdiff_t>(i),
+              by_thread_.begin() + static_cast<ptrdiff_t>(j));
     ThreadAnchors& t = threads_[thread];
     // The thread's anchors from the first new time on, merged with the new.
-    const size_t from = IndexOf(t, events[order[i]].time);
+    const size_t from = IndexOf(t, by_thread_[i].first);
     merged.clear();
     fresh.clear();
     size_t k = from;
     bool any_new = false;
     for (size_t e = i; e < j; ++e) {
-      const int64_t time = events[order[e]].time;
+      const auto [time, event] = by_thread_[e];
       while (k < t.by_time.size() && t.by_time[k].first < time) {
         merged.push_back(t.by_time[k++]);
         fresh.push_back(0);
       }
       if (k < t.by_time.size() && t.by_time[k].first == time) {
-        (*ids)[order[e]] = t.by_time[k].second;
+        (*ids)[event] = t.by_time[k].second;
         continue;
       }
       if (!merged.empty() && merged.back().first == time) {
-        (*ids)[order[e]] = merged.back().second;
+        (*ids)[event] = merged.back().second;
         continue;
       }
       if (time < frozen_before_) exceeded_ = true;  // the window was too short
@@ -85,14 +93,11 @@ void WindowSolver::Prepare(const std::vector<ConstraintEvent>& events, std::vect
       anchors_[id].thread = thread;
       merged.push_back({time, id});
       fresh.push_back(1);
-      (*ids)[order[e]] = id;
+      (*ids)[event] = id;
       ++anchors_seen_;
       any_new = true;
     }
-    if (!any_new) {
-      i = j;
-      continue;
-    }
+    if (!any_new) continue;
     while (k < t.by_time.size()) {
       merged.push_back(t.by_time[k++]);
       fresh.push_back(0);
@@ -124,7 +129,6 @@ void WindowSolver::Prepare(const std::vector<ConstraintEvent>& events, std::vect
         anchors_[merged[m].second].shift = time::ShiftOf(anchors_[merged[m].second].scaled);
     t.by_time.erase(t.by_time.begin() + static_cast<ptrdiff_t>(from), t.by_time.end());
     t.by_time.insert(t.by_time.end(), merged.begin(), merged.end());
-    i = j;
   }
 }
 

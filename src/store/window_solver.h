@@ -116,7 +116,7 @@ class WindowSolver {
   void Set(uint32_t anchor, time::Scaled value);
   void Run();
   void Settle(uint32_t group);
-  // Settles the groups due before `before` (`all`: every one), in due order.
+  // Settles the groups due before `before` (`all`: every one).
   void SettleDue(bool all, int64_t before);
   void Remove(uint32_t thread, int64_t before);
   void Emit(ThreadAnchors* t, uint32_t thread, int64_t time, int64_t shift);
@@ -137,9 +137,12 @@ class WindowSolver {
   std::vector<uint32_t> free_collectives_;
   using Due = std::pair<int64_t, uint32_t>;  // (latest event, group)
   std::vector<Due> due_;                     // groups not settled, in no order
-  std::vector<Due> settling_;                // SettleDue's, sorted
+  std::vector<Due> settling_;                // SettleDue's
   std::vector<ThreadAnchors> threads_;
   std::deque<uint32_t> queue_;
+  // Prepare's: where each thread's events start in by_thread_ (time, event).
+  std::vector<uint32_t> thread_start_, thread_next_;
+  std::vector<std::pair<int64_t, uint32_t>> by_thread_;
   uint64_t anchors_seen_ = 0;
   bool exceeded_ = false;
   bool stopped_ = false;  // the update limit was reached
