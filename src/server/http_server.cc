@@ -125,9 +125,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
                 }
                 if (q.size() >= HttpServer::kMaxQueuedMessages) {
                   // A reader this far behind is gone or stuck: close it rather than grow.
-                  self->closing_ = true;
-                  beast::get_lowest_layer(self->ws_).close();
-                  q.clear();
+                  self->Abandon();
                   return;
                 }
                 q.push_back({std::move(m), latest_only});
@@ -151,11 +149,22 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     });
   }
 
+  // Closes the connection and drops what waits to be written. The front
+  // message is being written (the queue is never empty while a write is under
+  // way): its text is the write's buffer, and the write's handler pops it, so
+  // it stays until that handler has run.
+  void Abandon() {
+    closing_ = true;
+    beast::get_lowest_layer(ws_).close();
+    if (queue_.size() > 1) queue_.erase(queue_.begin() + 1, queue_.end());
+  }
+
   void WriteNext() {
     ws_.text(true);
     ws_.async_write(net::buffer(queue_.front().text),
                     [self = shared_from_this()](beast::error_code ec, size_t) {
-                      if (ec) {
+                      // Closing, the write may still have succeeded: stop either way.
+                      if (ec || self->closing_) {
                         self->queue_.clear();
                         return;
                       }

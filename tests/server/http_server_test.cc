@@ -7,6 +7,7 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -194,6 +195,54 @@ TEST_F(HttpServerTest, WebSocketSaysHelloReportsTracesAndAnswersPings) {
   EXPECT_EQ(read()["type"], "error");
   server_->Broadcast(R"({"type":"progress","trace":"t","phase":"load","done":1,"total":2})");
   EXPECT_EQ(read()["phase"], "load");
+  ws.close(websocket::close_code::normal);
+}
+
+// `n` client text frames `{"type":"ping"}` back to back, masked as a
+// client must mask them (RFC 6455, 5.3).
+std::string PingFrames(int n) {
+  const std::string payload = R"({"type":"ping"})";
+  const uint8_t mask[4] = {0x12, 0x34, 0x56, 0x78};
+  std::string frame;
+  frame.push_back(static_cast<char>(0x81));  // FIN, text
+  frame.push_back(static_cast<char>(0x80 | payload.size()));
+  for (uint8_t m : mask)
+    frame.push_back(static_cast<char>(m));
+  for (size_t i = 0; i < payload.size(); ++i)
+    frame.push_back(static_cast<char>(payload[i] ^ mask[i % 4]));
+  std::string all;
+  for (int i = 0; i < n; ++i)
+    all += frame;
+  return all;
+}
+
+TEST_F(HttpServerTest, WebSocketFloodedWithPingsByANonReaderLeavesTheServerUp) {
+  // Pings arrive far faster than pongs leave: the pongs pile up until the
+  // server gives up on the reader. Several such clients, to hit the moment a
+  // pong is being written when the queue is dropped.
+  for (int round = 0; round < 3; ++round) {
+    net::io_context ioc;
+    websocket::stream<tcp::socket> ws(ioc);
+    ws.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+    ws.handshake("127.0.0.1", std::string("/api/v1/ws?token=") + kToken);
+    net::write(ws.next_layer(), net::buffer(PingFrames(3000)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  // The server still answers HTTP and a new WebSocket.
+  Client c(server_->port());
+  EXPECT_EQ(c.Get(WithToken("/api/v1/traces")).status, 200);
+  net::io_context ioc;
+  websocket::stream<tcp::socket> ws(ioc);
+  ws.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+  ws.handshake("127.0.0.1", std::string("/api/v1/ws?token=") + kToken);
+  ws.write(net::buffer(std::string(R"({"type":"ping"})")));
+  std::string type;
+  for (int i = 0; i < 10 && type != "pong"; ++i) {
+    beast::flat_buffer buffer;
+    ws.read(buffer);
+    type = json::parse(beast::buffers_to_string(buffer.data()))["type"];
+  }
+  EXPECT_EQ(type, "pong");
   ws.close(websocket::close_code::normal);
 }
 
