@@ -231,6 +231,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   void Handle(http::request<http::string_body> req) {
+    head_ = req.method() == http::verb::head;
     const Target target = SplitTarget(View(req.target()));
     const std::string token = RequestToken(target.query, View(req[http::field::authorization]),
                                            View(req[http::field::cookie]));
@@ -313,11 +314,6 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
           path.starts_with("/assets/") ? "max-age=31536000, immutable" : "no-cache");
     r.keep_alive(req.keep_alive());
     r.body() = content.str();
-    if (req.method() == http::verb::head) {
-      r.content_length(r.body().size());
-      r.body().clear();
-      head_ = true;
-    }
     return r;
   }
 
@@ -326,8 +322,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     r.set("X-Content-Type-Options", "nosniff");
     if (set_cookie_) r.set(http::field::set_cookie, TokenCookie(server_.options.token));
     set_cookie_ = false;
-    if (!head_) r.prepare_payload();
-    head_ = false;
+    r.prepare_payload();
+    // HEAD: the headers GET would have, Content-Length included, and no
+    // body, else a keep-alive client reads the body as the next answer.
+    if (head_) r.body().clear();
     auto response = std::make_shared<Response>(std::move(r));
     // A fresh deadline for the write: the read's may have passed while an
     // analysis computed the answer, and beast would fail the write at once.
@@ -345,7 +343,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::optional<http::request_parser<http::string_body>> parser_;
   ServerState& server_;
   bool set_cookie_ = false;
-  bool head_ = false;
+  bool head_ = false;  // the request being answered is a HEAD
 };
 
 void ServerState::Accept() {

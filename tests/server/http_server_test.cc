@@ -35,6 +35,7 @@ struct Reply {
   std::string body;
   std::string content_type;
   std::string set_cookie;
+  std::string content_length;
 };
 
 // One keep-alive HTTP connection to the server under test.
@@ -53,10 +54,14 @@ class Client {
     for (const auto& [field, value] : headers)
       req.set(field, value);
     http::write(stream_, req);
-    http::response<http::string_body> res;
-    http::read(stream_, buffer_, res);
+    // The answer to HEAD has no body, whatever its Content-Length says.
+    http::response_parser<http::string_body> parser;
+    parser.skip(method == http::verb::head);
+    http::read(stream_, buffer_, parser);
+    const auto& res = parser.get();
     return {static_cast<int>(res.result_int()), res.body(),
-            std::string(res[http::field::content_type]), std::string(res[http::field::set_cookie])};
+            std::string(res[http::field::content_type]), std::string(res[http::field::set_cookie]),
+            std::string(res[http::field::content_length])};
   }
 
  private:
@@ -171,6 +176,31 @@ TEST_F(HttpServerTest, ServesTheViewerFiles) {
   EXPECT_EQ(js.content_type, "text/javascript; charset=utf-8");
   EXPECT_EQ(c.Get(WithToken("/missing.js")).status, 404);
   EXPECT_NE(c.Get(WithToken("/../web/index.html")).status, 200);
+}
+
+TEST_F(HttpServerTest, HeadAnswersTheHeadersOfGetWithoutABody) {
+  // HEAD then GET on one keep-alive connection: a body after the HEAD's
+  // headers would be read as the start of the GET's answer.
+  Client c(server_->port());
+  const std::vector<std::pair<http::field, std::string>> cookie = {
+      {http::field::cookie, std::string("plx_token=") + kToken}};
+  for (const std::string target :
+       {"/api/v1/traces", "/api/v1/traces/t/summary", "/api/v1/traces/t/stats", "/api/v1/nothing",
+        "/", "/assets/app.js", "/missing.js"}) {
+    const Reply head = c.Get(target, cookie, http::verb::head);
+    const Reply get = c.Get(target, cookie);
+    EXPECT_EQ(head.status, get.status) << target;
+    EXPECT_TRUE(head.body.empty()) << target;
+    EXPECT_FALSE(get.body.empty()) << target;
+    EXPECT_EQ(head.content_length, std::to_string(get.body.size())) << target;
+    EXPECT_EQ(head.content_type, get.content_type) << target;
+  }
+  // Refused requests too: 401 without the token, 405 for other methods.
+  Client bare(server_->port());
+  const Reply head = bare.Get("/api/v1/traces", {}, http::verb::head);
+  EXPECT_EQ(head.status, 401);
+  EXPECT_NE(head.content_length, "0");
+  EXPECT_EQ(bare.Get(WithToken("/api/v1/traces")).status, 200);
 }
 
 TEST_F(HttpServerTest, WebSocketSaysHelloReportsTracesAndAnswersPings) {
