@@ -303,8 +303,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     const auto file = ResolveWebPath(root, path);
     if (!file) return Json(req, 400, ErrorResponse(400, "bad path").body);
-    std::ifstream in(*file, std::ios::binary);
-    if (!in) return Json(req, 404, ErrorResponse(404, "no such file: " + std::string(path)).body);
+    // Directories and links out of the folder are not files of the viewer.
+    const auto real = ServableFile(root, *file);
+    std::ifstream in;
+    if (real) in.open(*real, std::ios::binary);
+    if (!in.is_open())
+      return Json(req, 404, ErrorResponse(404, "no such file: " + std::string(path)).body);
     std::ostringstream content;
     content << in.rdbuf();
     Response r{http::status::ok, req.version()};

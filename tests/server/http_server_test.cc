@@ -178,6 +178,36 @@ TEST_F(HttpServerTest, ServesTheViewerFiles) {
   EXPECT_NE(c.Get(WithToken("/../web/index.html")).status, 200);
 }
 
+TEST_F(HttpServerTest, ADirectoryIsNotAFile) {
+  Client c(server_->port());
+  for (const std::string target : {"/assets", "/assets/", "/assets/."}) {
+    const Reply r = c.Get(WithToken(target));
+    EXPECT_EQ(r.status, 404) << target;
+    EXPECT_NE(r.body.find("no such file"), std::string::npos) << target;
+  }
+  EXPECT_EQ(c.Get(WithToken("/assets/app.js")).status, 200);
+}
+
+TEST_F(HttpServerTest, SymbolicLinksOutOfTheWebFolderAreNotFollowed) {
+  std::ofstream(dir_.File("secret.txt")) << "not for the browser";
+  std::filesystem::create_directories(dir_.File("outside"));
+  std::ofstream(dir_.File("outside/secret.txt")) << "not for the browser";
+  std::filesystem::create_symlink("../secret.txt", dir_.File("web/leak.txt"));
+  std::filesystem::create_directory_symlink(dir_.File("outside"), dir_.File("web/outside"));
+  std::filesystem::create_symlink("/etc/hostname", dir_.File("web/assets/hostname.txt"));
+  // A link that stays inside the folder is served.
+  std::filesystem::create_symlink("assets/app.js", dir_.File("web/app.js"));
+  Client c(server_->port());
+  for (const std::string target : {"/leak.txt", "/outside/secret.txt", "/assets/hostname.txt"}) {
+    const Reply r = c.Get(WithToken(target));
+    EXPECT_EQ(r.status, 404) << target;
+    EXPECT_EQ(r.body.find("not for the browser"), std::string::npos) << target;
+  }
+  const Reply inside = c.Get(WithToken("/app.js"));
+  EXPECT_EQ(inside.status, 200);
+  EXPECT_EQ(inside.body, "console.log('parallax');");
+}
+
 TEST_F(HttpServerTest, HeadAnswersTheHeadersOfGetWithoutABody) {
   // HEAD then GET on one keep-alive connection: a body after the HEAD's
   // headers would be read as the start of the GET's answer.
