@@ -13,11 +13,13 @@
 #include <deque>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "server/access_token.h"
+#include "server/request_checks.h"
 #include "server/static_files.h"
 
 namespace plx::server {
@@ -49,6 +51,17 @@ bool IsTimelineRequest(std::string_view path) {
 
 std::string_view View(beast::string_view s) {
   return {s.data(), s.size()};
+}
+
+// The address a connection came in on, as text; an IPv4 client of a socket
+// bound to "::" in its IPv4 form.
+std::string LocalAddress(const tcp::socket& socket) {
+  beast::error_code ec;
+  net::ip::address address = socket.local_endpoint(ec).address();
+  if (ec) return "";
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    address = net::ip::make_address_v4(net::ip::v4_mapped, address.to_v6());
+  return address.to_string();
 }
 
 Target SplitTarget(std::string_view target) {
@@ -188,7 +201,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(tcp::socket&& socket, ServerState& server)
-      : stream_(std::move(socket)), server_(server) {}
+      : local_address_(LocalAddress(socket)), stream_(std::move(socket)), server_(server) {}
 
   void Start() {
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->Read(); });
@@ -232,6 +245,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void Handle(http::request<http::string_body> req) {
     head_ = req.method() == http::verb::head;
+    if (auto refused = CheckHostAndOrigin(req)) return Send(std::move(*refused));
     const Target target = SplitTarget(View(req.target()));
     const std::string token = RequestToken(target.query, View(req[http::field::authorization]),
                                            View(req[http::field::cookie]));
@@ -272,6 +286,32 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
       return;
     }
     Send(File(req, target.path));
+  }
+
+  // Other sites' pages in the user's browser (request_checks.h): a name of
+  // another site for this machine (DNS rebinding), or a page of another
+  // origin opening the WebSocket or sending anything but GET or HEAD.
+  std::optional<Response> CheckHostAndOrigin(const http::request<http::string_body>& req) {
+    const std::string_view host = View(req[http::field::host]);
+    if (host.empty()) {
+      if (req.version() < 11) return std::nullopt;  // HTTP/1.0 may leave it out
+      return Json(req, 400, ErrorResponse(400, "the request has no Host header").body);
+    }
+    if (!HostAllowed(host, {server_.options.bind, local_address_}))
+      return Json(req, 403,
+                  ErrorResponse(403,
+                                "the Host header must name this server's address or "
+                                "localhost, 127.0.0.1 or [::1]: open the URL that parallax printed")
+                      .body);
+    const std::string_view origin = View(req[http::field::origin]);
+    const bool reads_only = req.method() == http::verb::get || req.method() == http::verb::head;
+    if (!origin.empty() && (websocket::is_upgrade(req) || !reads_only) && !SameOrigin(origin, host))
+      return Json(req, 403,
+                  ErrorResponse(403,
+                                "a page of another origin may not open the WebSocket or send "
+                                "anything but GET")
+                      .body);
+    return std::nullopt;
   }
 
   Response Json(const http::request<http::string_body>& req, int status, std::string body) {
@@ -342,6 +382,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                       });
   }
 
+  const std::string local_address_;  // the address the client connected to
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;

@@ -315,6 +315,100 @@ TEST_F(HttpServerTest, WebSocketWithoutTheTokenIsRefused) {
   EXPECT_TRUE(ec) << "the handshake succeeded without a token";
 }
 
+// The status of a WebSocket handshake with `host`, `origin` (none when
+// empty) and the token in the cookie, as a browser page would make it.
+int WebSocketHandshake(uint16_t port, const std::string& host, const std::string& origin) {
+  std::vector<std::pair<http::field, std::string>> headers = {
+      {http::field::host, host},
+      {http::field::connection, "Upgrade"},
+      {http::field::upgrade, "websocket"},
+      {http::field::sec_websocket_version, "13"},
+      {http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ=="},
+      {http::field::cookie, std::string("plx_token=") + kToken}};
+  if (!origin.empty()) headers.emplace_back(http::field::origin, origin);
+  return Client(port).Get("/api/v1/ws", headers).status;
+}
+
+TEST_F(HttpServerTest, AHostNameOtherThanLoopbackIsRefused) {
+  // A page of evil.example whose name was made to resolve to 127.0.0.1 sends
+  // its own name as Host; the token does not help it.
+  Client c(server_->port());
+  const std::string port = std::to_string(server_->port());
+  for (const std::string& host :
+       std::vector<std::string>{"evil.example", "evil.example:" + port, "localhost.evil.example",
+                                "127.0.0.1.evil.example:" + port, "127.0.0.2:" + port})
+    for (const std::string target : {"/api/v1/traces", "/", "/assets/app.js"}) {
+      const Reply r = c.Get(WithToken(target), {{http::field::host, host}});
+      EXPECT_EQ(r.status, 403) << host << " " << target;
+      EXPECT_NE(json::parse(r.body)["error"].get<std::string>().find("Host"), std::string::npos);
+      EXPECT_TRUE(r.set_cookie.empty());
+    }
+  EXPECT_EQ(WebSocketHandshake(server_->port(), "evil.example:" + port, ""), 403);
+  for (const std::string& host : std::vector<std::string>{
+           "127.0.0.1", "127.0.0.1:" + port, "localhost", "localhost:" + port, "[::1]:" + port})
+    EXPECT_EQ(c.Get(WithToken("/api/v1/traces"), {{http::field::host, host}}).status, 200) << host;
+  // HTTP/1.1 requires a Host header.
+  EXPECT_EQ(c.Get(WithToken("/api/v1/traces"), {{http::field::host, ""}}).status, 400);
+}
+
+TEST_F(HttpServerTest, APageOfAnotherOriginCannotOpenTheWebSocket) {
+  const std::string port = std::to_string(server_->port());
+  for (const std::string& origin :
+       std::vector<std::string>{"http://evil.example", "http://evil.example:" + port,
+                                "http://127.0.0.1:1", "null", "http://localhost:" + port})
+    EXPECT_EQ(WebSocketHandshake(server_->port(), "127.0.0.1:" + port, origin), 403) << origin;
+  // The viewer's own page, and clients that send no Origin (not browsers).
+  EXPECT_EQ(WebSocketHandshake(server_->port(), "127.0.0.1:" + port, "http://127.0.0.1:" + port),
+            101);
+  EXPECT_EQ(WebSocketHandshake(server_->port(), "localhost:" + port, "http://localhost:" + port),
+            101);
+  EXPECT_EQ(WebSocketHandshake(server_->port(), "127.0.0.1:" + port, ""), 101);
+}
+
+TEST_F(HttpServerTest, APageOfAnotherOriginCannotSendAnythingButGet) {
+  Client c(server_->port());
+  const std::string own = "http://127.0.0.1:" + std::to_string(server_->port());
+  const std::vector<std::pair<http::field, std::string>> own_page = {
+      {http::field::host, "127.0.0.1:" + std::to_string(server_->port())},
+      {http::field::origin, own},
+      {http::field::cookie, std::string("plx_token=") + kToken}};
+  auto foreign_page = own_page;
+  foreign_page[1].second = "http://evil.example";
+  for (http::verb method : {http::verb::post, http::verb::put, http::verb::delete_})
+    EXPECT_EQ(c.Get("/api/v1/traces", foreign_page, method).status, 403);
+  EXPECT_EQ(c.Get("/api/v1/traces", own_page, http::verb::post).status, 405);
+  // The viewer's own requests go through.
+  EXPECT_EQ(c.Get("/api/v1/traces", own_page).status, 200);
+  EXPECT_EQ(c.Get("/assets/app.js", own_page).status, 200);
+}
+
+TEST(HttpServerHostTest, AServerOnEveryInterfaceAnswersToTheAddressItWasReachedOn) {
+  TraceStore store;
+  ServerOptions options;
+  options.bind = "0.0.0.0";
+  options.token = kToken;
+  HttpServer server(store, options);
+  ASSERT_TRUE(server.Start().ok());
+  const std::string port = std::to_string(server.port());
+  auto get = [&](const std::string& address, const std::string& host) {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.connect(tcp::endpoint(net::ip::make_address(address), server.port()));
+    http::request<http::string_body> req{http::verb::get, "/api/v1/traces", 11};
+    req.set(http::field::host, host);
+    req.set(http::field::authorization, std::string("Bearer ") + kToken);
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    http::read(stream, buffer, res);
+    return static_cast<int>(res.result_int());
+  };
+  EXPECT_EQ(get("127.0.0.2", "127.0.0.2:" + port), 200);
+  EXPECT_EQ(get("127.0.0.2", "127.0.0.3:" + port), 403);
+  EXPECT_EQ(get("127.0.0.2", "localhost:" + port), 200);
+  EXPECT_EQ(get("127.0.0.2", "evil.example:" + port), 403);
+}
+
 TEST(HttpServerStartTest, ABadBindAddressOrBusyPortIsAnError) {
   TraceStore store;
   ServerOptions bad;
