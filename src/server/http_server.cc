@@ -13,11 +13,13 @@
 #include <deque>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
 
 #include "server/access_token.h"
+#include "server/request_checks.h"
 #include "server/static_files.h"
 
 namespace plx::server {
@@ -49,6 +51,17 @@ bool IsTimelineRequest(std::string_view path) {
 
 std::string_view View(beast::string_view s) {
   return {s.data(), s.size()};
+}
+
+// The address a connection came in on, as text; an IPv4 client of a socket
+// bound to "::" in its IPv4 form.
+std::string LocalAddress(const tcp::socket& socket) {
+  beast::error_code ec;
+  net::ip::address address = socket.local_endpoint(ec).address();
+  if (ec) return "";
+  if (address.is_v6() && address.to_v6().is_v4_mapped())
+    address = net::ip::make_address_v4(net::ip::v4_mapped, address.to_v6());
+  return address.to_string();
 }
 
 Target SplitTarget(std::string_view target) {
@@ -125,9 +138,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
                 }
                 if (q.size() >= HttpServer::kMaxQueuedMessages) {
                   // A reader this far behind is gone or stuck: close it rather than grow.
-                  self->closing_ = true;
-                  beast::get_lowest_layer(self->ws_).close();
-                  q.clear();
+                  self->Abandon();
                   return;
                 }
                 q.push_back({std::move(m), latest_only});
@@ -151,11 +162,22 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
     });
   }
 
+  // Closes the connection and drops what waits to be written. The front
+  // message is being written (the queue is never empty while a write is under
+  // way): its text is the write's buffer, and the write's handler pops it, so
+  // it stays until that handler has run.
+  void Abandon() {
+    closing_ = true;
+    beast::get_lowest_layer(ws_).close();
+    if (queue_.size() > 1) queue_.erase(queue_.begin() + 1, queue_.end());
+  }
+
   void WriteNext() {
     ws_.text(true);
     ws_.async_write(net::buffer(queue_.front().text),
                     [self = shared_from_this()](beast::error_code ec, size_t) {
-                      if (ec) {
+                      // Closing, the write may still have succeeded: stop either way.
+                      if (ec || self->closing_) {
                         self->queue_.clear();
                         return;
                       }
@@ -179,7 +201,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(tcp::socket&& socket, ServerState& server)
-      : stream_(std::move(socket)), server_(server) {}
+      : local_address_(LocalAddress(socket)), stream_(std::move(socket)), server_(server) {}
 
   void Start() {
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->Read(); });
@@ -222,6 +244,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   void Handle(http::request<http::string_body> req) {
+    head_ = req.method() == http::verb::head;
+    if (auto refused = CheckHostAndOrigin(req)) return Send(std::move(*refused));
     const Target target = SplitTarget(View(req.target()));
     const std::string token = RequestToken(target.query, View(req[http::field::authorization]),
                                            View(req[http::field::cookie]));
@@ -264,6 +288,32 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     Send(File(req, target.path));
   }
 
+  // Other sites' pages in the user's browser (request_checks.h): a name of
+  // another site for this machine (DNS rebinding), or a page of another
+  // origin opening the WebSocket or sending anything but GET or HEAD.
+  std::optional<Response> CheckHostAndOrigin(const http::request<http::string_body>& req) {
+    const std::string_view host = View(req[http::field::host]);
+    if (host.empty()) {
+      if (req.version() < 11) return std::nullopt;  // HTTP/1.0 may leave it out
+      return Json(req, 400, ErrorResponse(400, "the request has no Host header").body);
+    }
+    if (!HostAllowed(host, {server_.options.bind, local_address_}))
+      return Json(req, 403,
+                  ErrorResponse(403,
+                                "the Host header must name this server's address or "
+                                "localhost, 127.0.0.1 or [::1]: open the URL that parallax printed")
+                      .body);
+    const std::string_view origin = View(req[http::field::origin]);
+    const bool reads_only = req.method() == http::verb::get || req.method() == http::verb::head;
+    if (!origin.empty() && (websocket::is_upgrade(req) || !reads_only) && !SameOrigin(origin, host))
+      return Json(req, 403,
+                  ErrorResponse(403,
+                                "a page of another origin may not open the WebSocket or send "
+                                "anything but GET")
+                      .body);
+    return std::nullopt;
+  }
+
   Response Json(const http::request<http::string_body>& req, int status, std::string body) {
     Response r{static_cast<http::status>(status), req.version()};
     r.set(http::field::content_type, "application/json");
@@ -293,8 +343,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     const auto file = ResolveWebPath(root, path);
     if (!file) return Json(req, 400, ErrorResponse(400, "bad path").body);
-    std::ifstream in(*file, std::ios::binary);
-    if (!in) return Json(req, 404, ErrorResponse(404, "no such file: " + std::string(path)).body);
+    // Directories and links out of the folder are not files of the viewer.
+    const auto real = ServableFile(root, *file);
+    std::ifstream in;
+    if (real) in.open(*real, std::ios::binary);
+    if (!in.is_open())
+      return Json(req, 404, ErrorResponse(404, "no such file: " + std::string(path)).body);
     std::ostringstream content;
     content << in.rdbuf();
     Response r{http::status::ok, req.version()};
@@ -304,11 +358,6 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
           path.starts_with("/assets/") ? "max-age=31536000, immutable" : "no-cache");
     r.keep_alive(req.keep_alive());
     r.body() = content.str();
-    if (req.method() == http::verb::head) {
-      r.content_length(r.body().size());
-      r.body().clear();
-      head_ = true;
-    }
     return r;
   }
 
@@ -317,8 +366,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     r.set("X-Content-Type-Options", "nosniff");
     if (set_cookie_) r.set(http::field::set_cookie, TokenCookie(server_.options.token));
     set_cookie_ = false;
-    if (!head_) r.prepare_payload();
-    head_ = false;
+    r.prepare_payload();
+    // HEAD: the headers GET would have, Content-Length included, and no
+    // body, else a keep-alive client reads the body as the next answer.
+    if (head_) r.body().clear();
     auto response = std::make_shared<Response>(std::move(r));
     // A fresh deadline for the write: the read's may have passed while an
     // analysis computed the answer, and beast would fail the write at once.
@@ -331,12 +382,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
                       });
   }
 
+  const std::string local_address_;  // the address the client connected to
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   ServerState& server_;
   bool set_cookie_ = false;
-  bool head_ = false;
+  bool head_ = false;  // the request being answered is a HEAD
 };
 
 void ServerState::Accept() {

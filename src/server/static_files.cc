@@ -56,6 +56,21 @@ std::optional<std::string> ResolveWebPath(const std::string& root, std::string_v
   return root + "/" + relative;
 }
 
+std::optional<std::string> ServableFile(const std::string& root, const std::string& file) {
+  std::error_code ec;
+  const std::filesystem::path real_root = std::filesystem::canonical(root, ec);
+  if (ec) return std::nullopt;
+  const std::filesystem::path real = std::filesystem::canonical(file, ec);
+  if (ec || !std::filesystem::is_regular_file(real, ec)) return std::nullopt;
+  // Component by component, so that /web-other is not taken for under /web.
+  auto r = real_root.begin();
+  auto f = real.begin();
+  for (; r != real_root.end(); ++r, ++f)
+    if (f == real.end() || *f != *r) return std::nullopt;
+  if (f == real.end()) return std::nullopt;  // the folder itself
+  return real.string();
+}
+
 std::string ContentTypeFor(std::string_view file) {
   const size_t dot = file.find_last_of('.');
   const std::string_view ext = dot == std::string_view::npos ? "" : file.substr(dot + 1);

@@ -17,6 +17,12 @@ std::string FindWebRoot(const std::string& configured);
 /// for paths that leave the root ("..") or hold odd characters.
 std::optional<std::string> ResolveWebPath(const std::string& root, std::string_view path);
 
+/// The real path of `file` (as ResolveWebPath names it) when it is a regular
+/// file whose real path, symbolic links followed, lies under the real path
+/// of `root`; nullopt for a directory, a missing file or a link that leads
+/// out of the folder.
+std::optional<std::string> ServableFile(const std::string& root, const std::string& file);
+
 /// "text/html; charset=utf-8" and so on, by extension.
 std::string ContentTypeFor(std::string_view file);
 

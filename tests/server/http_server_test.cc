@@ -7,6 +7,7 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -34,6 +35,7 @@ struct Reply {
   std::string body;
   std::string content_type;
   std::string set_cookie;
+  std::string content_length;
 };
 
 // One keep-alive HTTP connection to the server under test.
@@ -52,10 +54,14 @@ class Client {
     for (const auto& [field, value] : headers)
       req.set(field, value);
     http::write(stream_, req);
-    http::response<http::string_body> res;
-    http::read(stream_, buffer_, res);
+    // The answer to HEAD has no body, whatever its Content-Length says.
+    http::response_parser<http::string_body> parser;
+    parser.skip(method == http::verb::head);
+    http::read(stream_, buffer_, parser);
+    const auto& res = parser.get();
     return {static_cast<int>(res.result_int()), res.body(),
-            std::string(res[http::field::content_type]), std::string(res[http::field::set_cookie])};
+            std::string(res[http::field::content_type]), std::string(res[http::field::set_cookie]),
+            std::string(res[http::field::content_length])};
   }
 
  private:
@@ -172,6 +178,61 @@ TEST_F(HttpServerTest, ServesTheViewerFiles) {
   EXPECT_NE(c.Get(WithToken("/../web/index.html")).status, 200);
 }
 
+TEST_F(HttpServerTest, ADirectoryIsNotAFile) {
+  Client c(server_->port());
+  for (const std::string target : {"/assets", "/assets/", "/assets/."}) {
+    const Reply r = c.Get(WithToken(target));
+    EXPECT_EQ(r.status, 404) << target;
+    EXPECT_NE(r.body.find("no such file"), std::string::npos) << target;
+  }
+  EXPECT_EQ(c.Get(WithToken("/assets/app.js")).status, 200);
+}
+
+TEST_F(HttpServerTest, SymbolicLinksOutOfTheWebFolderAreNotFollowed) {
+  std::ofstream(dir_.File("secret.txt")) << "not for the browser";
+  std::filesystem::create_directories(dir_.File("outside"));
+  std::ofstream(dir_.File("outside/secret.txt")) << "not for the browser";
+  std::filesystem::create_symlink("../secret.txt", dir_.File("web/leak.txt"));
+  std::filesystem::create_directory_symlink(dir_.File("outside"), dir_.File("web/outside"));
+  std::filesystem::create_symlink("/etc/hostname", dir_.File("web/assets/hostname.txt"));
+  // A link that stays inside the folder is served.
+  std::filesystem::create_symlink("assets/app.js", dir_.File("web/app.js"));
+  Client c(server_->port());
+  for (const std::string target : {"/leak.txt", "/outside/secret.txt", "/assets/hostname.txt"}) {
+    const Reply r = c.Get(WithToken(target));
+    EXPECT_EQ(r.status, 404) << target;
+    EXPECT_EQ(r.body.find("not for the browser"), std::string::npos) << target;
+  }
+  const Reply inside = c.Get(WithToken("/app.js"));
+  EXPECT_EQ(inside.status, 200);
+  EXPECT_EQ(inside.body, "console.log('parallax');");
+}
+
+TEST_F(HttpServerTest, HeadAnswersTheHeadersOfGetWithoutABody) {
+  // HEAD then GET on one keep-alive connection: a body after the HEAD's
+  // headers would be read as the start of the GET's answer.
+  Client c(server_->port());
+  const std::vector<std::pair<http::field, std::string>> cookie = {
+      {http::field::cookie, std::string("plx_token=") + kToken}};
+  for (const std::string target :
+       {"/api/v1/traces", "/api/v1/traces/t/summary", "/api/v1/traces/t/stats", "/api/v1/nothing",
+        "/", "/assets/app.js", "/missing.js"}) {
+    const Reply head = c.Get(target, cookie, http::verb::head);
+    const Reply get = c.Get(target, cookie);
+    EXPECT_EQ(head.status, get.status) << target;
+    EXPECT_TRUE(head.body.empty()) << target;
+    EXPECT_FALSE(get.body.empty()) << target;
+    EXPECT_EQ(head.content_length, std::to_string(get.body.size())) << target;
+    EXPECT_EQ(head.content_type, get.content_type) << target;
+  }
+  // Refused requests too: 401 without the token, 405 for other methods.
+  Client bare(server_->port());
+  const Reply head = bare.Get("/api/v1/traces", {}, http::verb::head);
+  EXPECT_EQ(head.status, 401);
+  EXPECT_NE(head.content_length, "0");
+  EXPECT_EQ(bare.Get(WithToken("/api/v1/traces")).status, 200);
+}
+
 TEST_F(HttpServerTest, WebSocketSaysHelloReportsTracesAndAnswersPings) {
   net::io_context ioc;
   websocket::stream<tcp::socket> ws(ioc);
@@ -197,6 +258,54 @@ TEST_F(HttpServerTest, WebSocketSaysHelloReportsTracesAndAnswersPings) {
   ws.close(websocket::close_code::normal);
 }
 
+// `n` client text frames `{"type":"ping"}` back to back, masked as a
+// client must mask them (RFC 6455, 5.3).
+std::string PingFrames(int n) {
+  const std::string payload = R"({"type":"ping"})";
+  const uint8_t mask[4] = {0x12, 0x34, 0x56, 0x78};
+  std::string frame;
+  frame.push_back(static_cast<char>(0x81));  // FIN, text
+  frame.push_back(static_cast<char>(0x80 | payload.size()));
+  for (uint8_t m : mask)
+    frame.push_back(static_cast<char>(m));
+  for (size_t i = 0; i < payload.size(); ++i)
+    frame.push_back(static_cast<char>(payload[i] ^ mask[i % 4]));
+  std::string all;
+  for (int i = 0; i < n; ++i)
+    all += frame;
+  return all;
+}
+
+TEST_F(HttpServerTest, WebSocketFloodedWithPingsByANonReaderLeavesTheServerUp) {
+  // Pings arrive far faster than pongs leave: the pongs pile up until the
+  // server gives up on the reader. Several such clients, to hit the moment a
+  // pong is being written when the queue is dropped.
+  for (int round = 0; round < 3; ++round) {
+    net::io_context ioc;
+    websocket::stream<tcp::socket> ws(ioc);
+    ws.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+    ws.handshake("127.0.0.1", std::string("/api/v1/ws?token=") + kToken);
+    net::write(ws.next_layer(), net::buffer(PingFrames(3000)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  // The server still answers HTTP and a new WebSocket.
+  Client c(server_->port());
+  EXPECT_EQ(c.Get(WithToken("/api/v1/traces")).status, 200);
+  net::io_context ioc;
+  websocket::stream<tcp::socket> ws(ioc);
+  ws.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server_->port()));
+  ws.handshake("127.0.0.1", std::string("/api/v1/ws?token=") + kToken);
+  ws.write(net::buffer(std::string(R"({"type":"ping"})")));
+  std::string type;
+  for (int i = 0; i < 10 && type != "pong"; ++i) {
+    beast::flat_buffer buffer;
+    ws.read(buffer);
+    type = json::parse(beast::buffers_to_string(buffer.data()))["type"];
+  }
+  EXPECT_EQ(type, "pong");
+  ws.close(websocket::close_code::normal);
+}
+
 TEST_F(HttpServerTest, WebSocketWithoutTheTokenIsRefused) {
   net::io_context ioc;
   websocket::stream<tcp::socket> ws(ioc);
@@ -204,6 +313,100 @@ TEST_F(HttpServerTest, WebSocketWithoutTheTokenIsRefused) {
   beast::error_code ec;
   ws.handshake("127.0.0.1", "/api/v1/ws", ec);
   EXPECT_TRUE(ec) << "the handshake succeeded without a token";
+}
+
+// The status of a WebSocket handshake with `host`, `origin` (none when
+// empty) and the token in the cookie, as a browser page would make it.
+int WebSocketHandshake(uint16_t port, const std::string& host, const std::string& origin) {
+  std::vector<std::pair<http::field, std::string>> headers = {
+      {http::field::host, host},
+      {http::field::connection, "Upgrade"},
+      {http::field::upgrade, "websocket"},
+      {http::field::sec_websocket_version, "13"},
+      {http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ=="},
+      {http::field::cookie, std::string("plx_token=") + kToken}};
+  if (!origin.empty()) headers.emplace_back(http::field::origin, origin);
+  return Client(port).Get("/api/v1/ws", headers).status;
+}
+
+TEST_F(HttpServerTest, AHostNameOtherThanLoopbackIsRefused) {
+  // A page of evil.example whose name was made to resolve to 127.0.0.1 sends
+  // its own name as Host; the token does not help it.
+  Client c(server_->port());
+  const std::string port = std::to_string(server_->port());
+  for (const std::string& host :
+       std::vector<std::string>{"evil.example", "evil.example:" + port, "localhost.evil.example",
+                                "127.0.0.1.evil.example:" + port, "127.0.0.2:" + port})
+    for (const std::string target : {"/api/v1/traces", "/", "/assets/app.js"}) {
+      const Reply r = c.Get(WithToken(target), {{http::field::host, host}});
+      EXPECT_EQ(r.status, 403) << host << " " << target;
+      EXPECT_NE(json::parse(r.body)["error"].get<std::string>().find("Host"), std::string::npos);
+      EXPECT_TRUE(r.set_cookie.empty());
+    }
+  EXPECT_EQ(WebSocketHandshake(server_->port(), "evil.example:" + port, ""), 403);
+  for (const std::string& host : std::vector<std::string>{
+           "127.0.0.1", "127.0.0.1:" + port, "localhost", "localhost:" + port, "[::1]:" + port})
+    EXPECT_EQ(c.Get(WithToken("/api/v1/traces"), {{http::field::host, host}}).status, 200) << host;
+  // HTTP/1.1 requires a Host header.
+  EXPECT_EQ(c.Get(WithToken("/api/v1/traces"), {{http::field::host, ""}}).status, 400);
+}
+
+TEST_F(HttpServerTest, APageOfAnotherOriginCannotOpenTheWebSocket) {
+  const std::string port = std::to_string(server_->port());
+  for (const std::string& origin :
+       std::vector<std::string>{"http://evil.example", "http://evil.example:" + port,
+                                "http://127.0.0.1:1", "null", "http://localhost:" + port})
+    EXPECT_EQ(WebSocketHandshake(server_->port(), "127.0.0.1:" + port, origin), 403) << origin;
+  // The viewer's own page, and clients that send no Origin (not browsers).
+  EXPECT_EQ(WebSocketHandshake(server_->port(), "127.0.0.1:" + port, "http://127.0.0.1:" + port),
+            101);
+  EXPECT_EQ(WebSocketHandshake(server_->port(), "localhost:" + port, "http://localhost:" + port),
+            101);
+  EXPECT_EQ(WebSocketHandshake(server_->port(), "127.0.0.1:" + port, ""), 101);
+}
+
+TEST_F(HttpServerTest, APageOfAnotherOriginCannotSendAnythingButGet) {
+  Client c(server_->port());
+  const std::string own = "http://127.0.0.1:" + std::to_string(server_->port());
+  const std::vector<std::pair<http::field, std::string>> own_page = {
+      {http::field::host, "127.0.0.1:" + std::to_string(server_->port())},
+      {http::field::origin, own},
+      {http::field::cookie, std::string("plx_token=") + kToken}};
+  auto foreign_page = own_page;
+  foreign_page[1].second = "http://evil.example";
+  for (http::verb method : {http::verb::post, http::verb::put, http::verb::delete_})
+    EXPECT_EQ(c.Get("/api/v1/traces", foreign_page, method).status, 403);
+  EXPECT_EQ(c.Get("/api/v1/traces", own_page, http::verb::post).status, 405);
+  // The viewer's own requests go through.
+  EXPECT_EQ(c.Get("/api/v1/traces", own_page).status, 200);
+  EXPECT_EQ(c.Get("/assets/app.js", own_page).status, 200);
+}
+
+TEST(HttpServerHostTest, AServerOnEveryInterfaceAnswersToTheAddressItWasReachedOn) {
+  TraceStore store;
+  ServerOptions options;
+  options.bind = "0.0.0.0";
+  options.token = kToken;
+  HttpServer server(store, options);
+  ASSERT_TRUE(server.Start().ok());
+  const std::string port = std::to_string(server.port());
+  auto get = [&](const std::string& address, const std::string& host) {
+    net::io_context ioc;
+    beast::tcp_stream stream(ioc);
+    stream.connect(tcp::endpoint(net::ip::make_address(address), server.port()));
+    http::request<http::string_body> req{http::verb::get, "/api/v1/traces", 11};
+    req.set(http::field::host, host);
+    req.set(http::field::authorization, std::string("Bearer ") + kToken);
+    http::write(stream, req);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> res;
+    http::read(stream, buffer, res);
+    return static_cast<int>(res.result_int());
+  };
+  EXPECT_EQ(get("127.0.0.2", "127.0.0.2:" + port), 200);
+  EXPECT_EQ(get("127.0.0.2", "127.0.0.3:" + port), 403);
+  EXPECT_EQ(get("127.0.0.2", "localhost:" + port), 200);
+  EXPECT_EQ(get("127.0.0.2", "evil.example:" + port), 403);
 }
 
 TEST(HttpServerStartTest, ABadBindAddressOrBusyPortIsAnError) {
