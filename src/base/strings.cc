@@ -62,4 +62,11 @@ std::string_view NextToken(std::string_view* rest, char separator) {
   return token;
 }
 
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 }  // namespace plx

@@ -22,4 +22,7 @@ std::string FormatCount(uint64_t n);
 /// Splits on a separator; empty pieces are kept.
 std::string_view NextToken(std::string_view* rest, char separator);
 
+/// ASCII letters in lower case; other bytes as they are.
+std::string AsciiLower(std::string_view s);
+
 }  // namespace plx

@@ -1,7 +1,6 @@
 // The timeline's endpoints: tiles, details of one slice / instant / message,
 // and search by name.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -12,13 +11,6 @@
 
 namespace plx::server::handlers {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 Json Field(std::string label, std::string value) {
   return Json{{"label", std::move(label)}, {"value", std::move(value)}};
@@ -219,16 +211,17 @@ ApiResponse Search(ServedTrace& served, const QueryParams& q) {
   if (!from.ok()) return StatusResponse(from.status());
   const auto limit = q.Integer("limit", 100, 1, 10000);
   if (!limit.ok()) return StatusResponse(limit.status());
-  const std::string needle = Lower(*text);
+  const std::string needle = AsciiLower(*text);
   std::vector<uint8_t> match(t.states.size(), 0);
   Json states = Json::array(), event_types = Json::array();
   for (uint32_t i = 0; i < t.states.size(); ++i)
-    if (Lower(t.states[i].name).find(needle) != std::string::npos) {
+    if (AsciiLower(t.states[i].name).find(needle) != std::string::npos) {
       match[i] = 1;
       states.push_back(i);
     }
   for (uint32_t i = 0; i < t.event_types.size(); ++i)
-    if (Lower(t.event_types[i].name).find(needle) != std::string::npos) event_types.push_back(i);
+    if (AsciiLower(t.event_types[i].name).find(needle) != std::string::npos)
+      event_types.push_back(i);
   // Slices are sorted by thread, then begin: collect the matches from `from`
   // on and keep the earliest `limit` of them.
   const int64_t begin = ModelTime(t, *from);

@@ -4,15 +4,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/strings.h"
+
 namespace plx::server {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool IsPort(std::string_view s) {
   return !s.empty() && s.size() <= 5 &&
@@ -47,7 +42,7 @@ std::string HostOf(std::string_view host_header) {
     if (host.empty() || !std::all_of(host.begin(), host.end(), IsNameChar)) return "";
   }
   if (!port.empty() && !(port.front() == ':' && IsPort(port.substr(1)))) return "";
-  return Lower(host);
+  return AsciiLower(host);
 }
 
 bool HostAllowed(std::string_view host_header, std::initializer_list<std::string_view> addresses) {
@@ -56,7 +51,7 @@ bool HostAllowed(std::string_view host_header, std::initializer_list<std::string
   if (host == "localhost" || host == "127.0.0.1" || host == "[::1]") return true;
   for (std::string_view address : addresses) {
     if (address.empty()) continue;
-    const std::string name = Lower(address);
+    const std::string name = AsciiLower(address);
     if (host == (name.find(':') == std::string::npos ? name : "[" + name + "]")) return true;
   }
   return false;
@@ -64,8 +59,8 @@ bool HostAllowed(std::string_view host_header, std::initializer_list<std::string
 
 bool SameOrigin(std::string_view origin, std::string_view host_header) {
   if (host_header.empty()) return false;
-  const std::string o = Lower(origin);
-  const std::string h = Lower(host_header);
+  const std::string o = AsciiLower(origin);
+  const std::string h = AsciiLower(host_header);
   return o == "http://" + h || o == "https://" + h;
 }
 

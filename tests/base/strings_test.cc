@@ -67,5 +67,11 @@ TEST(NextToken, SplitsKeepingEmptyPieces) {
   EXPECT_EQ(trailing, "");
 }
 
+TEST(AsciiLower, LowersAsciiLettersOnly) {
+  EXPECT_EQ(AsciiLower("MPI_Send Host:8080"), "mpi_send host:8080");
+  EXPECT_EQ(AsciiLower("\xC3\x89t\xC3\xA9"), "\xC3\x89t\xC3\xA9");  // UTF-8 stays as it is
+  EXPECT_EQ(AsciiLower(""), "");
+}
+
 }  // namespace
 }  // namespace plx
