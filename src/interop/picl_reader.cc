@@ -78,6 +78,7 @@ class Reader {
                 StrFormat("line longer than %zu MiB", LineReader::kMaxLine >> 20));
     std::fclose(f);
     if (!s.ok()) return s;
+    if (records_ == 0) return InputError(path_, "", "", "empty input (no records)");
     return Write();
   }
 
