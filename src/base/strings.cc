@@ -1,4 +1,5 @@
-// String helpers: printf into std::string, durations, byte sizes, counts.
+// String helpers: printf into std::string, durations, byte sizes, counts,
+// control characters escaped for the terminal.
 #include "base/strings.h"
 
 #include <cinttypes>
@@ -51,6 +52,30 @@ std::string FormatCount(uint64_t n) {
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
     out += digits[i];
+  }
+  return out;
+}
+
+std::string EscapeControl(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (c == 0xc2 && next >= 0x80 && next <= 0x9f) {  // U+0080..U+009F, e.g. CSI
+      out += StrFormat("\\u%04x", next);
+      ++i;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += StrFormat("\\x%02x", c);
+    } else {
+      out += static_cast<char>(c);
+    }
   }
   return out;
 }

@@ -22,6 +22,7 @@ struct ConvertCmdOptions {
   std::string out;
   std::string from;
   std::string to;
+  bool force = false;
 };
 
 std::string FormatList() {
@@ -35,6 +36,7 @@ std::string FormatList() {
 
 Status RunConvert(const ConvertCmdOptions& o, const GlobalOptions& global) {
   interop::ConvertOptions options;
+  options.force = o.force;
   if (!o.from.empty()) {
     auto f = interop::FormatNamed(o.from);
     if (!f.ok()) throw CLI::ValidationError("--from", f.status().message());
@@ -89,6 +91,8 @@ Command AddConvertCommand(CLI::App& parent, const GlobalOptions& global) {
       FormatList() +
       "An OTF2 input may also be a Score-P experiment directory (holding traces.otf2).\n"
       "A .csv output is three files: NAME.states.csv, NAME.messages.csv, NAME.counters.csv.\n"
+      "A .json.gz output is gzip-compressed. An output that exists is an error (naming it)\n"
+      "unless --force is given. An empty input is an error.\n"
       "Input problems stop the conversion with the file, line or byte offset and the field;\n"
       "a .plx output keeps the events read before the problem. What the importer skipped or\n"
       "repaired is counted and listed (see docs/interop.md for each format's mapping).\n"
@@ -102,6 +106,7 @@ Command AddConvertCommand(CLI::App& parent, const GlobalOptions& global) {
   app->add_option("OUT", o->out, "The file to write")->required();
   app->add_option("--from", o->from, "Format of IN (plx, otf2, json, paje, picl)");
   app->add_option("--to", o->to, "Format of OUT (plx, otf2, json, paje, picl, csv)");
+  app->add_flag("--force", o->force, "Overwrite OUT if it exists (all of its files)");
   return {app, [o, &global] { return RunConvert(*o, global); }};
 }
 

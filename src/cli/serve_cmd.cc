@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 
+#include "base/strings.h"
 #include "cli/command.h"
 #include "cli/trace_input.h"
 #include "server/http_server.h"
@@ -173,7 +174,7 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
     serving.index.dir = global.index_dir;
     serving.warn = [&print_mu, path](const std::string& line) {
       std::lock_guard lock(print_mu);
-      fmt::print(stderr, "parallax: warning: {}: {}\n", path, line);
+      fmt::print(stderr, "parallax: warning: {}\n", EscapeControl(path + ": " + line));
     };
     store.Add(path).ServeLargeFromFile(std::move(serving), MaxRecordsInMemory(global));
   }
@@ -228,7 +229,8 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::lock_guard lock(print_mu);
-        fmt::print(stderr, "{}\n", PhaseLine(t, p, seconds));
+        // Load errors may quote the trace file's text.
+        fmt::print(stderr, "{}\n", EscapeControl(PhaseLine(t, p, seconds)));
       });
 
   int signal_number = 0;

@@ -302,7 +302,9 @@ class Exporter : public EventVisitor {
 
 Status ExportChromeJson(const model::Trace& trace, const std::string& path,
                         const Progress& progress) {
-  PLX_ASSIGN_OR_RETURN(auto writer, TextWriter::Create(path));
+  const bool gz = std::string_view(path).ends_with(".gz");
+  PLX_ASSIGN_OR_RETURN(auto writer, TextWriter::Create(path, gz ? TextWriter::Compression::kGzip
+                                                                : TextWriter::Compression::kNone));
   Out out(*writer);
   out.Raw("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"parallax_time_base_ns\":\"");
   out.Int(trace.begin_ns).Raw("\",\"source\":").Str(trace.source).Raw("},\n\"traceEvents\":[");

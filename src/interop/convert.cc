@@ -3,6 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <filesystem>
+
 #include "base/strings.h"
 #include "format/trace_file.h"
 #include "interop/chrome_json.h"
@@ -51,7 +54,48 @@ std::string Otf2Anchor(const std::string& path) {
   return path;
 }
 
+bool Exists(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+// Removes what OutputPaths names for `to`, for --force. An OTF2 data
+// directory loses only OTF2's files; anything else in it stays and makes the
+// OTF2 writer refuse, naming it.
+Status RemoveOutput(Format to, const std::string& out) {
+  std::error_code ec;
+  for (const std::string& path : OutputPaths(to, out)) {
+    if (to == Format::kOtf2 && IsDirectory(path)) {
+      for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
+        const std::string ext = entry.path().extension().string();
+        if (entry.is_regular_file() && (ext == ".evt" || ext == ".def" || ext == ".snap"))
+          std::filesystem::remove(entry.path(), ec);
+      }
+      std::filesystem::remove(path, ec);  // fails (and is left) when not empty
+    } else if (Exists(path) && !IsDirectory(path) && ::unlink(path.c_str()) != 0) {
+      return ErrnoError(path, errno);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+std::vector<std::string> OutputPaths(Format to, const std::string& out) {
+  switch (to) {
+    case Format::kCsv:
+      return {CsvTablePath(out, "states"), CsvTablePath(out, "messages"),
+              CsvTablePath(out, "counters")};
+    case Format::kOtf2: {
+      // DIR/NAME.otf2 beside DIR/NAME.def and DIR/NAME/ (the OTF2 writer's layout).
+      if (!EndsWith(out, ".otf2") || out.size() == 5 || out[out.size() - 6] == '/') return {out};
+      const std::string base = out.substr(0, out.size() - 5);
+      return {out, base + ".def", base};
+    }
+    default:
+      return {out};
+  }
+}
 
 std::span<const FormatInfo> Formats() {
   return kFormats;
@@ -160,6 +204,11 @@ StatusOr<ConvertResult> Convert(const std::string& in, const std::string& out,
   if (result.from == Format::kPlx && result.to == Format::kPlx) {
     return InvalidArgument(in + ": input and output are both .plx; nothing to convert");
   }
+  for (const std::string& path : OutputPaths(result.to, out)) {
+    if (Exists(path) && !options.force)
+      return InvalidArgument(path + ": already exists (give --force to overwrite it)");
+  }
+  if (options.force) PLX_RETURN_IF_ERROR(RemoveOutput(result.to, out));
   auto step = [&](std::string_view name) -> Progress {
     if (!options.progress) return {};
     return [&options, name](uint64_t done, uint64_t total) { options.progress(name, done, total); };

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 #include "interop/trace_builder.h"
@@ -44,9 +45,15 @@ Status ImportInto(Format from, const std::string& in, TraceBuilder& builder,
 Status ExportAs(Format to, const model::Trace& trace, const std::string& out,
                 const Progress& progress = {});
 
+/// The files that writing `out` as `to` creates: `out` itself; a .csv's three
+/// tables; an OTF2 archive's anchor, global definitions and data directory.
+std::vector<std::string> OutputPaths(Format to, const std::string& out);
+
 struct ConvertOptions {
   std::optional<Format> from;  // else by the input's name
   std::optional<Format> to;    // else by the output's name
+  /// Replace an output that exists (else that is an error naming it).
+  bool force = false;
   /// progress(step, done, total): step "reading" counts input bytes,
   /// "loading" records, "writing" events.
   std::function<void(std::string_view step, uint64_t done, uint64_t total)> progress;
@@ -62,7 +69,7 @@ struct ConvertResult {
 /// Converts `in` to `out`. A .plx input is loaded as it is; any other input is
 /// imported into `out` (when that is .plx) or a temporary .plx beside it. An
 /// import that fails part-way still finishes a .plx output with what it read,
-/// and the error says so.
+/// and the error says so. An output that exists is an error unless `force`.
 StatusOr<ConvertResult> Convert(const std::string& in, const std::string& out,
                                 const ConvertOptions& options = {});
 

@@ -10,6 +10,9 @@
 
 namespace plx::interop {
 
+/// "NAME.csv" → "NAME.<table>.csv" (any other name just gets ".<table>.csv").
+std::string CsvTablePath(const std::string& path, const char* table);
+
 /// Writes `trace` as CSV files beside `path` (NAME.csv): NAME.states.csv,
 /// NAME.messages.csv and NAME.counters.csv.
 Status ExportCsv(const model::Trace& trace, const std::string& path, const Progress& progress = {});

@@ -24,14 +24,6 @@ void Field(TextWriter& w, std::string_view text) {
   w.Put('"');
 }
 
-// "NAME.csv" → "NAME.<table>.csv" (any other name just gets ".<table>.csv").
-std::string TablePath(const std::string& path, const char* table) {
-  std::string base = path;
-  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".csv") == 0)
-    base.resize(base.size() - 4);
-  return base + "." + table + ".csv";
-}
-
 class CsvExport {
  public:
   CsvExport(const model::Trace& trace, const Progress& progress) : t_(trace), progress_(progress) {
@@ -139,11 +131,18 @@ class CsvExport {
 
 }  // namespace
 
+std::string CsvTablePath(const std::string& path, const char* table) {
+  std::string base = path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".csv") == 0)
+    base.resize(base.size() - 4);
+  return base + "." + table + ".csv";
+}
+
 Status ExportCsv(const model::Trace& trace, const std::string& path, const Progress& progress) {
   CsvExport e(trace, progress);
-  PLX_RETURN_IF_ERROR(e.States(TablePath(path, "states")));
-  PLX_RETURN_IF_ERROR(e.Messages(TablePath(path, "messages")));
-  PLX_RETURN_IF_ERROR(e.Counters(TablePath(path, "counters")));
+  PLX_RETURN_IF_ERROR(e.States(CsvTablePath(path, "states")));
+  PLX_RETURN_IF_ERROR(e.Messages(CsvTablePath(path, "messages")));
+  PLX_RETURN_IF_ERROR(e.Counters(CsvTablePath(path, "counters")));
   if (progress) {
     const uint64_t total =
         trace.slices.size() + trace.messages.size() + trace.counter_samples.size();

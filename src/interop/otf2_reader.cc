@@ -251,6 +251,7 @@ Status Importer::Run() {
   if (::stat(anchor_.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
     return InputError(anchor_, "", "", "cannot open: no such OTF2 anchor file");
   }
+  if (st.st_size == 0) return InputError(anchor_, "", "", "empty input");
   std::string dir, name;
   if (!otf2::SplitAnchor(anchor_, &dir, &name)) {
     const size_t dot = anchor_.rfind('.');

@@ -226,6 +226,7 @@ class Reader {
   Status Run() {
     PLX_ASSIGN_OR_RETURN(FILE * f, OpenInput(path_, &size_));
     Status s = Pass(f, 1);
+    if (s.ok() && !content_) s = InputError(path_, "", "", "empty input");
     if (s.ok()) {
       std::rewind(f);
       Finish1();
@@ -301,6 +302,7 @@ class Reader {
       while (i < line.size() && IsSpace(line[i]))
         ++i;
       if (i == line.size() || line[i] == '#') continue;
+      content_ = true;
       if (line[i] == '%') {
         if (pass == 1) PLX_RETURN_IF_ERROR(HeaderLine(line.substr(i + 1)));
         continue;
@@ -854,6 +856,7 @@ class Reader {
   uint64_t size_ = 0;
   int pass_ = 1;
   uint64_t line_no_ = 0;
+  bool content_ = false;  // a line other than blanks and comments
   std::string_view tok_[kMaxTokens];
   size_t ntok_ = 0;
   int64_t last_ns_ = 0;

@@ -78,6 +78,7 @@ class Reader {
                 StrFormat("line longer than %zu MiB", LineReader::kMaxLine >> 20));
     std::fclose(f);
     if (!s.ok()) return s;
+    if (records_ == 0) return InputError(path_, "", "", "empty input (no records)");
     return Write();
   }
 
@@ -209,9 +210,6 @@ class Reader {
   }
 
   Status Write() {
-    std::vector<int64_t> members;
-    for (auto& [node, n] : nodes_)
-      members.push_back(node);
     uint64_t unclosed = 0;
     // Messages per channel (sender, receiver, tag) in each side's order.
     std::map<std::tuple<int64_t, int64_t, int64_t>, uint64_t> sends, recvs;
@@ -222,7 +220,10 @@ class Reader {
       info.rank = node;
       const uint32_t process = b_.AddProcess(info);
       const uint32_t thread = b_.AddThread(process, {0, n.thread_name});
-      const uint32_t comm = b_.Communicator(process, "world", 0, 1, members);
+      // Every node is in "world" and peers are node numbers (world ranks):
+      // no member list, which readers take as every rank. A list per node
+      // would make the file quadratic in the nodes.
+      const uint32_t comm = b_.Communicator(process, "world", 0, 1, {});
       std::stable_sort(n.records.begin(), n.records.end(), [](const Record& a, const Record& b) {
         return a.ns != b.ns ? a.ns < b.ns : a.seq < b.seq;
       });

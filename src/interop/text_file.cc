@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -12,11 +13,30 @@
 
 namespace plx::interop {
 
-StatusOr<std::unique_ptr<TextWriter>> TextWriter::Create(const std::string& path) {
+struct TextWriter::Deflater {
+  z_stream z{};
+  bool ready = false;
+  std::unique_ptr<char[]> out{new char[kBuffer]};
+  ~Deflater() {
+    if (ready) deflateEnd(&z);
+  }
+};
+
+StatusOr<std::unique_ptr<TextWriter>> TextWriter::Create(const std::string& path,
+                                                         Compression compression) {
   const std::string tmp = StrFormat("%s.tmp-%ld", path.c_str(), static_cast<long>(::getpid()));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoError(path, errno);
-  return std::unique_ptr<TextWriter>(new TextWriter(fd, path, tmp));
+  std::unique_ptr<TextWriter> writer(new TextWriter(fd, path, tmp));
+  if (compression == Compression::kGzip) {
+    writer->gzip_ = std::make_unique<Deflater>();
+    // 15 + 16: the largest window, with a gzip header and trailer.
+    if (deflateInit2(&writer->gzip_->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+      return IoError(path + ": cannot start gzip compression");
+    writer->gzip_->ready = true;
+  }
+  return writer;
 }
 
 TextWriter::TextWriter(int fd, std::string path, std::string tmp)
@@ -30,8 +50,34 @@ TextWriter::~TextWriter() {
 }
 
 void TextWriter::Flush() {
-  const char* p = buffer_.get();
-  size_t n = used_;
+  if (gzip_)
+    Deflate(buffer_.get(), used_, false);
+  else
+    WriteOut(buffer_.get(), used_);
+  written_ += used_;
+  used_ = 0;
+}
+
+void TextWriter::Deflate(const char* data, size_t size, bool finish) {
+  z_stream& z = gzip_->z;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
+  z.avail_in = static_cast<uInt>(size);  // at most kBuffer
+  for (;;) {
+    z.next_out = reinterpret_cast<Bytef*>(gzip_->out.get());
+    z.avail_out = static_cast<uInt>(kBuffer);
+    const int r = deflate(&z, finish ? Z_FINISH : Z_NO_FLUSH);
+    if (r == Z_STREAM_ERROR) {
+      if (error_.ok()) error_ = IoError(path_ + ": gzip compression failed");
+      return;
+    }
+    WriteOut(gzip_->out.get(), kBuffer - z.avail_out);
+    if (finish ? r == Z_STREAM_END : z.avail_out != 0) return;
+  }
+}
+
+void TextWriter::WriteOut(const char* data, size_t size) {
+  const char* p = data;
+  size_t n = size;
   while (n > 0 && error_.ok()) {
     const ssize_t w = ::write(fd_, p, n);
     if (w < 0) {
@@ -42,8 +88,6 @@ void TextWriter::Flush() {
     p += w;
     n -= static_cast<size_t>(w);
   }
-  written_ += used_;
-  used_ = 0;
 }
 
 void TextWriter::Spill(std::string_view text) {
@@ -116,6 +160,7 @@ TextWriter& TextWriter::PutQuoted(std::string_view text) {
 
 Status TextWriter::Finish() {
   Flush();
+  if (gzip_) Deflate(nullptr, 0, true);
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0 && error_.ok()) error_ = ErrnoError(path_, errno);

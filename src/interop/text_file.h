@@ -1,5 +1,5 @@
 // TextWriter: the buffered output of the text exporters (CSV, JSON, Paje,
-// PICL), with exact fixed-point numbers; ParseFixed: their inverse, for the
+// PICL), with exact fixed-point numbers and gzip where asked; ParseFixed: their inverse, for the
 // importers (seconds or microseconds with decimals to integer nanoseconds).
 #pragma once
 
@@ -17,8 +17,11 @@ namespace plx::interop {
 
 class TextWriter {
  public:
-  /// Writes to a temporary file beside `path`, renamed to it by Finish().
-  static StatusOr<std::unique_ptr<TextWriter>> Create(const std::string& path);
+  enum class Compression : uint8_t { kNone, kGzip };
+  /// Writes to a temporary file beside `path`, renamed to it by Finish();
+  /// kGzip writes the text as one gzip member (what `gzip -d` reads).
+  static StatusOr<std::unique_ptr<TextWriter>> Create(const std::string& path,
+                                                      Compression compression = Compression::kNone);
   ~TextWriter();
   TextWriter(const TextWriter&) = delete;
   TextWriter& operator=(const TextWriter&) = delete;
@@ -50,15 +53,19 @@ class TextWriter {
   /// ' and line breaks spaces.
   TextWriter& PutQuoted(std::string_view text);
 
+  /// Bytes of text put so far (before compression).
   uint64_t bytes() const { return written_ + used_; }
   /// Writes the rest, closes and renames the file; the first write error if any.
   Status Finish();
 
  private:
   static constexpr size_t kBuffer = 1 << 20;
+  struct Deflater;  // zlib's stream, kept out of this header
   TextWriter(int fd, std::string path, std::string tmp);
   void Spill(std::string_view text);
   void Flush();
+  void Deflate(const char* data, size_t size, bool finish);
+  void WriteOut(const char* data, size_t size);
   // Room for n more bytes (n <= 64).
   char* Room(size_t n) {
     if (kBuffer - used_ < n) Flush();
@@ -71,6 +78,7 @@ class TextWriter {
   std::unique_ptr<char[]> buffer_;
   size_t used_ = 0;
   uint64_t written_ = 0;
+  std::unique_ptr<Deflater> gzip_;
   Status error_;
 };
 

@@ -30,7 +30,9 @@ void LiveTrace::SetLog(std::function<void(const std::string&)> log) {
 }
 
 void LiveTrace::Log(const std::string& line) const {
-  if (log_) log_(line);
+  // Lines carry what peers sent (host, executable, their bad fields), which
+  // goes to a terminal: a newline or an escape sequence must not act there.
+  if (log_) log_(EscapeControl(line));
 }
 
 uint32_t LiveTrace::Connect(const std::string& peer) {

@@ -81,7 +81,9 @@ class LiveTrace {
   /// True when records stopped arriving more than a second ago while
   /// connections are open (a deadlock candidate).
   bool Quiet(Clock::time_point now) const;
-  /// Called with every bad-input line and connection change (may be empty).
+  /// Called with every bad-input line and connection change (may be empty);
+  /// the lines hold peers' text with its control characters escaped, so they
+  /// are safe to print on a terminal.
   void SetLog(std::function<void(const std::string&)> log);
 
   /// Called (under the lock; keep it short) with every chunk applied, in

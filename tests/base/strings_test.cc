@@ -1,4 +1,5 @@
-// String helpers: StrFormat, durations, byte sizes, counts, tokens.
+// String helpers: StrFormat, durations, byte sizes, counts, control
+// characters escaped, tokens.
 #include "base/strings.h"
 
 #include <gtest/gtest.h>
@@ -48,6 +49,23 @@ TEST(FormatCount, GroupsThousands) {
   EXPECT_EQ(FormatCount(123456), "123,456");
   EXPECT_EQ(FormatCount(1234567), "1,234,567");
   EXPECT_EQ(FormatCount(std::numeric_limits<uint64_t>::max()), "18,446,744,073,709,551,615");
+}
+
+TEST(EscapeControl, ShowsControlCharactersAndKeepsTheRest) {
+  EXPECT_EQ(EscapeControl("node-1.example"), "node-1.example");
+  EXPECT_EQ(EscapeControl(""), "");
+  EXPECT_EQ(EscapeControl("a\nb\r\tc"), "a\\nb\\r\\tc");
+  EXPECT_EQ(EscapeControl("\x1b[2J\x1b]0;owned\x07"), "\\x1b[2J\\x1b]0;owned\\x07");
+  EXPECT_EQ(EscapeControl(std::string_view("a\0b\x7f", 4)), "a\\x00b\\x7f");
+  // UTF-8 stays, but the C1 controls (U+009B is a one-character CSI) do not.
+  EXPECT_EQ(EscapeControl("h\xc3\xa9te"), "h\xc3\xa9te");
+  EXPECT_EQ(EscapeControl("\xc2\x9b"
+                          "31m\xc2\xa0"),
+            "\\u009b31m\xc2\xa0");
+  EXPECT_EQ(EscapeControl("\xc2"), "\xc2");  // a cut sequence is left as it is
+  const std::string escaped = EscapeControl("\x01\x1f\x7f\n\xc2\x80");
+  for (const char c : escaped)
+    EXPECT_GE(static_cast<unsigned char>(c), 0x20);
 }
 
 TEST(NextToken, SplitsKeepingEmptyPieces) {

@@ -1,6 +1,7 @@
 // `parallax convert` as a program: formats by extension and by option, the
-// summary line, progress per step, and one-line errors with exit status 1
-// (bad input) or 2 (bad usage).
+// summary line, progress per step, gzip output, --force, and one-line errors
+// with exit status 1 (bad input, an existing output, an empty input) or 2
+// (bad usage).
 #include <gtest/gtest.h>
 
 #include "command_test.h"
@@ -97,6 +98,36 @@ TEST_F(ConvertCmdTest, BadUsageAndBadInput) {
   EXPECT_NE(r.output.find("parallax: error: " + dir_.File("bad.paje") + ":7: "), std::string::npos)
       << r.output;
   EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
+}
+
+TEST_F(ConvertCmdTest, GzipOutputExistingOutputAndEmptyInput) {
+  const std::string gz = dir_.File("t.json.gz");
+  testing::RunResult r = Run({gz});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(testing::RunProgram({"/bin/sh", "-c", "gzip -t " + gz}).exit_code, 0);
+  r = RunOn(gz, {dir_.File("x.plx")});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("(plx): 6 events from"), std::string::npos) << r.output;
+
+  for (const std::string& out : {gz, dir_.File("x.plx")}) {
+    const std::string before = testing::ReadFile(out);
+    r = out == gz ? Run({gz}) : RunOn(gz, {out});
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.output,
+              "parallax: error: " + out + ": already exists (give --force to overwrite it)\n");
+    EXPECT_EQ(testing::ReadFile(out), before);
+  }
+  r = RunOn(gz, {dir_.File("x.plx"), "--force"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+
+  for (const char* name : {"empty.picl", "empty.paje"}) {
+    std::fclose(std::fopen(dir_.File(name).c_str(), "w"));
+    r = RunOn(dir_.File(name), {dir_.File(std::string(name) + ".plx")});
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.output.rfind("parallax: error: " + dir_.File(name) + ": empty input", 0), 0u)
+        << r.output;
+    EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `parallax serve` and `parallax view` run for real: the URL line, the token
 // on a real request over 127.0.0.1, Ctrl-C ending the server with status 0,
-// and clear errors for a missing file or an address that cannot be bound.
+// and clear errors for a missing file or an address that cannot be bound;
+// what a live peer sends is printed with its control characters escaped.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -88,6 +89,74 @@ TEST(ServeCmdTest, ViewWithoutADisplayPrintsTheUrlAndSaysSo) {
   EXPECT_NE(all.find("http://127.0.0.1:"), std::string::npos) << all;
   server.Signal(SIGTERM);
   EXPECT_EQ(server.Wait().exit_code, 0);
+}
+
+// Sends one live-protocol HELLO frame (docs/live.md: length u32le of kind and
+// payload, kind 1, JSON) to 127.0.0.1:port and keeps the connection open.
+int SendLiveHello(int port, const std::string& json) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return -1;
+  }
+  const uint32_t length = static_cast<uint32_t>(json.size() + 1);
+  std::string frame;
+  for (int i = 0; i < 4; ++i)
+    frame += static_cast<char>((length >> (8 * i)) & 0xff);
+  frame += '\x01';
+  frame += json;
+  EXPECT_EQ(write(fd, frame.data(), frame.size()), static_cast<ssize_t>(frame.size()));
+  return fd;
+}
+
+TEST(ServeCmdTest, LivePeerTextIsPrintedWithControlCharactersEscaped) {
+  ChildProcess server(
+      {BuildPath("src/cli/parallax"), "serve", "--listen", "127.0.0.1:0", "--no-browser"});
+  std::string line, all;
+  std::smatch m;
+  const std::regex live(R"(PLX_LIVE=127\.0\.0\.1:(\d+) PLX_LIVE_TOKEN=([0-9a-f]{32}))");
+  while (server.ReadLine(&line, 20000) && !std::regex_search(line, m, live))
+    all += line + "\n";
+  ASSERT_FALSE(m.empty()) << "no PLX_LIVE line in:\n" << all;
+  const int port = std::stoi(m[1]);
+  const std::string token = m[2];
+
+  // A host name that would end the line and turn the terminal red, an
+  // executable that would set the window title; then a bad field.
+  const int good = SendLiveHello(
+      port, R"({"protocol":1,"token":")" + token +
+                R"(","format":"1.1","pid":42,"host":"evil\nparallax: forged\u001b[31m",)"
+                R"("executable":"/bin/x\u001b]0;owned\u0007\r"})");
+  const int bad = SendLiveHello(
+      port, R"({"protocol":1,"token":")" + token + R"(","format":"\u001b[2J\n","pid":43})");
+  ASSERT_GE(good, 0);
+  ASSERT_GE(bad, 0);
+  std::string printed;
+  bool connected = false, refused = false;
+  while ((!connected || !refused) && server.ReadLine(&line, 20000)) {
+    printed += line + "\n";
+    connected = connected || line.find("connected") != std::string::npos;
+    refused = refused || line.find("is not MAJOR.MINOR") != std::string::npos;
+  }
+  close(good);
+  close(bad);
+  server.Signal(SIGINT);
+  printed += server.Wait().output;
+  EXPECT_TRUE(connected && refused) << printed;
+  EXPECT_NE(printed.find("(pid 42, evil\\nparallax: forged\\x1b[31m): connected "
+                         "(/bin/x\\x1b]0;owned\\x07\\r)"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("format '\\x1b[2J\\n' is not MAJOR.MINOR"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("\nparallax: forged"), std::string::npos) << printed;
+  for (const char c : printed)
+    EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20)
+        << "raw control character " << static_cast<int>(c) << " in:\n"
+        << printed;
 }
 
 TEST(ServeCmdTest, MissingFilesAndBadAddressesAreErrors) {

@@ -1,5 +1,6 @@
 // The conversion pipeline: formats by name and extension, every pair of
-// formats through .plx, and the errors a user meets.
+// formats through .plx, gzip for .json.gz, and the errors a user meets (an
+// output that exists, an empty input).
 #include "interop/convert.h"
 
 #include <fcntl.h>
@@ -126,6 +127,102 @@ TEST(ConvertTest, KeepsWhatWasReadBeforeABadLine) {
   EXPECT_NE(m.find("cut.plx holds the"), std::string::npos) << m;
   model::Trace partial;
   testing::LoadPlx(dir.File("cut.plx"), &partial);
+}
+
+TEST(ConvertTest, JsonGzOutputIsGzipAndReadsBack) {
+  TempDir dir;
+  model::Trace original;
+  testing::WriteInteropTestTrace(dir.File("in.plx"), &original);
+  ASSERT_TRUE(Convert(dir.File("in.plx"), dir.File("plain.json")).ok());
+  auto gz = Convert(dir.File("in.plx"), dir.File("out.json.gz"));
+  ASSERT_TRUE(gz.ok()) << gz.status().message();
+  const std::string bytes = testing::ReadFile(dir.File("out.json.gz"));
+  ASSERT_GE(bytes.size(), 2u);
+  EXPECT_EQ(bytes.substr(0, 2), "\x1f\x8b");  // the gzip magic
+  EXPECT_LT(bytes.size(), testing::ReadFile(dir.File("plain.json")).size());
+  const testing::RunResult check =
+      testing::RunProgram({"/bin/sh", "-c",
+                           "gzip -t " + dir.File("out.json.gz") + " && gzip -dc " +
+                               dir.File("out.json.gz") + " | cmp - " + dir.File("plain.json")});
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+  auto back = Convert(dir.File("out.json.gz"), dir.File("back.plx"));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  model::Trace copy;
+  testing::LoadPlx(dir.File("back.plx"), &copy);
+  testing::CompareOptions what;
+  what.process_names = false;
+  EXPECT_EQ(testing::CompareTraces(original, copy, what), std::vector<std::string>{});
+}
+
+// Every output format refuses to replace a file, naming it; --force replaces
+// all of the output's files.
+TEST(ConvertTest, RefusesAnExistingOutputUnlessForced) {
+  TempDir dir;
+  model::Trace original;
+  testing::WriteInteropTestTrace(dir.File("in.plx"), &original);
+  ASSERT_TRUE(Convert(dir.File("in.plx"), dir.File("in.json")).ok());
+  struct Case {
+    std::string in, out, existing;  // `existing` is the file made beforehand
+  };
+  const std::vector<Case> cases = {
+      {"in.json", "o.plx", "o.plx"},        {"in.plx", "o.json", "o.json"},
+      {"in.plx", "o.json.gz", "o.json.gz"}, {"in.plx", "o.paje", "o.paje"},
+      {"in.plx", "o.picl", "o.picl"},       {"in.plx", "o.csv", "o.messages.csv"},
+      {"in.plx", "o.otf2", "o.otf2"},
+  };
+  for (const Case& c : cases) {
+    const std::string existing = dir.File(c.existing);
+    FILE* f = std::fopen(existing.c_str(), "w");
+    std::fputs("keep me\n", f);
+    std::fclose(f);
+    auto refused = Convert(dir.File(c.in), dir.File(c.out));
+    ASSERT_FALSE(refused.ok()) << c.out;
+    EXPECT_EQ(refused.status().message(),
+              existing + ": already exists (give --force to overwrite it)");
+    EXPECT_EQ(testing::ReadFile(existing), "keep me\n") << c.out;
+    ConvertOptions force;
+    force.force = true;
+    auto forced = Convert(dir.File(c.in), dir.File(c.out), force);
+    ASSERT_TRUE(forced.ok()) << c.out << ": " << forced.status().message();
+    EXPECT_NE(testing::ReadFile(existing), "keep me\n") << c.out;
+    if (c.out == "o.plx" || c.out == "o.csv") continue;
+    auto back = Convert(dir.File(c.out), dir.File("back-" + c.existing + ".plx"));
+    EXPECT_TRUE(back.ok()) << c.out << ": " << back.status().message();
+  }
+  // An OTF2 archive made before: its data directory names the refusal too
+  // when the anchor is gone; --force replaces the whole archive.
+  ASSERT_EQ(::unlink(dir.File("o.otf2").c_str()), 0);
+  auto refused = Convert(dir.File("in.plx"), dir.File("o.otf2"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            dir.File("o.def") + ": already exists (give --force to overwrite it)");
+  ConvertOptions force;
+  force.force = true;
+  ASSERT_TRUE(Convert(dir.File("in.plx"), dir.File("o.otf2"), force).ok());
+  auto back = Convert(dir.File("o.otf2"), dir.File("back-again.plx"));
+  EXPECT_TRUE(back.ok()) << back.status().message();
+}
+
+TEST(ConvertTest, EmptyInputIsAnErrorForEveryImporter) {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+      {"e.json", ""}, {"e.paje", ""},           {"blank.paje", "\n  \n# only a comment\n"},
+      {"e.picl", ""}, {"blank.trf", "\n \t\n"}, {"e.otf2", ""},
+  };
+  for (const auto& [name, text] : inputs) {
+    const std::string in = dir.File(name);
+    FILE* f = std::fopen(in.c_str(), "w");
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+    ConvertOptions force;  // the .plx output keeps what was read: nothing
+    force.force = true;
+    auto r = Convert(in, dir.File("out.plx"), force);
+    ASSERT_FALSE(r.ok()) << name;
+    const std::string& m = r.status().message();
+    EXPECT_EQ(m.rfind(in + ":", 0), 0u) << m;
+    EXPECT_NE(m.find("empty input"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
 }
 
 }  // namespace

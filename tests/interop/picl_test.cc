@@ -1,6 +1,7 @@
 // PICL export and import: a round trip of what PICL carries, a hand-written
 // MPICL-format file with exact expectations, sequence numbers ordering
-// records with equal clocks, and one-line errors on bad input.
+// records with equal clocks, many nodes in linear size, and one-line errors
+// on bad input.
 #include "interop/picl.h"
 
 #include <gtest/gtest.h>
@@ -183,6 +184,54 @@ TEST(PiclTest, SequenceNumbersOrderEqualClocks) {
   ASSERT_EQ(pairs.pairs.size(), 2u);
   for (const time::MessagePair& p : pairs.pairs)
     EXPECT_EQ(t.messages.bytes[p.send], t.messages.bytes[p.recv]);
+}
+
+// `nodes` nodes in a chain: each runs task 1 and, inside it, receives from
+// the node before and sends to the node after (sent at 2 s, received at 3 s).
+std::string ChainFile(int nodes) {
+  std::string s;
+  for (int n = 0; n < nodes; ++n) {
+    const std::string node = " " + std::to_string(n) + " " + std::to_string(n);
+    s += "-3 1 1.0" + node + " 0\n";
+    if (n > 0) s += "-4 -52 3.0" + node + " 3 2 8 3 " + std::to_string(n - 1) + "\n";
+    if (n + 1 < nodes) s += "-3 -21 2.0" + node + " 3 2 8 3 " + std::to_string(n + 1) + "\n";
+    s += "-4 1 4.0" + node + " 0\n";
+  }
+  return s;
+}
+
+// Every node is a process: what is written per node must not grow with the
+// number of nodes (a member list per node made 16,000 nodes 491 MB).
+TEST(PiclTest, ManyNodesImportInLinearSize) {
+  TempDir dir;
+  uint64_t size[2] = {};
+  const int nodes[2] = {5000, 20000};
+  for (int i = 0; i < 2; ++i) {
+    const std::string picl = dir.File("chain" + std::to_string(i) + ".trf");
+    const std::string plx = dir.File("chain" + std::to_string(i) + ".plx");
+    WriteFile(picl, ChainFile(nodes[i]));
+    const Status s = Import(picl, plx);
+    ASSERT_TRUE(s.ok()) << s.message();
+    size[i] = testing::ReadFile(plx).size();
+  }
+  const double per_node_small = static_cast<double>(size[0]) / nodes[0];
+  const double per_node_large = static_cast<double>(size[1]) / nodes[1];
+  EXPECT_LT(per_node_large, 1.25 * per_node_small) << size[0] << " and " << size[1] << " bytes";
+  EXPECT_LT(per_node_large, 400) << size[1] << " bytes";
+
+  model::Trace t;
+  testing::LoadPlx(dir.File("chain1.plx"), &t);
+  ASSERT_EQ(t.processes.size(), 20000u);
+  EXPECT_EQ(t.processes[12345].rank, 12345);
+  EXPECT_EQ(t.slices.size(), 20000u);
+  const time::MessagePairs pairs = time::MatchMessages(t);
+  ASSERT_EQ(pairs.pairs.size(), 19999u);
+  for (const time::MessagePair& p : pairs.pairs) {
+    const int64_t from = t.processes[t.threads[t.messages.thread[p.send]].process].rank;
+    EXPECT_EQ(t.messages.peer[p.send], from + 1);
+    EXPECT_EQ(t.messages.peer[p.recv], from);
+  }
+  EXPECT_EQ(t.stats.leave_mismatch, 0u);
 }
 
 TEST(PiclTest, BadInputGivesOneLineErrorsWithLineAndField) {
