@@ -50,7 +50,7 @@ const near = (a, b, tol) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
 function traceWithCounters(demo) {
   const json = join(args.out, 'demo.json');
   const out = join(args.out, 'counters.plx');
-  execFileSync(args.parallax, ['convert', demo, json], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(args.parallax, ['convert', '--force', demo, json], { stdio: ['ignore', 'ignore', 'inherit'] });
   const doc = JSON.parse(readFileSync(json, 'utf8'));
   const events = doc.traceEvents;
   const flows = events.filter((e) => e.ph === 's' || e.ph === 'f').sort((a, b) => a.ts - b.ts);
@@ -70,7 +70,7 @@ function traceWithCounters(demo) {
     }
   }
   writeFileSync(json, JSON.stringify(doc));
-  execFileSync(args.parallax, ['convert', json, out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(args.parallax, ['convert', '--force', json, out], { stdio: ['ignore', 'ignore', 'inherit'] });
   // Times of the sends and receives in trace time (ns): ts is in µs from the trace begin.
   return { file: out, times: flows.map((e) => Math.round(e.ts * 1000)) };
 }
