@@ -336,7 +336,7 @@ Status ReportFromStore(const ReportOptions& o, const GlobalOptions& global,
                        const format::TraceFile& file) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> st, OpenStore(file, global));
   StatusOr<store::StreamedReport> streamed = [&] {
-    StepProgress progress(global.progress, "analysing", 4);
+    StepProgress progress(global.progress, "analysing", 3);
     return store::StreamReport(*st, {}, [&](std::string_view name) { progress.Step(name); });
   }();
   PLX_ASSIGN_OR_RETURN(store::StreamedReport r, std::move(streamed));

@@ -19,6 +19,7 @@ namespace {
 struct ThreadCursor {
   SideExtractor sides;
   size_t next_chunk = 0;
+  bool begun = false;  // for the visitors
   bool finished = false;
   std::optional<TimeMapper> mapper;
 };
@@ -37,7 +38,7 @@ int64_t SlabStep(const TraceStore& store, uint64_t slab_records) {
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
                  const std::function<bool(const Slab&)>& consume,
                  const std::function<void(uint64_t, uint64_t)>& progress,
-                 const std::vector<time::ThreadTimeMap>* maps) {
+                 const std::vector<time::ThreadTimeMap>* maps, const LockstepVisits& visits) {
   const model::Trace& trace = store.trace();
   const uint32_t threads = store.threads();
   const int64_t step = SlabStep(store, slab_records);
@@ -72,18 +73,28 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
     slab->posts.resize(threads);
     pool->ParallelFor(threads, [&](size_t t, size_t w) {
       ThreadCursor& c = cursors[t];
-      const ThreadSkeleton& skeleton = store.skeleton(static_cast<uint32_t>(t));
+      const auto thread = static_cast<uint32_t>(t);
+      const ThreadSkeleton& skeleton = store.skeleton(thread);
+      ChunkVisitor* visitor = visits.visitors ? (*visits.visitors)[w] : nullptr;
+      if (visitor && !c.begun) visitor->BeginThread(thread);
+      c.begun = true;
       // Decode until a record at or after the slab's end has been seen.
       while (!c.finished && (last || c.sides.last_time() < slab->until)) {
         if (c.next_chunk == skeleton.chunks.size()) {
           c.sides.Finish();
           c.finished = true;
+          if (visitor && c.mapper) {
+            std::vector<uint64_t> rows;
+            const model::SliceTable& longs = c.mapper->LongSlices(&rows);
+            visitor->LongSlices(thread, longs, rows);
+          }
+          if (visitor) visitor->EndThread(thread);
           break;
         }
-        const ChunkRows& rows =
-            decoders[w].Decode(store.source(static_cast<uint32_t>(t)), skeleton, c.next_chunk,
-                               store.thread_first(static_cast<uint32_t>(t)), &logs[w]);
+        const ChunkRows& rows = decoders[w].Decode(store.source(thread), skeleton, c.next_chunk,
+                                                   store.thread_first(thread), &logs[w]);
         if (c.mapper) c.mapper->Map(rows, decoders[w].mutable_tables(), &moved[w]);
+        if (visitor) visitor->Chunk(rows, c.mapper ? &*c.mapper : nullptr);
         c.sides.Add(rows);
         shared.Add(store.file()
                        .event_chunks()[skeleton.chunks[c.next_chunk].file_chunk]
@@ -113,6 +124,9 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
     last = next_last;
   }
   shared.Finish();
+  if (visits.moved != nullptr)
+    for (const time::TimeMapStats& m : moved)
+      AddTimeMapStats(visits.moved, m);
 }
 
 }  // namespace plx::store

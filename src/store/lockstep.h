@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "store/record_sides.h"
+#include "store/thread_pass.h"
 #include "store/trace_store.h"
 #include "time/time_map.h"
 
@@ -31,6 +32,17 @@ struct Slab {
 /// trace's span times its share of the records; at least 1 ns).
 int64_t SlabStep(const TraceStore& store, uint64_t slab_records);
 
+/// What rides along a lockstep pass: every chunk it decodes also goes to
+/// `visitors[w]` (one per store.pool() thread) as in a thread pass —
+/// BeginThread, each chunk in order, LongSlices, EndThread — except that
+/// a thread's chunks may come to different workers' visitors (so they must
+/// not carry state from one chunk of a thread to the next). `moved` sums
+/// what the maps moved.
+struct LockstepVisits {
+  const std::vector<ChunkVisitor*>* visitors = nullptr;
+  time::TimeMapStats* moved = nullptr;
+};
+
 /// Runs the pass, calling `consume` for each slab in time order (on the
 /// calling thread) until it returns false. `slab_records` is about how many
 /// records a slab holds. With `maps` (per thread), the records come on the
@@ -38,6 +50,7 @@ int64_t SlabStep(const TraceStore& store, uint64_t slab_records);
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
                  const std::function<bool(const Slab&)>& consume,
                  const std::function<void(uint64_t, uint64_t)>& progress = {},
-                 const std::vector<time::ThreadTimeMap>* maps = nullptr);
+                 const std::vector<time::ThreadTimeMap>* maps = nullptr,
+                 const LockstepVisits& visits = {});
 
 }  // namespace plx::store

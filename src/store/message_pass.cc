@@ -76,7 +76,7 @@ bool Attempt(const TraceStore& store, int64_t horizon,
           in_order &= !j->horizon_exceeded();
         return in_order;
       },
-      progress, options.maps);
+      progress, options.maps, options.visits);
 
   bool exceeded = !in_order;
   for (const auto& j : joins)

@@ -50,6 +50,10 @@ struct MessagePassOptions {
   std::function<bool()> end_attempt;
   /// Per thread: the records come on the repaired times (null: as loaded).
   const std::vector<time::ThreadTimeMap>* maps = nullptr;
+  /// Thread-pass visitors that see every chunk decoded (store/lockstep.h);
+  /// an attempt that stops early leaves them partway: begin_attempt must
+  /// make them start over.
+  LockstepVisits visits;
 };
 
 /// Runs the pass with consumers made by make(partition); returns them. An

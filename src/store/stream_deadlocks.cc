@@ -13,18 +13,26 @@ size_t DeadlockCollector::PostHash::operator()(const PostKey& k) const {
   return static_cast<size_t>(h ^ (h >> 29));
 }
 
+std::vector<analysis::UnclosedSlice> UnclosedSlices(const TraceStore& store,
+                                                    const std::vector<time::ThreadTimeMap>* maps) {
+  std::vector<analysis::UnclosedSlice> unclosed;
+  for (uint32_t t = 0; t < store.threads(); ++t)
+    for (const LongSlice& l : store.skeleton(t).long_slices)
+      if (l.flags & model::SliceTable::kUnclosed)
+        unclosed.push_back({static_cast<uint32_t>(store.thread_first(t).slices() + l.row), t,
+                            l.state, l.depth, maps ? (*maps)[t].Apply(l.begin_ns) : l.begin_ns});
+  std::sort(unclosed.begin(), unclosed.end(),
+            [](const analysis::UnclosedSlice& a, const analysis::UnclosedSlice& b) {
+              return a.slice < b.slice;
+            });
+  return unclosed;
+}
+
 DeadlockCollector::DeadlockCollector(const TraceStore& store,
                                      const std::vector<analysis::UnclosedSlice>* given)
     : trace_(store.trace()) {
-  std::vector<analysis::UnclosedSlice> unclosed;
-  if (given == nullptr) {
-    for (uint32_t t = 0; t < store.threads(); ++t)
-      for (const LongSlice& l : store.skeleton(t).long_slices)
-        if (l.flags & model::SliceTable::kUnclosed)
-          unclosed.push_back({static_cast<uint32_t>(store.thread_first(t).slices() + l.row), t,
-                              l.state, l.depth, l.begin_ns});
-  }
-  report_ = analysis::FindBlockedCalls(trace_, given ? *given : unclosed, &blocked_of_);
+  report_ =
+      analysis::FindBlockedCalls(trace_, given ? *given : UnclosedSlices(store), &blocked_of_);
   blocked_process_.assign(trace_.processes.size(), false);
   for (const analysis::BlockedCall& b : report_.blocked)
     blocked_process_[b.process] = true;

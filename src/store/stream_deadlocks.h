@@ -17,6 +17,13 @@
 
 namespace plx::store {
 
+/// The slices never closed, from the skeletons, by row. With `maps`, their
+/// begins on the repaired times: a map never puts a later time before an
+/// earlier one (its shifts change by less than the time between), so a
+/// begin moves as TimeMapper moves it.
+std::vector<analysis::UnclosedSlice> UnclosedSlices(
+    const TraceStore& store, const std::vector<time::ThreadTimeMap>* maps = nullptr);
+
 class DeadlockCollector {
  public:
   /// The unclosed slices come from the skeletons, or from `unclosed` (on

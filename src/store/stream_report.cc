@@ -1,13 +1,15 @@
-// StreamReport: repair; one thread pass on the repaired times for the
-// statistics, the anomalies' histograms, what the maps moved and the
-// unclosed slices; the message pass for waits and deadlocks; one thread
-// pass for the critical path's sweep and the anomalies' second pass.
+// StreamReport: repair; the message pass for waits and deadlocks, with the
+// statistics, the anomalies' histograms and what the maps moved riding
+// along; one thread pass for the critical path's sweep and the anomalies'
+// second pass.
 #include "store/stream_report.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "store/stream_anomalies.h"
 #include "store/stream_critical_path.h"
+#include "store/stream_deadlocks.h"
 #include "store/stream_repair.h"
 #include "store/stream_stats.h"
 #include "store/stream_waits.h"
@@ -43,20 +45,6 @@ class FanOut : public ChunkVisitor {
   std::vector<ChunkVisitor*> to_;
 };
 
-// The slices still open at each thread's end, on the repaired times.
-class UnclosedVisitor : public ChunkVisitor {
- public:
-  void Chunk(const ChunkRows&, const TimeMapper*) override {}
-  void LongSlices(uint32_t thread, const model::SliceTable& s,
-                  const std::vector<uint64_t>& rows) override {
-    for (size_t i = 0; i < s.size(); ++i)
-      if (s.flags[i] & model::SliceTable::kUnclosed)
-        unclosed.push_back(
-            {static_cast<uint32_t>(rows[i]), thread, s.state[i], s.depth[i], s.begin[i]});
-  }
-  std::vector<analysis::UnclosedSlice> unclosed;
-};
-
 }  // namespace
 
 StatusOr<StreamedReport> StreamReport(const TraceStore& store,
@@ -74,57 +62,59 @@ StatusOr<StreamedReport> StreamReport(const TraceStore& store,
   const std::vector<time::ThreadTimeMap>* maps = moved ? &repaired.maps : nullptr;
   out.trace = moved ? RepairedDefinitions(store.trace(), repaired.maps) : store.trace();
 
-  begin("state statistics");
+  // The statistics and the anomalies' first pass ride along the wait-state
+  // pass (each chunk decoded once for all of them); an attempt of that pass
+  // that stops early makes them start over.
+  begin("statistics and wait states");
   const size_t workers = store.pool()->size();
   std::vector<StateStatsVisitor> stats;
-  std::vector<UnclosedVisitor> unclosed(workers);
+  std::optional<AnomalyFinder> anomalies;
   std::vector<FanOut> fan;
-  AnomalyFinder anomalies(store, anomaly_options);
-  for (size_t w = 0; w < workers; ++w)
-    stats.emplace_back(out.trace);
-  for (size_t w = 0; w < workers; ++w)
-    fan.emplace_back(std::vector<ChunkVisitor*>{&stats[w], &unclosed[w], anomalies.Counter(w)});
   std::vector<ChunkVisitor*> visitors;
-  for (FanOut& f : fan)
-    visitors.push_back(&f);
   time::TimeMapStats moved_stats;
-  ThreadPassOptions pass = WithProgress({}, maps);
-  pass.moved = &moved_stats;
-  RunThreadPass(store, visitors, pass);
-  for (size_t w = 1; w < workers; ++w)
-    stats[0].builder.Merge(std::move(stats[w].builder));
+  const auto restart = [&] {
+    stats.clear();
+    fan.clear();
+    visitors.clear();
+    anomalies.emplace(store, anomaly_options);
+    for (size_t w = 0; w < workers; ++w)
+      stats.emplace_back(out.trace);
+    for (size_t w = 0; w < workers; ++w)
+      fan.emplace_back(std::vector<ChunkVisitor*>{&stats[w], anomalies->Counter(w)});
+    for (FanOut& f : fan)
+      visitors.push_back(&f);
+    moved_stats = {};
+  };
+  // Unclosed slices from the skeletons: on the repaired times, as the
+  // deadlock search needs them before the pass starts.
+  const std::vector<analysis::UnclosedSlice> open = UnclosedSlices(store, maps);
+  StreamedWaits w = StreamWaits(store, /*wait_ends=*/true, {}, maps, maps ? &open : nullptr,
+                                LockstepVisits{&visitors, &moved_stats}, restart);
+  out.deadlocks = std::move(w.deadlocks);
+  for (size_t k = 1; k < workers; ++k)
+    stats[0].builder.Merge(std::move(stats[k].builder));
   out.stats = stats[0].builder.Report();
   out.repair.events_moved = moved_stats.events_moved;
   out.repair.max_shift_ns = moved_stats.max_shift_ns;
   out.repair.max_duration_change_ns = moved_stats.max_duration_change_ns;
   out.repair.max_relative_change = moved_stats.max_relative_change;
-  std::vector<analysis::UnclosedSlice> open;
-  for (UnclosedVisitor& u : unclosed)
-    open.insert(open.end(), u.unclosed.begin(), u.unclosed.end());
-  std::sort(open.begin(), open.end(),
-            [](const analysis::UnclosedSlice& a, const analysis::UnclosedSlice& b) {
-              return a.slice < b.slice;
-            });
 
-  begin("wait states");
-  StreamedWaits w = StreamWaits(store, /*wait_ends=*/true, {}, maps, maps ? &open : nullptr);
-  out.deadlocks = std::move(w.deadlocks);
   begin("critical path and anomalies");
   // One pass for both: the path's threads split by state, and the
   // anomalies' second pass.
   CriticalPathFinder path(store, w.ends, out.trace);
   w.ends = {};
   out.waits = std::move(w.waits);
-  anomalies.PlanCollection();
+  anomalies->PlanCollection();
   std::vector<FanOut> second;
   for (size_t k = 0; k < workers; ++k)
-    second.emplace_back(std::vector<ChunkVisitor*>{path.Visitor(k), anomalies.Collector(k)});
+    second.emplace_back(std::vector<ChunkVisitor*>{path.Visitor(k), anomalies->Collector(k)});
   visitors.clear();
   for (FanOut& f : second)
     visitors.push_back(&f);
   RunThreadPass(store, visitors, WithProgress({}, maps));
   out.path = path.Finish();
-  out.anomalies = anomalies.Finish(maps, {});
+  out.anomalies = anomalies->Finish(maps, {});
   return out;
 }
 

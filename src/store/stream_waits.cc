@@ -179,7 +179,8 @@ void CollectiveWaits(const model::Trace& t, const Rules& rules,
 StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
                           const std::function<void(uint64_t, uint64_t)>& progress,
                           const std::vector<time::ThreadTimeMap>* maps,
-                          const std::vector<analysis::UnclosedSlice>* unclosed) {
+                          const std::vector<analysis::UnclosedSlice>* unclosed,
+                          const LockstepVisits& visits, const std::function<void()>& restart) {
   const model::Trace& trace = store.trace();
   const Rules rules(trace);
   const size_t parts = store.pool()->size();
@@ -213,7 +214,9 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
 
   MessagePassOptions options;
   options.maps = maps;
+  options.visits = visits;
   options.begin_attempt = [&](int64_t horizon) {
+    if (restart) restart();
     for (auto& o : outboxes)
       for (auto& v : o)
         v.clear();

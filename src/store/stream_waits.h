@@ -12,6 +12,7 @@
 #include "analysis/critical_path.h"
 #include "analysis/deadlock.h"
 #include "analysis/wait_states.h"
+#include "store/lockstep.h"
 #include "store/trace_store.h"
 #include "time/time_map.h"
 
@@ -28,10 +29,13 @@ struct StreamedWaits {
 /// 12), and the deadlocks.
 /// With `maps` (per thread), on the repaired times; `unclosed` then gives
 /// the unclosed slices on them (TimeMapper::LongSlices), else they come
-/// from the skeletons.
+/// from the skeletons. `visits` ride along the pass (store/lockstep.h);
+/// `restart` is called at the start of every attempt, to start them over.
 StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
                           const std::function<void(uint64_t, uint64_t)>& progress = {},
                           const std::vector<time::ThreadTimeMap>* maps = nullptr,
-                          const std::vector<analysis::UnclosedSlice>* unclosed = nullptr);
+                          const std::vector<analysis::UnclosedSlice>* unclosed = nullptr,
+                          const LockstepVisits& visits = {},
+                          const std::function<void()>& restart = {});
 
 }  // namespace plx::store
