@@ -19,9 +19,10 @@ std::string FormatBytes(uint64_t bytes);
 /// "1,234,567".
 std::string FormatCount(uint64_t n);
 
-/// `text` safe to print on a terminal: control characters (C0, DEL and the
-/// UTF-8 encoded C1 range) become visible escapes ("\n", "\x1b", "\u009b");
-/// everything else, UTF-8 included, is kept. For text from peers and files.
+/// `text` safe to print on a terminal: control characters (ASCII controls,
+/// DEL, and U+0080..U+009F encoded in UTF-8) become visible escapes ("\n",
+/// "\x1b", "\u009b"); everything else, UTF-8 included, is kept. For text
+/// from peers and files.
 std::string EscapeControl(std::string_view text);
 
 /// Splits on a separator; empty pieces are kept.

@@ -57,7 +57,7 @@ TEST(EscapeControl, ShowsControlCharactersAndKeepsTheRest) {
   EXPECT_EQ(EscapeControl("a\nb\r\tc"), "a\\nb\\r\\tc");
   EXPECT_EQ(EscapeControl("\x1b[2J\x1b]0;owned\x07"), "\\x1b[2J\\x1b]0;owned\\x07");
   EXPECT_EQ(EscapeControl(std::string_view("a\0b\x7f", 4)), "a\\x00b\\x7f");
-  // UTF-8 stays, but the C1 controls (U+009B is a one-character CSI) do not.
+  // UTF-8 stays, but the controls U+0080..U+009F (U+009B is a one-character CSI) do not.
   EXPECT_EQ(EscapeControl("h\xc3\xa9te"), "h\xc3\xa9te");
   EXPECT_EQ(EscapeControl("\xc2\x9b"
                           "31m\xc2\xa0"),

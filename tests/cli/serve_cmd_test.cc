@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <regex>
+#include <string>
+#include <vector>
 
 #include "server/api_test_trace.h"
 #include "support/test_support.h"
@@ -20,6 +22,18 @@ namespace {
 
 // The status line and body of GET `target` on 127.0.0.1:port (HTTP/1.0, so
 // the server closes the connection after its answer).
+// Reads the child's lines until one matches `re`: the match and its groups
+// (none when no line matched within 20 s); the other lines go to `*before`.
+std::vector<std::string> AwaitLine(ChildProcess* p, const std::regex& re, std::string* before) {
+  std::string line;
+  std::smatch m;
+  while (p->ReadLine(&line, 20000)) {
+    if (std::regex_search(line, m, re)) return std::vector<std::string>(m.begin(), m.end());
+    *before += line + "\n";
+  }
+  return {};
+}
+
 std::string HttpGet(int port, const std::string& target) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
@@ -48,11 +62,9 @@ TEST(ServeCmdTest, PrintsATokenUrlServesWithItAndStopsOnCtrlC) {
   const std::string trace = dir.File("run.plx");
   ASSERT_TRUE(WriteTraceScript(ApiTestScript(), trace).ok());
   ChildProcess server({BuildPath("src/cli/parallax"), "serve", trace, "--no-browser"});
-  std::string line, all;
-  std::smatch m;
-  const std::regex url(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))");
-  while (server.ReadLine(&line, 20000) && !std::regex_search(line, m, url))
-    all += line + "\n";
+  std::string all;
+  const std::vector<std::string> m =
+      AwaitLine(&server, std::regex(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))"), &all);
   ASSERT_FALSE(m.empty()) << "no URL line in:\n" << all;
   const int port = std::stoi(m[1]);
   const std::string token = m[2];
@@ -117,10 +129,8 @@ TEST(ServeCmdTest, LivePeerTextIsPrintedWithControlCharactersEscaped) {
   ChildProcess server(
       {BuildPath("src/cli/parallax"), "serve", "--listen", "127.0.0.1:0", "--no-browser"});
   std::string line, all;
-  std::smatch m;
-  const std::regex live(R"(PLX_LIVE=127\.0\.0\.1:(\d+) PLX_LIVE_TOKEN=([0-9a-f]{32}))");
-  while (server.ReadLine(&line, 20000) && !std::regex_search(line, m, live))
-    all += line + "\n";
+  const std::vector<std::string> m = AwaitLine(
+      &server, std::regex(R"(PLX_LIVE=127\.0\.0\.1:(\d+) PLX_LIVE_TOKEN=([0-9a-f]{32}))"), &all);
   ASSERT_FALSE(m.empty()) << "no PLX_LIVE line in:\n" << all;
   const int port = std::stoi(m[1]);
   const std::string token = m[2];
