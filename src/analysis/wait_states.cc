@@ -234,7 +234,27 @@ void WaitStatesBuilder::Add(const WaitInstance& w, uint32_t thread, uint32_t sta
   if (keep) {
     r_.instances.push_back(w);
     r_.instances.back().thread = thread;
+  } else if (longest_ > 0) {
+    WaitInstance kept = w;
+    kept.thread = thread;
+    KeepIfLong(kept);
   }
+}
+
+void WaitStatesBuilder::KeepIfLong(const WaitInstance& w) {
+  std::vector<WaitInstance>& heap = r_.instances;  // the shortest kept on top
+  if (heap.size() == longest_) {
+    if (!LongerWait(w, heap.front())) return;
+    std::pop_heap(heap.begin(), heap.end(), LongerWait);
+    heap.pop_back();
+  }
+  heap.push_back(w);
+  std::push_heap(heap.begin(), heap.end(), LongerWait);
+}
+
+bool LongerWait(const WaitInstance& a, const WaitInstance& b) {
+  if (a.wait_ns != b.wait_ns) return a.wait_ns > b.wait_ns;
+  return std::tie(a.slice, a.kind, a.record) < std::tie(b.slice, b.kind, b.record);
 }
 
 void WaitStatesBuilder::Merge(WaitStatesBuilder&& o) {
@@ -250,7 +270,12 @@ void WaitStatesBuilder::Merge(WaitStatesBuilder&& o) {
   for (size_t i = 0; i < r_.threads.size(); ++i)
     add(&r_.threads[i], o.r_.threads[i]);
   callsites_.insert(callsites_.end(), o.callsites_.begin(), o.callsites_.end());
-  r_.instances.insert(r_.instances.end(), o.r_.instances.begin(), o.r_.instances.end());
+  if (longest_ > 0) {
+    for (const WaitInstance& w : o.r_.instances)
+      KeepIfLong(w);
+  } else {
+    r_.instances.insert(r_.instances.end(), o.r_.instances.begin(), o.r_.instances.end());
+  }
 }
 
 WaitStatesReport WaitStatesBuilder::Finish() && {

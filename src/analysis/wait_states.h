@@ -48,6 +48,10 @@ struct WaitInstance {
   int64_t end_ns() const { return begin_ns + wait_ns; }
 };
 
+/// The longer wait first: by wait_ns, then by slice, kind and record (a
+/// total order, so the longest n are the same however they were found).
+bool LongerWait(const WaitInstance& a, const WaitInstance& b);
+
 struct WaitTotals {
   int64_t late_sender_ns = 0;
   int64_t late_receiver_ns = 0;
@@ -81,13 +85,19 @@ class WaitStatesBuilder {
   /// `keep` false: counted in the totals only, not kept in `instances`.
   void Add(const WaitInstance& w, uint32_t thread, uint32_t state, uint32_t callsite,
            bool keep = true);
+  /// Also keeps, of the waits added with `keep` false, the `n` longest
+  /// (LongerWait); a bounded list where keeping every wait would not fit.
+  void KeepLongest(size_t n) { longest_ = n; }
   void Merge(WaitStatesBuilder&& other);
   /// Sorts the call sites and the instances.
   WaitStatesReport Finish() &&;
 
  private:
+  void KeepIfLong(const WaitInstance& w);
+
   const model::Trace& trace_;
   WaitStatesReport r_;
+  size_t longest_ = 0;  // a min-heap in r_.instances (LongerWait) when > 0
   std::vector<std::pair<uint64_t, WaitTotals>> callsites_;  // (state << 32 | callsite)
 };
 

@@ -56,6 +56,32 @@ Json SliceRefJson(const model::Trace& t, uint32_t slice) {
               {"depth", s.depth[slice]}};
 }
 
+SliceRefs::SliceRefs(ServedTrace& served)
+    : store_(served.from_store() ? served.store_timeline_held() : nullptr),
+      t_(store_ ? store_->trace() : served.trace()) {}
+
+Json SliceRefs::Ref(uint32_t slice) const {
+  if (!store_) return slice < t_.slices.size() ? SliceRefJson(t_, slice) : Json();
+  const auto s = store_->SliceAt(slice);
+  if (!s) return Json();
+  return Json{{"id", slice},
+              {"row", s->thread},
+              {"state", s->state},
+              {"begin", TraceTime(t_, s->begin_ns)},
+              {"end", TraceTime(t_, s->end_ns)},
+              {"depth", s->depth}};
+}
+
+std::string SliceRefs::Name(uint32_t slice) const {
+  uint32_t state = model::kNone;
+  if (!store_) {
+    if (slice < t_.slices.size()) state = t_.slices.state[slice];
+  } else if (const auto s = store_->SliceAt(slice)) {
+    state = s->state;
+  }
+  return state < t_.states.size() ? t_.states[state].name : "?";
+}
+
 std::string ProcessLabel(const model::Process& p) {
   if (p.rank >= 0) return "rank " + std::to_string(p.rank);
   if (!p.name.empty()) return p.name;
@@ -302,6 +328,41 @@ Json TraceEntryJson(const ServedTrace& t) {
               {"live", t.live()}};
 }
 
+// Served from its file, whether `endpoint` can be answered; if not, `*r`
+// says why: 501 for what needs the trace in memory, 503 (retry) for the
+// analyses while they wait for the causal repair or are being made.
+bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::string_view endpoint,
+                     ApiResponse* r) {
+  if (endpoint == "summary" || endpoint == "processes" || endpoint == "tile" ||
+      endpoint == "details" || endpoint == "stats")
+    return true;
+  const bool analysis = endpoint == "waits" || endpoint == "critical-path" ||
+                        endpoint == "diagnostics" || endpoint == "anomalies" ||
+                        endpoint == "matrix";
+  if (!analysis) {
+    *r = ErrorResponse(501, "trace '" + trace.id() + "' is served from its file (" +
+                                std::to_string(trace.file_records()) +
+                                " records, over the memory budget): /" + std::string(endpoint) +
+                                " needs it in memory; run the matching parallax command on it, "
+                                "or serve it with a larger --memory");
+    return false;
+  }
+  if (held.analyses()) return true;
+  if (held.recorded_times()) {
+    *r = ErrorResponse(503, "trace '" + trace.id() + "': /" + std::string(endpoint) +
+                                " waits for the causal repair (" +
+                                std::to_string(std::lround(trace.repair_progress() * 100)) +
+                                "% done)");
+  } else {
+    const std::string step = trace.analysing();
+    *r = ErrorResponse(503, "trace '" + trace.id() + "': /" + std::string(endpoint) +
+                                " is being computed from the file (" +
+                                (step.empty() ? std::string("statistics first") : step) + ")");
+  }
+  r->retry_after = true;
+  return false;
+}
+
 Json LiveStatusJson(const LiveStatus& s) {
   return Json{{"trace", s.trace},
               {"generation", s.generation},
@@ -402,14 +463,9 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   // if the one on the repaired times replaces it meanwhile.
   const std::shared_ptr<StoreTimeline> held =
       trace->from_store() ? trace->store_timeline_held() : nullptr;
-  if (trace->from_store() && endpoint != "summary" && endpoint != "processes" &&
-      endpoint != "tile" && endpoint != "details" && endpoint != "stats")
-    return ErrorResponse(
-        501, "trace '" + trace->id() + "' is served from its file (" +
-                 std::to_string(trace->file_records()) + " records, over the memory budget): /" +
-                 std::string(endpoint) +
-                 " needs it in memory; run the matching parallax command on it, or serve it "
-                 "with a larger --memory");
+  if (held) {
+    if (ApiResponse r; !FromFileAnswers(*trace, *held, endpoint, &r)) return r;
+  }
   if (endpoint == "summary") return Summary(*trace);
   if (endpoint == "processes") return Processes(*trace);
   if (endpoint == "tile") return Tile(*trace, q);

@@ -13,13 +13,10 @@
 namespace plx::server::handlers {
 namespace {
 
-Json AnomalyRefJson(const model::Trace& t, const analysis::Anomaly& a) {
-  return Json{{"slice", SliceRefJson(t, a.slice)},
-              {"duration", a.duration_ns},
-              {"median", a.median_ns},
-              {"limit", a.limit_ns},
-              {"score", a.score},
-              {"method", analysis::AnomalyMethodName(a.method)}};
+Json AnomalyRefJson(const SliceRefs& refs, const analysis::Anomaly& a) {
+  return Json{{"slice", refs.Ref(a.slice)}, {"duration", a.duration_ns},
+              {"median", a.median_ns},      {"limit", a.limit_ns},
+              {"score", a.score},           {"method", analysis::AnomalyMethodName(a.method)}};
 }
 
 StatusOr<analysis::AnomalyOptions> AnomalyOptionsOf(const QueryParams& q) {
@@ -41,8 +38,8 @@ std::string RankOrRow(const model::Trace& t, uint32_t thread) {
   return single ? ProcessLabel(p) : RowLabel(t, thread);
 }
 
-std::string SliceName(const model::Trace& t, uint32_t slice) {
-  return slice < t.slices.size() ? t.states[t.slices.state[slice]].name : "?";
+std::string StateName(const model::Trace& t, uint32_t state) {
+  return state < t.states.size() ? t.states[state].name : "?";
 }
 
 Json FindingJson(const model::Trace& t, std::string kind, std::string severity, std::string text,
@@ -76,15 +73,15 @@ const char* WaitKindName(analysis::WaitKind kind) {
   return "collective";
 }
 
-std::string WaitText(const model::Trace& t, const analysis::WaitInstance& w) {
-  const uint32_t thread = t.slices.thread[w.slice];
+std::string WaitText(const model::Trace& t, const SliceRefs& refs,
+                     const analysis::WaitInstance& w) {
   std::string cause =
       w.cause_thread < t.threads.size() ? " for " + RankOrRow(t, w.cause_thread) : "";
   const char* what = w.kind == analysis::WaitKind::kLateSender     ? "late sender"
                      : w.kind == analysis::WaitKind::kLateReceiver ? "late receiver"
                                                                    : "collective wait";
-  return std::string(what) + ": " + RankOrRow(t, thread) + " waited " + FormatDuration(w.wait_ns) +
-         " in " + SliceName(t, w.slice) + cause;
+  return std::string(what) + ": " + RankOrRow(t, w.thread) + " waited " +
+         FormatDuration(w.wait_ns) + " in " + refs.Name(w.slice) + cause;
 }
 
 Json WaitTotalsJson(const analysis::WaitTotals& w) {
@@ -126,8 +123,9 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
   std::stable_sort(selected.begin(), selected.end(),
                    [](const auto& a, const auto& b) { return a.duration_ns > b.duration_ns; });
   Json selection = Json::array();
+  const SliceRefs refs(served);
   for (size_t i = 0; i < selected.size() && i < static_cast<size_t>(*limit); ++i)
-    selection.push_back(AnomalyRefJson(t, selected[i]));
+    selection.push_back(AnomalyRefJson(refs, selected[i]));
   return JsonResponse(Json{{"state", h.state},
                            {"edges", histogram->edges},
                            {"counts", histogram->counts},
@@ -147,12 +145,17 @@ ApiResponse Anomalies(ServedTrace& served, const QueryParams& q) {
   std::vector<analysis::Anomaly> computed;
   const std::vector<analysis::Anomaly>* list = &served.anomalies();
   if (options->method == analysis::AnomalyMethod::kPercentile) {
+    if (served.from_store())
+      return ErrorResponse(501, "parameter 'method': percentile anomalies need trace '" +
+                                    served.id() +
+                                    "' in memory; run `parallax anomalies --percentile` on it");
     computed = analysis::FindAnomalies(t, *options);
     list = &computed;
   }
   Json out = Json::array();
+  const SliceRefs refs(served);
   for (size_t i = 0; i < list->size() && i < static_cast<size_t>(*limit); ++i)
-    out.push_back(AnomalyRefJson(t, (*list)[i]));
+    out.push_back(AnomalyRefJson(refs, (*list)[i]));
   return JsonResponse(Json{{"method", analysis::AnomalyMethodName(options->method)},
                            {"anomalies", std::move(out)},
                            {"total", list->size()}});
@@ -258,12 +261,13 @@ ApiResponse Waits(ServedTrace& served, const QueryParams& q) {
     order.push_back(&i);
   const size_t keep = std::min(limit, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
-                    [](auto* a, auto* b) { return a->wait_ns > b->wait_ns; });
+                    [](auto* a, auto* b) { return analysis::LongerWait(*a, *b); });
+  const SliceRefs refs(served);
   for (size_t i = 0; i < keep; ++i) {
     const analysis::WaitInstance& wi = *order[i];
     longest.push_back(Json{
         {"kind", WaitKindName(wi.kind)},
-        {"slice", SliceRefJson(t, wi.slice)},
+        {"slice", refs.Ref(wi.slice)},
         {"begin", TraceTime(t, wi.begin_ns)},
         {"end", TraceTime(t, wi.end_ns())},
         {"cause_row", wi.cause_thread < t.threads.size() ? static_cast<int64_t>(wi.cause_thread)
@@ -312,7 +316,7 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
     const analysis::Deadlock& d = dead.deadlocks[i];
     std::string calls;
     for (uint32_t c : d.calls)
-      calls += (calls.empty() ? "" : ", ") + SliceName(t, dead.blocked[c].slice);
+      calls += (calls.empty() ? "" : ", ") + StateName(t, dead.blocked[c].state);
     const analysis::BlockedCall& first = dead.blocked[d.calls.front()];
     findings.push_back(
         FindingJson(t, "deadlock", "error",
@@ -321,7 +325,7 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
   }
   for (size_t i = 0; i < dead.not_in_cycle.size() && i < limit; ++i) {
     const analysis::BlockedCall& b = dead.blocked[dead.not_in_cycle[i]];
-    std::string text = RankOrRow(t, b.thread) + " never returned from " + SliceName(t, b.slice);
+    std::string text = RankOrRow(t, b.thread) + " never returned from " + StateName(t, b.state);
     if (!b.waits_for.empty()) text += ", waiting for ranks " + RankList(b.waits_for);
     findings.push_back(
         FindingJson(t, "blocked", "error", text, b.thread, b.since_ns, t.end_ns, b.slice));
@@ -333,11 +337,12 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
     longest.push_back(&w);
   const size_t keep_waits = std::min(limit, longest.size());
   std::partial_sort(longest.begin(), longest.begin() + static_cast<std::ptrdiff_t>(keep_waits),
-                    longest.end(), [](auto* a, auto* b) { return a->wait_ns > b->wait_ns; });
+                    longest.end(), [](auto* a, auto* b) { return analysis::LongerWait(*a, *b); });
+  const SliceRefs refs(served);
   for (size_t i = 0; i < keep_waits; ++i) {
     const analysis::WaitInstance& w = *longest[i];
-    findings.push_back(FindingJson(t, WaitKindName(w.kind), "warning", WaitText(t, w),
-                                   t.slices.thread[w.slice], w.begin_ns, w.end_ns(), w.slice));
+    findings.push_back(FindingJson(t, WaitKindName(w.kind), "warning", WaitText(t, refs, w),
+                                   w.thread, w.begin_ns, w.end_ns(), w.slice));
   }
 
   const time::RepairReport& repair = served.repair();

@@ -35,6 +35,20 @@ int64_t ClampedModelTime(const model::Trace& t, double trace_time, bool round_up
 Json CallsiteJson(const model::Trace& t, uint32_t callsite);
 /// The SliceRef of a slice.
 Json SliceRefJson(const model::Trace& t, uint32_t slice);
+/// The slices an answer names, by id: the model's rows, or (a trace served
+/// from its file) those of the chunks that hold them.
+class SliceRefs {
+ public:
+  explicit SliceRefs(ServedTrace& served);
+  /// SliceRefJson of the slice (null when there is none).
+  Json Ref(uint32_t slice) const;
+  /// Its state's name, '?' when there is no such slice.
+  std::string Name(uint32_t slice) const;
+
+ private:
+  std::shared_ptr<StoreTimeline> store_;  // when served from the file
+  const model::Trace& t_;
+};
 /// 'rank 3', the process name, or 'pid 123'.
 std::string ProcessLabel(const model::Process& p);
 /// The thread's name, or 'thread <tid>'.

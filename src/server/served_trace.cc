@@ -163,8 +163,20 @@ void ServedTrace::LoadFromFile(std::unique_ptr<format::TraceFile> file, bool war
   repair_total_.store(0, std::memory_order_relaxed);
   status_.store(LoadStatus::kReady, std::memory_order_release);
   SetProgress(early ? "repaired" : "ready", 1, 1);
-  // The timeline first; the statistics (a pass over the file) after.
-  if (warm_analyses) stats();
+  // The timeline first; the statistics (a pass over the file) after, then
+  // the analyses of the other panels (three passes more).
+  if (!warm_analyses) return;
+  stats();
+  StoreTimeline& timeline = store_timeline();
+  timeline.Analyses([this](std::string_view step) {
+    std::lock_guard lock(progress_mu_);
+    analysing_ = step;
+  });
+}
+
+std::string ServedTrace::analysing() const {
+  std::lock_guard lock(progress_mu_);
+  return analysing_;
 }
 
 std::shared_ptr<StoreTimeline> ServedTrace::store_timeline_held() const {
@@ -195,39 +207,50 @@ const std::vector<analysis::StateStats>& ServedTrace::callsite_stats() {
   return callsite_stats_;
 }
 
+const time::RepairReport& ServedTrace::repair() const {
+  return from_store() ? store_timeline().Analyses().repair : repair_;
+}
+
 const analysis::WaitStatesReport& ServedTrace::waits() {
+  if (from_store()) return store_timeline().Analyses().waits;
   std::call_once(waits_once_, [&] { waits_ = analysis::ComputeWaitStates(trace_, &pairs_); });
   return waits_;
 }
 
 const analysis::DeadlockReport& ServedTrace::deadlocks() {
+  if (from_store()) return store_timeline().Analyses().deadlocks;
   std::call_once(deadlocks_once_, [&] { deadlocks_ = analysis::DetectDeadlocks(trace_); });
   return deadlocks_;
 }
 
 const analysis::CriticalPath& ServedTrace::critical_path() {
+  if (from_store()) return store_timeline().Analyses().path;
   std::call_once(critical_path_once_,
                  [&] { critical_path_ = analysis::ComputeCriticalPath(trace_, waits()); });
   return critical_path_;
 }
 
 const analysis::ImbalanceReport& ServedTrace::imbalance() {
+  if (from_store()) return store_timeline().Analyses().imbalance;
   std::call_once(imbalance_once_,
                  [&] { imbalance_ = analysis::ComputeImbalance(trace_, stats()); });
   return imbalance_;
 }
 
 const analysis::CommMatrix& ServedTrace::comm_matrix() {
+  if (from_store()) return store_timeline().Analyses().matrix;
   std::call_once(matrix_once_, [&] { matrix_ = analysis::ComputeCommMatrix(trace_, pairs_); });
   return matrix_;
 }
 
 const analysis::RmaMatrix& ServedTrace::rma_matrix() {
+  if (from_store()) return store_timeline().Analyses().rma;
   std::call_once(rma_once_, [&] { rma_ = analysis::ComputeRmaMatrix(trace_); });
   return rma_;
 }
 
 const std::vector<analysis::Anomaly>& ServedTrace::anomalies() {
+  if (from_store()) return store_timeline().Analyses().anomalies;
   std::call_once(anomalies_once_, [&] { anomalies_ = analysis::FindAnomalies(trace_); });
   return anomalies_;
 }

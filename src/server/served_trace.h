@@ -108,6 +108,9 @@ class ServedTrace {
   /// runs, and how far it is (0..1).
   bool repairing() const;
   double repair_progress() const;
+  /// Served from the file: the part of the analyses being made (empty
+  /// before they start; StoreTimeline::analyses() tells when they are done).
+  std::string analysing() const;
 
   LoadProgressInfo progress() const;
   bool ready() const { return status_.load(std::memory_order_acquire) == LoadStatus::kReady; }
@@ -116,10 +119,12 @@ class ServedTrace {
   const model::Trace& trace() const { return from_store() ? store_timeline().trace() : trace_; }
   const TimelineIndex& index() const { return *index_; }
   const time::MessagePairs& pairs() const { return pairs_; }
-  const time::RepairReport& repair() const { return repair_; }
+  /// Served from the file: once its analyses are made.
+  const time::RepairReport& repair() const;
   uint64_t file_records() const { return file_records_; }
 
-  // Analyses, computed on first use (thread-safe).
+  // Analyses, computed on first use (thread-safe); served from the file,
+  // those of StoreTimeline::Analyses() (made on the repaired times).
   const analysis::StateStatsReport& stats();
   const std::vector<analysis::StateStats>& callsite_stats();
   const analysis::WaitStatesReport& waits();
@@ -153,6 +158,7 @@ class ServedTrace {
   std::atomic<LoadStatus> status_{LoadStatus::kLoading};
   mutable std::mutex progress_mu_;
   LoadProgressInfo progress_;
+  std::string analysing_;  // under progress_mu_
   std::function<void(const LoadProgressInfo&)> on_progress_;
   std::function<LiveStatus()> live_status_;
   std::unique_ptr<live::WindowDropped> dropped_;

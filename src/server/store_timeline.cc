@@ -218,6 +218,16 @@ std::optional<model::Trace> StoreTimeline::RowsAround(store::TableIndex table, u
   return out;
 }
 
+std::optional<StoreTimeline::SliceRow> StoreTimeline::SliceAt(uint64_t id) const {
+  const std::optional<store::RowPlace> at = store::PlaceRow(*store_, store::kSlices, id);
+  if (!at) return std::nullopt;
+  const std::shared_ptr<const ChunkPart> part = Chunk(at->thread, at->chunk);
+  if (id < part->first_slice || id - part->first_slice >= part->slices.size()) return std::nullopt;
+  const size_t r = id - part->first_slice;
+  const model::SliceTable& s = part->slices;
+  return SliceRow{s.thread[r], s.state[r], s.begin[r], s.end[r], s.depth[r]};
+}
+
 void StoreTimeline::DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const {
   model::SliceTable& s = out->trace.slices;
   const store::ThreadSkeleton& k = store_->skeleton(thread);

@@ -8,6 +8,7 @@
 // (docs/memory.md, "Serving from the file").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <list>
@@ -15,10 +16,17 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/anomalies.h"
+#include "analysis/comm_matrix.h"
+#include "analysis/critical_path.h"
+#include "analysis/deadlock.h"
+#include "analysis/imbalance.h"
 #include "analysis/state_stats.h"
+#include "analysis/wait_states.h"
 #include "base/status.h"
 #include "base/thread_pool.h"
 #include "format/trace_file.h"
@@ -30,6 +38,21 @@
 #include "time/causal_repair.h"
 
 namespace plx::server {
+
+/// What the analysis panels show of a trace served from its file, on the
+/// repaired times (the in-memory answers, but for the wait instances: the
+/// longest kLongestWaits only).
+struct StoreAnalyses {
+  static constexpr size_t kLongestWaits = 10000;
+  time::RepairReport repair;  // with what the repair moved
+  analysis::WaitStatesReport waits;
+  analysis::DeadlockReport deadlocks;
+  analysis::CriticalPath path;
+  std::vector<analysis::Anomaly> anomalies;  // robust, every state, worst first
+  analysis::ImbalanceReport imbalance;
+  analysis::CommMatrix matrix;
+  analysis::RmaMatrix rma;
+};
 
 struct StoreServing {
   ThreadPool* pool = nullptr;  // the workers (null: one)
@@ -79,9 +102,27 @@ class StoreTimeline {
   /// `*row` is `id`'s row in it. Nothing when there is no such row.
   std::optional<model::Trace> RowsAround(store::TableIndex table, uint64_t id, uint32_t* row) const;
 
+  /// What an answer shows of slice `id` (a global row), on the repaired
+  /// times; nothing when there is no such slice.
+  struct SliceRow {
+    uint32_t thread = 0, state = 0;
+    int64_t begin_ns = 0, end_ns = 0;
+    uint16_t depth = 0;
+  };
+  std::optional<SliceRow> SliceAt(uint64_t id) const;
+
   /// State statistics on the repaired times, computed on first use.
   const analysis::StateStatsReport& stats();
   const std::vector<analysis::StateStats>& callsite_stats();
+
+  /// The analyses (three passes over the file, or four with RMA records),
+  /// made once: a call while another makes them waits for it. `step` is told
+  /// as each part begins.
+  const StoreAnalyses& Analyses(const std::function<void(std::string_view)>& step = {});
+  /// Null until Analyses() has made them.
+  const StoreAnalyses* analyses() const {
+    return analyses_ready_.load(std::memory_order_acquire) ? &analyses_ : nullptr;
+  }
 
  private:
   StoreTimeline() = default;
@@ -148,6 +189,9 @@ class StoreTimeline {
   std::once_flag stats_once_;
   analysis::StateStatsReport stats_;
   std::vector<analysis::StateStats> callsite_stats_;
+  std::once_flag analyses_once_;
+  std::atomic<bool> analyses_ready_{false};
+  StoreAnalyses analyses_;
 };
 
 }  // namespace plx::server

@@ -39,10 +39,13 @@ class RmaVisitor : public ChunkVisitor {
 }  // namespace
 
 StreamedMessages StreamMessages(const TraceStore& store,
-                                const std::function<void(uint64_t, uint64_t)>& progress) {
+                                const std::function<void(uint64_t, uint64_t)>& progress,
+                                const std::vector<time::ThreadTimeMap>* maps) {
   const model::Trace& trace = store.trace();
+  MessagePassOptions options;
+  options.maps = maps;
   auto consumers = RunMessagePass(
-      store, [&](size_t) { return std::make_unique<Counter>(trace); }, {}, progress);
+      store, [&](size_t) { return std::make_unique<Counter>(trace); }, options, progress);
   StreamedMessages out;
   analysis::CommMatrixBuilder matrix(trace.processes.size());
   for (const auto& c : consumers) {

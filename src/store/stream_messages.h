@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "analysis/comm_matrix.h"
 #include "store/trace_store.h"
+#include "time/time_map.h"
 
 namespace plx::store {
 
@@ -18,8 +20,10 @@ struct StreamedMessages {
   analysis::CommMatrix matrix;
 };
 
+/// With `maps` (per thread), the latencies are on the repaired times.
 StreamedMessages StreamMessages(const TraceStore& store,
-                                const std::function<void(uint64_t, uint64_t)>& progress = {});
+                                const std::function<void(uint64_t, uint64_t)>& progress = {},
+                                const std::vector<time::ThreadTimeMap>* maps = nullptr);
 
 /// The RMA matrix (analysis::ComputeRmaMatrix) from a thread pass.
 analysis::RmaMatrix StreamRmaMatrix(const TraceStore& store,

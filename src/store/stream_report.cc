@@ -50,17 +50,26 @@ class FanOut : public ChunkVisitor {
 StatusOr<StreamedReport> StreamReport(const TraceStore& store,
                                       const analysis::AnomalyOptions& anomaly_options,
                                       const std::function<void(std::string_view)>& step) {
+  if (step) step("causal repair");
+  PLX_ASSIGN_OR_RETURN(StreamedRepair repaired, StreamRepair(store));
+  AnalysesOptions options;
+  options.anomalies = anomaly_options;
+  return StreamAnalyses(store, std::move(repaired.report), repaired.maps, options, step);
+}
+
+StreamedReport StreamAnalyses(const TraceStore& store, time::RepairReport repair,
+                              const std::vector<time::ThreadTimeMap>& repaired_maps,
+                              const AnalysesOptions& options,
+                              const std::function<void(std::string_view)>& step) {
   const auto begin = [&](std::string_view name) {
     if (step) step(name);
   };
   StreamedReport out;
-  begin("causal repair");
-  PLX_ASSIGN_OR_RETURN(StreamedRepair repaired, StreamRepair(store));
-  out.repair = std::move(repaired.report);
-  const bool moved = std::any_of(repaired.maps.begin(), repaired.maps.end(),
+  out.repair = std::move(repair);
+  const bool moved = std::any_of(repaired_maps.begin(), repaired_maps.end(),
                                  [](const time::ThreadTimeMap& m) { return !m.is_identity(); });
-  const std::vector<time::ThreadTimeMap>* maps = moved ? &repaired.maps : nullptr;
-  out.trace = moved ? RepairedDefinitions(store.trace(), repaired.maps) : store.trace();
+  const std::vector<time::ThreadTimeMap>* maps = moved ? &repaired_maps : nullptr;
+  out.trace = moved ? RepairedDefinitions(store.trace(), repaired_maps) : store.trace();
 
   // The statistics and the anomalies' first pass ride along the wait-state
   // pass (each chunk decoded once for all of them); an attempt of that pass
@@ -76,7 +85,7 @@ StatusOr<StreamedReport> StreamReport(const TraceStore& store,
     stats.clear();
     fan.clear();
     visitors.clear();
-    anomalies.emplace(store, anomaly_options);
+    anomalies.emplace(store, options.anomalies);
     for (size_t w = 0; w < workers; ++w)
       stats.emplace_back(out.trace);
     for (size_t w = 0; w < workers; ++w)
@@ -88,8 +97,9 @@ StatusOr<StreamedReport> StreamReport(const TraceStore& store,
   // Unclosed slices from the skeletons: on the repaired times, as the
   // deadlock search needs them before the pass starts.
   const std::vector<analysis::UnclosedSlice> open = UnclosedSlices(store, maps);
-  StreamedWaits w = StreamWaits(store, /*wait_ends=*/true, {}, maps, maps ? &open : nullptr,
-                                LockstepVisits{&visitors, &moved_stats}, restart);
+  StreamedWaits w =
+      StreamWaits(store, /*wait_ends=*/true, {}, maps, maps ? &open : nullptr,
+                  LockstepVisits{&visitors, &moved_stats}, restart, options.longest_waits);
   out.deadlocks = std::move(w.deadlocks);
   for (size_t k = 1; k < workers; ++k)
     stats[0].builder.Merge(std::move(stats[k].builder));

@@ -36,4 +36,17 @@ StatusOr<StreamedReport> StreamReport(const TraceStore& store,
                                       const analysis::AnomalyOptions& anomalies = {},
                                       const std::function<void(std::string_view)>& step = {});
 
+struct AnalysesOptions {
+  analysis::AnomalyOptions anomalies;
+  /// Wait instances kept: the longest (the report's waits have totals only).
+  size_t longest_waits = 0;
+};
+
+/// What StreamReport computes after the causal repair, given the repair's
+/// report and time maps (per thread; all identity: the recorded times).
+StreamedReport StreamAnalyses(const TraceStore& store, time::RepairReport repair,
+                              const std::vector<time::ThreadTimeMap>& maps,
+                              const AnalysesOptions& options = {},
+                              const std::function<void(std::string_view)>& step = {});
+
 }  // namespace plx::store

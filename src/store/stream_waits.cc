@@ -180,7 +180,8 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
                           const std::function<void(uint64_t, uint64_t)>& progress,
                           const std::vector<time::ThreadTimeMap>* maps,
                           const std::vector<analysis::UnclosedSlice>* unclosed,
-                          const LockstepVisits& visits, const std::function<void()>& restart) {
+                          const LockstepVisits& visits, const std::function<void()>& restart,
+                          size_t longest) {
   const model::Trace& trace = store.trace();
   const Rules rules(trace);
   const size_t parts = store.pool()->size();
@@ -223,8 +224,10 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
     rows.assign(threads, ThreadWaits());
     ends.assign(wait_ends ? threads : 0, {});
     builders.clear();
-    for (size_t w = 0; w < parts; ++w)
+    for (size_t w = 0; w < parts; ++w) {
       builders.emplace_back(trace);
+      builders.back().KeepLongest(longest);
+    }
     groups.Reset(horizon);
     deadlocks.Reset();
   };

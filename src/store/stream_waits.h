@@ -19,7 +19,7 @@
 namespace plx::store {
 
 struct StreamedWaits {
-  analysis::WaitStatesReport waits;    // totals (no instances)
+  analysis::WaitStatesReport waits;    // totals (instances: the longest only)
   analysis::DeadlockReport deadlocks;  // analysis::DetectDeadlocks
   analysis::ThreadWaitEnds ends;       // with `wait_ends`: what the critical path walks
 };
@@ -31,11 +31,12 @@ struct StreamedWaits {
 /// the unclosed slices on them (TimeMapper::LongSlices), else they come
 /// from the skeletons. `visits` ride along the pass (store/lockstep.h);
 /// `restart` is called at the start of every attempt, to start them over.
+/// The `longest` waits are kept as instances (WaitStatesBuilder::KeepLongest).
 StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
                           const std::function<void(uint64_t, uint64_t)>& progress = {},
                           const std::vector<time::ThreadTimeMap>* maps = nullptr,
                           const std::vector<analysis::UnclosedSlice>* unclosed = nullptr,
                           const LockstepVisits& visits = {},
-                          const std::function<void()>& restart = {});
+                          const std::function<void()>& restart = {}, size_t longest = 0);
 
 }  // namespace plx::store

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError, buildPath, encodeParam, HttpClient, TraceApi, webSocketUrl, type FetchLike } from './client';
 
 interface Call {
@@ -118,6 +118,48 @@ describe('TraceApi', () => {
     // Once ready, requests go out at once.
     await api.get('processes', {});
     expect(f.calls).toHaveLength(3);
+  });
+
+  describe('an answer still being made (503 with Retry-After)', () => {
+    afterEach(() => vi.useRealTimers());
+    const later = (): Response =>
+      new Response(JSON.stringify({ error: 'waits: is being computed from the file' }), {
+        status: 503,
+        headers: { 'Retry-After': '1' },
+      });
+
+    it('is asked again until it comes, without reporting an error', async () => {
+      vi.useFakeTimers();
+      let asked = 0;
+      const f = fakeFetch(() => (++asked < 3 ? later() : json({ total: 7 })));
+      const reported: ApiRequestError[] = [];
+      const api = new TraceApi(new HttpClient({ token: null, fetch: f.fetch, onError: (e) => reported.push(e) }), 'tr');
+      api.setStatus('ready');
+      const answer = api.get('waits', {});
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(asked).toBe(2);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await answer).toEqual({ total: 7 });
+      expect(asked).toBe(3);
+      expect(reported).toHaveLength(0);
+    });
+
+    it('stops asking when aborted, and a 503 without Retry-After is an error', async () => {
+      vi.useFakeTimers();
+      const f = fakeFetch(() => later());
+      const api = new TraceApi(new HttpClient({ token: null, fetch: f.fetch }), 'tr');
+      api.setStatus('ready');
+      const abort = new AbortController();
+      const answer = api.request('waits', {}, abort.signal);
+      const failed = expect(answer).rejects.toBeDefined();
+      await vi.advanceTimersByTimeAsync(10);
+      abort.abort();
+      await failed;
+      expect(f.calls).toHaveLength(1);
+      const plain = new TraceApi(new HttpClient({ token: null, fetch: fakeFetch(() => json({ error: 'busy' }, 503)).fetch }), 'tr');
+      plain.setStatus('ready');
+      await expect(plain.get('waits', {})).rejects.toMatchObject({ status: 503, retryAfter: 0 });
+    });
   });
 
   it('rejects queued and later requests when the trace fails', async () => {

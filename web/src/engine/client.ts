@@ -12,10 +12,28 @@ export class ApiRequestError extends Error {
     message: string,
     readonly status: number,
     readonly endpoint: string,
+    /** Seconds the server asked to wait before asking again (503), or 0. */
+    readonly retryAfter = 0,
   ) {
     super(message);
     this.name = 'ApiRequestError';
   }
+}
+
+/** Resolves after `ms`, or rejects when `signal` aborts first. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
 }
 
 /** A parameter value as the API wants it: decimal numbers, comma lists, 1/0. */
@@ -104,9 +122,12 @@ export class HttpClient {
           : new ApiRequestError(`${endpoint}: ${e instanceof Error ? e.message : String(e)}`, 0, endpoint);
       // An abort is the caller's decision, not a failure to report; 501 is
       // an endpoint a trace served from its file cannot answer, which the
-      // viewer says once when it opens the trace (TraceSummary.from_file).
+      // viewer says once when it opens the trace (TraceSummary.from_file);
+      // a 503 with Retry-After is an answer still being made (TraceApi
+      // asks again).
       const aborted = e instanceof DOMException && e.name === 'AbortError';
-      if (!aborted && err.status !== 501) this.options.onError?.(err);
+      const later = err.status === 503 && err.retryAfter > 0;
+      if (!aborted && !later && err.status !== 501) this.options.onError?.(err);
       throw err;
     }
   }
@@ -137,7 +158,8 @@ export class HttpClient {
       } catch {
         // No body: the status line is all there is.
       }
-      throw new ApiRequestError(`${endpoint}: ${message}`, res.status, endpoint);
+      const retry = res.status === 503 ? Number(res.headers.get('Retry-After') ?? 0) : 0;
+      throw new ApiRequestError(`${endpoint}: ${message}`, res.status, endpoint, Number.isFinite(retry) ? retry : 0);
     }
     if (ENDPOINTS[endpoint].response === 'binary') {
       return (await res.arrayBuffer()) as EndpointTypes[K]['response'];
@@ -194,15 +216,35 @@ export class TraceApi implements ApiClient {
     params: EndpointTypes[K]['params'],
     signal?: AbortSignal,
   ): Promise<EndpointTypes[K]['response']> {
-    if (this.status === 'ready') return this.http.get(endpoint, params, this.trace, signal);
+    if (this.status === 'ready') return this.askUntilAnswered(endpoint, params, signal);
     if (this.status === 'failed') {
       return Promise.reject(new ApiRequestError(`trace ${this.trace} failed to load: ${this.failure}`, 503, endpoint));
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({
-        run: () => this.http.get(endpoint, params, this.trace, signal).then(resolve, reject),
+        run: () => this.askUntilAnswered(endpoint, params, signal).then(resolve, reject),
         fail: reject,
       });
     });
+  }
+
+  /**
+   * The answer, asking again while the server says it is still computing it
+   * (503 with Retry-After: a trace served from its file makes its analyses
+   * after the timeline is ready), every 1 to 5 s, until `signal` aborts.
+   */
+  private async askUntilAnswered<K extends Endpoint>(
+    endpoint: K,
+    params: EndpointTypes[K]['params'],
+    signal?: AbortSignal,
+  ): Promise<EndpointTypes[K]['response']> {
+    for (let attempt = 0; ; ++attempt) {
+      try {
+        return await this.http.get(endpoint, params, this.trace, signal);
+      } catch (e) {
+        if (!(e instanceof ApiRequestError) || e.status !== 503 || e.retryAfter <= 0) throw e;
+        await pause(Math.min(5, Math.max(e.retryAfter, attempt)) * 1000, signal);
+      }
+    }
   }
 }
