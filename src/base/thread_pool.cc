@@ -3,6 +3,9 @@
 // are left, and the last one out wakes the caller.
 #include "base/thread_pool.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
 
 namespace plx {
@@ -26,10 +29,13 @@ struct ThreadPool::Loop {
   std::condition_variable done;
 };
 
-ThreadPool::ThreadPool(size_t threads) {
+ThreadPool::ThreadPool(size_t threads, Priority priority) {
   if (threads == 0) threads = HardwareThreads();
   for (size_t i = 1; i < threads; ++i)
-    workers_.emplace_back([this, i] { Work(i); });
+    workers_.emplace_back([this, i, priority] {
+      if (priority == Priority::kBackground) LowerThreadPriority();
+      Work(i);
+    });
 }
 
 ThreadPool::~ThreadPool() {
@@ -117,6 +123,13 @@ void ThreadPool::ParallelFor(size_t n, const std::function<void(size_t, size_t)>
   }
   std::unique_lock<std::mutex> lock(loop.done_mu);
   loop.done.wait(lock, [&] { return loop.active.load() == 0; });
+}
+
+void LowerThreadPriority() {
+  // A thread's nice value is its own on Linux (the tid names it); the
+  // call fails harmlessly where it cannot lower it further.
+  const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  if (nice < 10) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
 }
 
 size_t HardwareThreads() {

@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -15,9 +16,13 @@ namespace plx {
 
 class ThreadPool {
  public:
+  /// kBackground: the workers give way to the process's other threads
+  /// (LowerThreadPriority), for work that must not slow what answers users.
+  enum class Priority : uint8_t { kNormal, kBackground };
+
   /// `threads` workers in all, the caller of ParallelFor counted as one
   /// (so 1 runs everything on the caller); 0 = the machine's cores.
-  explicit ThreadPool(size_t threads = 0);
+  explicit ThreadPool(size_t threads = 0, Priority priority = Priority::kNormal);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -52,5 +57,10 @@ class ThreadPool {
 
 /// The machine's cores (at least 1).
 size_t HardwareThreads();
+
+/// Makes the calling thread give way to the process's threads of normal
+/// priority when the cores are busy (Linux: nice 10 for this thread alone);
+/// nothing where that is not possible.
+void LowerThreadPriority();
 
 }  // namespace plx

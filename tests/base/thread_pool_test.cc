@@ -1,9 +1,13 @@
 // ThreadPool: every index runs exactly once, on several threads, loops run
-// back to back and nested loops do not deadlock.
+// back to back and nested loops do not deadlock; background workers give
+// way to the process's other threads.
 #include "base/thread_pool.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <set>
@@ -40,6 +44,44 @@ TEST(ThreadPool, UsesSeveralThreads) {
       std::this_thread::yield();
   });
   EXPECT_EQ(seen.size(), 3u);
+}
+
+// The nice value of the calling thread alone.
+int ThreadNice() {
+  return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+}
+
+TEST(ThreadPool, BackgroundWorkersGiveWayAndTheCallerKeepsItsPriority) {
+  const int before = ThreadNice();
+  ThreadPool pool(3, ThreadPool::Priority::kBackground);
+  std::atomic<int> arrived{0};
+  std::vector<int> nice(pool.size(), -100);
+  pool.ParallelFor(3, [&](size_t, size_t thread) {
+    nice[thread] = ThreadNice();
+    arrived.fetch_add(1);
+    while (arrived.load() < 3)
+      std::this_thread::yield();
+  });
+  EXPECT_EQ(nice[0], before);  // the caller
+  for (size_t t = 1; t < nice.size(); ++t)
+    EXPECT_EQ(nice[t], std::max(before, 10)) << "worker " << t;
+  // A normal pool's workers keep the process's priority.
+  ThreadPool normal(2);
+  int worker = -100;
+  arrived = 0;
+  normal.ParallelFor(2, [&](size_t, size_t thread) {
+    if (thread == 1) worker = ThreadNice();
+    arrived.fetch_add(1);
+    while (arrived.load() < 2)
+      std::this_thread::yield();
+  });
+  EXPECT_EQ(worker, before);
+  std::thread([&] {
+    LowerThreadPriority();
+    worker = ThreadNice();
+  }).join();
+  EXPECT_EQ(worker, std::max(before, 10));
+  EXPECT_EQ(ThreadNice(), before);
 }
 
 TEST(ThreadPool, OneThreadRunsOnTheCaller) {
