@@ -18,6 +18,13 @@ namespace {
 thread_local const ThreadPool* t_pool = nullptr;
 thread_local size_t t_index = 0;
 
+// A thread's nice value is its own on Linux (the tid names it): at least
+// 10 from now on.
+void LowerPriority(int tid) {
+  const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+  if (nice < 10) setpriority(PRIO_PROCESS, static_cast<id_t>(tid), 10);
+}
+
 }  // namespace
 
 struct ThreadPool::Loop {
@@ -29,13 +36,17 @@ struct ThreadPool::Loop {
   std::condition_variable done;
 };
 
-ThreadPool::ThreadPool(size_t threads, Priority priority) {
+ThreadPool::ThreadPool(size_t threads) {
   if (threads == 0) threads = HardwareThreads();
   for (size_t i = 1; i < threads; ++i)
-    workers_.emplace_back([this, i, priority] {
-      if (priority == Priority::kBackground) LowerThreadPriority();
-      Work(i);
-    });
+    workers_.emplace_back([this, i] { Work(i); });
+}
+
+void ThreadPool::GiveWay() {
+  std::lock_guard<std::mutex> lock(mu_);
+  give_way_ = true;
+  for (int tid : tids_)
+    LowerPriority(tid);
 }
 
 ThreadPool::~ThreadPool() {
@@ -64,6 +75,11 @@ void ThreadPool::Run(Loop* loop, const ThreadPool* pool, size_t index) {
 }
 
 void ThreadPool::Work(size_t index) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    tids_.push_back(gettid());
+    if (give_way_) LowerPriority(tids_.back());
+  }
   size_t seen = 0;
   for (;;) {
     Loop* loop = nullptr;
@@ -126,10 +142,7 @@ void ThreadPool::ParallelFor(size_t n, const std::function<void(size_t, size_t)>
 }
 
 void LowerThreadPriority() {
-  // A thread's nice value is its own on Linux (the tid names it); the
-  // call fails harmlessly where it cannot lower it further.
-  const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
-  if (nice < 10) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+  LowerPriority(gettid());
 }
 
 size_t HardwareThreads() {

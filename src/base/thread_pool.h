@@ -6,7 +6,6 @@
 
 #include <condition_variable>
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -16,19 +15,20 @@ namespace plx {
 
 class ThreadPool {
  public:
-  /// kBackground: the workers give way to the process's other threads
-  /// (LowerThreadPriority), for work that must not slow what answers users.
-  enum class Priority : uint8_t { kNormal, kBackground };
-
   /// `threads` workers in all, the caller of ParallelFor counted as one
   /// (so 1 runs everything on the caller); 0 = the machine's cores.
-  explicit ThreadPool(size_t threads = 0, Priority priority = Priority::kNormal);
+  explicit ThreadPool(size_t threads = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   /// Threads that run a loop, the caller included.
   size_t size() const { return workers_.size() + 1; }
+
+  /// From now on the workers give way to the process's other threads
+  /// (LowerThreadPriority; for good: an unprivileged process cannot raise
+  /// it again), for work that must not slow what answers users.
+  void GiveWay();
 
   /// Runs fn(i) for every i in [0, n), on the workers and the caller, and
   /// returns when all are done. `fn` must not throw. Loops from different
@@ -49,8 +49,10 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable wake_;
-  std::mutex loops_mu_;   // one loop at a time
-  Loop* loop_ = nullptr;  // the loop being run, under mu_
+  std::mutex loops_mu_;    // one loop at a time
+  Loop* loop_ = nullptr;   // the loop being run, under mu_
+  std::vector<int> tids_;  // the workers' thread ids, under mu_
+  bool give_way_ = false;  // under mu_
   size_t generation_ = 0;
   bool stop_ = false;
 };

@@ -163,15 +163,12 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
-  // The passes over files (index, repair, statistics, analyses) give way
-  // to the threads that answer requests.
-  ThreadPool background(global.resources().Threads(), ThreadPool::Priority::kBackground);
   server::TraceStore store;
   std::mutex print_mu;
   for (const std::string& path : paths) {
     // Above --memory, a trace is served from its file (docs/memory.md).
     server::StoreServing serving;
-    serving.pool = &background;
+    serving.pool = global.pool();
     serving.memory_bytes = global.resources().Memory();
     serving.index.enabled = !global.no_index;
     serving.index.dir = global.index_dir;

@@ -131,6 +131,10 @@ void ServedTrace::LoadFromFile(std::unique_ptr<format::TraceFile> file, bool war
       store_ = std::move(t);
     }
     from_store_.store(true, std::memory_order_release);
+    // Once served, what goes on in the background (the repair, the
+    // statistics, the analyses) gives way to answering requests.
+    LowerThreadPriority();
+    if (serving_->pool) serving_->pool->GiveWay();
   };
   // Without the repair in the index, the recorded times are served while
   // it runs; its progress then shows in the summary, not as loading.

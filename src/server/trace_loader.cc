@@ -4,8 +4,6 @@
 #include <chrono>
 #include <string>
 
-#include "base/thread_pool.h"
-
 namespace plx::server {
 
 TraceLoader::TraceLoader(TraceStore& store, HttpServer& server, PhaseFn on_phase) {
@@ -13,8 +11,6 @@ TraceLoader::TraceLoader(TraceStore& store, HttpServer& server, PhaseFn on_phase
     if (trace->live()) continue;   // live_publisher.h loads its snapshots
     ServedTrace* t = trace.get();  // files stay in the store as long as the server
     threads_.emplace_back([t, &server, on_phase] {
-      // Loading (and a trace's analyses after) gives way to answering.
-      LowerThreadPriority();
       std::string phase;
       auto last = std::chrono::steady_clock::time_point();
       t->Load([&](const LoadProgressInfo& p) {

@@ -1,6 +1,6 @@
 // ThreadPool: every index runs exactly once, on several threads, loops run
-// back to back and nested loops do not deadlock; background workers give
-// way to the process's other threads.
+// back to back and nested loops do not deadlock; workers give way to the
+// process's other threads when told.
 #include "base/thread_pool.h"
 
 #include <gtest/gtest.h>
@@ -51,31 +51,29 @@ int ThreadNice() {
   return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
 }
 
-TEST(ThreadPool, BackgroundWorkersGiveWayAndTheCallerKeepsItsPriority) {
+TEST(ThreadPool, WorkersGiveWayWhenToldAndTheCallerKeepsItsPriority) {
   const int before = ThreadNice();
-  ThreadPool pool(3, ThreadPool::Priority::kBackground);
-  std::atomic<int> arrived{0};
-  std::vector<int> nice(pool.size(), -100);
-  pool.ParallelFor(3, [&](size_t, size_t thread) {
-    nice[thread] = ThreadNice();
-    arrived.fetch_add(1);
-    while (arrived.load() < 3)
-      std::this_thread::yield();
-  });
-  EXPECT_EQ(nice[0], before);  // the caller
-  for (size_t t = 1; t < nice.size(); ++t)
-    EXPECT_EQ(nice[t], std::max(before, 10)) << "worker " << t;
-  // A normal pool's workers keep the process's priority.
-  ThreadPool normal(2);
+  ThreadPool pool(3);
+  // Each thread's nice value in a loop where every thread takes an index.
+  const auto nice_values = [&] {
+    std::atomic<int> arrived{0};
+    std::vector<int> nice(pool.size(), -100);
+    pool.ParallelFor(3, [&](size_t, size_t thread) {
+      nice[thread] = ThreadNice();
+      arrived.fetch_add(1);
+      while (arrived.load() < 3)
+        std::this_thread::yield();
+    });
+    return nice;
+  };
+  for (int nice : nice_values())
+    EXPECT_EQ(nice, before);
+  pool.GiveWay();
+  const std::vector<int> after = nice_values();
+  EXPECT_EQ(after[0], before);  // the caller
+  for (size_t t = 1; t < after.size(); ++t)
+    EXPECT_EQ(after[t], std::max(before, 10)) << "worker " << t;
   int worker = -100;
-  arrived = 0;
-  normal.ParallelFor(2, [&](size_t, size_t thread) {
-    if (thread == 1) worker = ThreadNice();
-    arrived.fetch_add(1);
-    while (arrived.load() < 2)
-      std::this_thread::yield();
-  });
-  EXPECT_EQ(worker, before);
   std::thread([&] {
     LowerThreadPriority();
     worker = ThreadNice();
