@@ -2,11 +2,13 @@
 // server does: on every test trace (support/test_traces.h), /waits,
 // /critical-path, /diagnostics, /anomalies and /matrix give the in-memory
 // answers byte for byte, with a budget so small that every decoded chunk is
-// evicted at once. Before the analyses are made they answer 503, to retry.
+// evicted at once (before they are made they answer 503, to retry:
+// store_timeline_test.cc).
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "served_both_ways.h"
 #include "server/api.h"
 #include "server/served_trace.h"
 #include "support/test_support.h"
@@ -22,20 +24,12 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   int compared = 0, with_waits = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
-    TraceStore served;
-    StoreServing serving;
-    serving.index.dir = index.path();
-    serving.memory_bytes = 64 << 10;
-    ServedTrace& memory = served.Add(tt.path);
-    memory.Load({});
-    if (!memory.ready()) continue;
-    ServedTrace& file = served.Add(tt.path);
-    file.ServeLargeFromFile(serving, 0);
-    file.Load({});
-    ASSERT_TRUE(file.ready()) << file.progress().error;
-    if (!file.from_store()) continue;
+    ServedBothWays both;
+    if (!both.Load(tt.path, index.path())) continue;
+    ServedTrace& memory = *both.memory;
+    ServedTrace& file = *both.file;
     ASSERT_NE(file.store_timeline().analyses(), nullptr);
-    Api api(served);
+    Api api(both.served);
     // The longest waits the file keeps are all there are, or more than asked.
     const std::string limit = std::to_string(StoreAnalyses::kLongestWaits);
     for (const auto& [endpoint, query] :
@@ -57,36 +51,6 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   }
   EXPECT_GT(compared, 30);
   EXPECT_GT(with_waits, 2);
-}
-
-TEST_F(StoreAnalysesTest, TheAnalysesAnswerRetryUntilMade) {
-  testing::TempDir index;
-  const testing::TestTrace* mpi = nullptr;
-  for (const testing::TestTrace& tt : *traces_)
-    if (tt.name.find("mpi") != std::string::npos) mpi = &tt;
-  ASSERT_NE(mpi, nullptr);
-  TraceStore served;
-  StoreServing serving;
-  serving.index.dir = index.path();
-  ServedTrace& t = served.Add(mpi->path);
-  t.ServeLargeFromFile(serving, 0);
-  // As a server loads it: ready once the timeline is, the analyses after.
-  bool checked = false;
-  t.Load([&](const LoadProgressInfo& p) {
-    if (p.status != LoadStatus::kReady || checked) return;
-    checked = true;
-    Api api(served);
-    const ApiResponse waits = api.Handle("/traces/" + t.id() + "/waits", "");
-    EXPECT_EQ(waits.status, 503) << waits.body;
-    EXPECT_TRUE(waits.retry_after);
-    EXPECT_NE(waits.body.find("/waits"), std::string::npos) << waits.body;
-  });
-  EXPECT_TRUE(checked);
-  Api api(served);
-  EXPECT_EQ(api.Handle("/traces/" + t.id() + "/waits", "").status, 200);
-  const ApiResponse search = api.Handle("/traces/" + t.id() + "/search", "q=MPI");
-  EXPECT_EQ(search.status, 501) << search.body;
-  EXPECT_NE(search.body.find("served from its file"), std::string::npos) << search.body;
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include "format/trace_file.h"
 #include "model/load_trace.h"
+#include "served_both_ways.h"
 #include "server/api.h"
 #include "server/served_trace.h"
 #include "server/tile_builder.h"
@@ -284,19 +285,11 @@ TEST_F(StoreTimelineTest, DetailsAreTheInMemoryDetails) {
   int compared = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
-    TraceStore served;
-    StoreServing serving;
-    serving.index.dir = index.path();
-    serving.memory_bytes = 64 << 10;
-    ServedTrace& memory = served.Add(tt.path);
-    memory.Load({});
-    if (!memory.ready()) continue;
-    ServedTrace& file = served.Add(tt.path);
-    file.ServeLargeFromFile(serving, 0);
-    file.Load({});
-    ASSERT_TRUE(file.ready()) << file.progress().error;
-    if (!file.from_store()) continue;
-    Api api(served);
+    ServedBothWays both;
+    if (!both.Load(tt.path, index.path())) continue;
+    const ServedTrace& memory = *both.memory;
+    const ServedTrace& file = *both.file;
+    Api api(both.served);
     const model::Trace& t = memory.trace();
     for (const char* kind : {"slice", "instant"}) {
       const size_t n = std::string(kind) == "slice" ? t.slices.size() : t.instants.size();
@@ -327,10 +320,22 @@ TEST_F(StoreTimelineTest, TheApiAnswersWhatTheFileCanTell) {
   serving.index.dir = index.path();
   ServedTrace& t = served.Add(mpi->path);
   t.ServeLargeFromFile(serving, 0);
-  t.Load({});
-  ASSERT_TRUE(t.ready()) << t.progress().error;
   Api api(served);
   const std::string prefix = "/traces/" + t.id() + "/";
+  // As a server loads it: ready once the timeline is, the analyses after,
+  // asked for again until then.
+  bool checked = false;
+  t.Load([&](const LoadProgressInfo& p) {
+    if (p.status != LoadStatus::kReady || checked) return;
+    checked = true;
+    const ApiResponse waits = api.Handle(prefix + "waits", "");
+    EXPECT_EQ(waits.status, 503) << waits.body;
+    EXPECT_TRUE(waits.retry_after);
+    EXPECT_NE(waits.body.find("/waits"), std::string::npos) << waits.body;
+  });
+  EXPECT_TRUE(checked);
+  ASSERT_TRUE(t.ready()) << t.progress().error;
+  EXPECT_EQ(api.Handle(prefix + "waits", "").status, 200);
   const ApiResponse summary = api.Handle(prefix + "summary", "");
   EXPECT_EQ(summary.status, 200) << summary.body;
   EXPECT_NE(summary.body.find("\"from_file\":true"), std::string::npos) << summary.body;

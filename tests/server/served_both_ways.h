@@ -1,0 +1,39 @@
+// A test trace served both ways a server may serve it: loaded whole, and
+// from its file with a budget so small that every decoded chunk is evicted
+// at once (its index in `index_dir`), in one TraceStore, so that one Api
+// answers for both.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "server/api.h"
+#include "server/served_trace.h"
+
+namespace plx::server {
+
+struct ServedBothWays {
+  TraceStore served;
+  ServedTrace* memory = nullptr;
+  ServedTrace* file = nullptr;
+
+  /// False when the trace does not load whole, or has no record (then it
+  /// is never over a budget); a failure to serve it from its file fails
+  /// the test.
+  bool Load(const std::string& path, const std::string& index_dir) {
+    memory = &served.Add(path);
+    memory->Load({});
+    if (!memory->ready()) return false;
+    StoreServing serving;
+    serving.index.dir = index_dir;
+    serving.memory_bytes = 64 << 10;
+    file = &served.Add(path);
+    file->ServeLargeFromFile(serving, 0);
+    file->Load({});
+    EXPECT_TRUE(file->ready()) << file->progress().error;
+    return file->ready() && file->from_store();
+  }
+};
+
+}  // namespace plx::server
