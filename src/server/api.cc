@@ -31,6 +31,8 @@ ApiResponse StatusResponse(const Status& status) {
       return ErrorResponse(400, status.message());
     case StatusCode::kNotFound:
       return ErrorResponse(404, status.message());
+    case StatusCode::kUnimplemented:
+      return ErrorResponse(501, status.message());
     default:
       return ErrorResponse(500, status.message());
   }
@@ -334,7 +336,7 @@ Json TraceEntryJson(const ServedTrace& t) {
 bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::string_view endpoint,
                      ApiResponse* r) {
   if (endpoint == "summary" || endpoint == "processes" || endpoint == "tile" ||
-      endpoint == "details" || endpoint == "stats")
+      endpoint == "details" || endpoint == "stats" || endpoint == "mountain")
     return true;
   const bool analysis = endpoint == "waits" || endpoint == "critical-path" ||
                         endpoint == "diagnostics" || endpoint == "anomalies" ||

@@ -178,7 +178,16 @@ ApiResponse Mountain(ServedTrace& served, const QueryParams& q) {
   options.to_ns = std::max(ModelTime(t, *to), options.from_ns + 1);
   options.buckets = static_cast<size_t>(*buckets);
   options.processes = *unit == "process";
-  const auto profile = analysis::ComputeConcurrencyProfile(t, options);
+  const auto held = served.from_store() ? served.store_timeline_held() : nullptr;
+  const std::optional<StatusOr<analysis::ConcurrencyProfile>> made =
+      held ? held->Mountain(options) : analysis::ComputeConcurrencyProfile(t, options);
+  if (!made) {
+    ApiResponse r =
+        ErrorResponse(503, "trace '" + served.id() + "': /mountain waits for the statistics pass");
+    r.retry_after = true;
+    return r;
+  }
+  const StatusOr<analysis::ConcurrencyProfile>& profile = *made;
   if (!profile.ok()) return StatusResponse(profile.status());
   const std::vector<double>& values = options.processes ? profile->processes : profile->threads;
   Json rows = Json::array();

@@ -121,11 +121,65 @@ uint64_t StoreTimeline::sends() const {
 
 const analysis::StateStatsReport& StoreTimeline::stats() {
   std::call_once(stats_once_, [&] {
-    store::StreamedStateStats s = store::StreamStateStats(*store_, {}, &maps_, &defs_);
-    stats_ = std::move(s.report);
-    callsite_stats_ = std::move(s.callsites);
+    // The mountain range's bins ride along: a sixteenth of the budget.
+    mountain_ = std::make_unique<store::MountainBins>(defs_, store_->memory_bytes() / 16);
+    const size_t workers = store_->pool()->size();
+    std::vector<std::unique_ptr<store::ChunkVisitor>> sweeps = mountain_->Visitors(workers);
+    std::vector<store::StateStatsVisitor> stats;
+    std::vector<store::FanOutVisitor> fan;
+    std::vector<store::ChunkVisitor*> visitors;
+    for (size_t w = 0; w < workers; ++w)
+      stats.emplace_back(defs_);
+    for (size_t w = 0; w < workers; ++w)
+      fan.emplace_back(std::vector<store::ChunkVisitor*>{&stats[w], sweeps[w].get()});
+    for (store::FanOutVisitor& f : fan)
+      visitors.push_back(&f);
+    store::RunThreadPass(*store_, visitors, store::WithProgress({}, &maps_));
+    for (size_t w = 1; w < workers; ++w)
+      stats[0].builder.Merge(std::move(stats[w].builder));
+    stats_ = stats[0].builder.Report();
+    callsite_stats_ = stats[0].builder.CallsiteRows();
+    stats_ready_.store(true, std::memory_order_release);
   });
   return stats_;
+}
+
+std::optional<StatusOr<analysis::ConcurrencyProfile>> StoreTimeline::Mountain(
+    const analysis::ConcurrencyOptions& options) const {
+  if (!stats_ready_.load(std::memory_order_acquire)) return std::nullopt;
+  if (options.buckets == 0 || options.to_ns <= options.from_ns)
+    return analysis::ComputeConcurrencyProfile(defs_, options);  // its error
+  const int64_t from = std::max(options.from_ns, defs_.begin_ns);
+  const int64_t to = std::min(options.to_ns, defs_.end_ns);
+  // From the bins where a bucket spans two, or where the window is too
+  // wide to decode (more than a 64th of the trace: coarse there).
+  const double bucket_ns =
+      static_cast<double>(options.to_ns - options.from_ns) / static_cast<double>(options.buckets);
+  if (bucket_ns >= 2.0 * static_cast<double>(mountain_->bin_ns()) ||
+      to - from > (defs_.end_ns - defs_.begin_ns) / 64) {
+    analysis::ConcurrencyProfile p =
+        mountain_->Profile(options.from_ns, options.to_ns, options.buckets);
+    if (options.processes) {
+      // A process's profile is its thread's when it has one thread.
+      std::vector<int> threads(defs_.processes.size());
+      for (const model::Thread& t : defs_.threads)
+        if (t.process < threads.size()) ++threads[t.process];
+      if (std::any_of(threads.begin(), threads.end(), [](int n) { return n > 1; }))
+        return Unimplemented(
+            "parameter 'unit': per process, a wide window needs the trace in memory "
+            "(processes with several threads)");
+      p.processes = p.threads;
+    }
+    return p;
+  }
+  // Finer than the bins: the window's chunks, as the in-memory trace.
+  std::vector<uint32_t> rows(defs_.threads.size());
+  for (uint32_t r = 0; r < rows.size(); ++r)
+    rows[r] = r;
+  const double from_t = static_cast<double>(std::max(from, defs_.begin_ns) - defs_.begin_ns);
+  const double to_t = static_cast<double>(std::max(to, from) - defs_.begin_ns);
+  const Decoded window = Decode(rows, from_t, to_t);
+  return analysis::ComputeConcurrencyProfile(window.trace, options);
 }
 
 const std::vector<analysis::StateStats>& StoreTimeline::callsite_stats() {

@@ -22,6 +22,7 @@
 
 #include "analysis/anomalies.h"
 #include "analysis/comm_matrix.h"
+#include "analysis/concurrency_profile.h"
 #include "analysis/critical_path.h"
 #include "analysis/deadlock.h"
 #include "analysis/imbalance.h"
@@ -33,6 +34,7 @@
 #include "model/trace.h"
 #include "server/tile_builder.h"
 #include "server/timeline_index.h"
+#include "store/mountain_bins.h"
 #include "store/timeline_summary.h"
 #include "store/trace_store.h"
 #include "time/causal_repair.h"
@@ -111,7 +113,15 @@ class StoreTimeline {
   };
   std::optional<SliceRow> SliceAt(uint64_t id) const;
 
-  /// State statistics on the repaired times, computed on first use.
+  /// The thread profile of the mountain range over [from_ns, to_ns) (model
+  /// times): from the bins the statistics pass gathers where each bucket
+  /// spans at least two, else from the chunks of the window (the in-memory
+  /// answer). Nothing before the statistics are made.
+  std::optional<StatusOr<analysis::ConcurrencyProfile>> Mountain(
+      const analysis::ConcurrencyOptions& options) const;
+
+  /// State statistics on the repaired times, computed on first use (the
+  /// mountain range's bins with them).
   const analysis::StateStatsReport& stats();
   const std::vector<analysis::StateStats>& callsite_stats();
 
@@ -187,6 +197,8 @@ class StoreTimeline {
   uint64_t cache_limit_ = 0;
 
   std::once_flag stats_once_;
+  std::atomic<bool> stats_ready_{false};
+  std::unique_ptr<store::MountainBins> mountain_;
   analysis::StateStatsReport stats_;
   std::vector<analysis::StateStats> callsite_stats_;
   std::once_flag analyses_once_;

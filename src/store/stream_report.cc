@@ -17,36 +17,6 @@
 
 namespace plx::store {
 
-namespace {
-
-// Several visitors over one pass.
-class FanOut : public ChunkVisitor {
- public:
-  explicit FanOut(std::vector<ChunkVisitor*> to) : to_(std::move(to)) {}
-  void BeginThread(uint32_t t) override {
-    for (ChunkVisitor* v : to_)
-      v->BeginThread(t);
-  }
-  void Chunk(const ChunkRows& rows, const TimeMapper* mapper) override {
-    for (ChunkVisitor* v : to_)
-      v->Chunk(rows, mapper);
-  }
-  void LongSlices(uint32_t t, const model::SliceTable& s,
-                  const std::vector<uint64_t>& rows) override {
-    for (ChunkVisitor* v : to_)
-      v->LongSlices(t, s, rows);
-  }
-  void EndThread(uint32_t t) override {
-    for (ChunkVisitor* v : to_)
-      v->EndThread(t);
-  }
-
- private:
-  std::vector<ChunkVisitor*> to_;
-};
-
-}  // namespace
-
 StatusOr<StreamedReport> StreamReport(const TraceStore& store,
                                       const analysis::AnomalyOptions& anomaly_options,
                                       const std::function<void(std::string_view)>& step) {
@@ -78,7 +48,7 @@ StreamedReport StreamAnalyses(const TraceStore& store, time::RepairReport repair
   const size_t workers = store.pool()->size();
   std::vector<StateStatsVisitor> stats;
   std::optional<AnomalyFinder> anomalies;
-  std::vector<FanOut> fan;
+  std::vector<FanOutVisitor> fan;
   std::vector<ChunkVisitor*> visitors;
   time::TimeMapStats moved_stats;
   const auto restart = [&] {
@@ -90,7 +60,7 @@ StreamedReport StreamAnalyses(const TraceStore& store, time::RepairReport repair
       stats.emplace_back(out.trace);
     for (size_t w = 0; w < workers; ++w)
       fan.emplace_back(std::vector<ChunkVisitor*>{&stats[w], anomalies->Counter(w)});
-    for (FanOut& f : fan)
+    for (FanOutVisitor& f : fan)
       visitors.push_back(&f);
     moved_stats = {};
   };
@@ -116,11 +86,11 @@ StreamedReport StreamAnalyses(const TraceStore& store, time::RepairReport repair
   w.ends = {};
   out.waits = std::move(w.waits);
   anomalies->PlanCollection();
-  std::vector<FanOut> second;
+  std::vector<FanOutVisitor> second;
   for (size_t k = 0; k < workers; ++k)
     second.emplace_back(std::vector<ChunkVisitor*>{path.Visitor(k), anomalies->Collector(k)});
   visitors.clear();
-  for (FanOut& f : second)
+  for (FanOutVisitor& f : second)
     visitors.push_back(&f);
   RunThreadPass(store, visitors, WithProgress({}, maps));
   out.path = path.Finish();

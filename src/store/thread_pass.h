@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "store/chunk_decoder.h"
@@ -32,6 +33,32 @@ class ChunkVisitor {
   virtual void LongSlices(uint32_t thread, const model::SliceTable& slices,
                           const std::vector<uint64_t>& rows) {}
   virtual void EndThread(uint32_t thread) {}
+};
+
+/// Several visitors over one pass, each told everything in turn.
+class FanOutVisitor : public ChunkVisitor {
+ public:
+  explicit FanOutVisitor(std::vector<ChunkVisitor*> to) : to_(std::move(to)) {}
+  void BeginThread(uint32_t t) override {
+    for (ChunkVisitor* v : to_)
+      v->BeginThread(t);
+  }
+  void Chunk(const ChunkRows& rows, const TimeMapper* mapper) override {
+    for (ChunkVisitor* v : to_)
+      v->Chunk(rows, mapper);
+  }
+  void LongSlices(uint32_t t, const model::SliceTable& s,
+                  const std::vector<uint64_t>& rows) override {
+    for (ChunkVisitor* v : to_)
+      v->LongSlices(t, s, rows);
+  }
+  void EndThread(uint32_t t) override {
+    for (ChunkVisitor* v : to_)
+      v->EndThread(t);
+  }
+
+ private:
+  std::vector<ChunkVisitor*> to_;
 };
 
 struct ThreadPassOptions {

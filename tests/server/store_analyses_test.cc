@@ -3,9 +3,13 @@
 // /critical-path, /diagnostics, /anomalies and /matrix give the in-memory
 // answers byte for byte, with a budget so small that every decoded chunk is
 // evicted at once (before they are made they answer 503, to retry:
-// store_timeline_test.cc).
+// store_timeline_test.cc). The mountain range of a wide window comes from
+// bins of the whole trace (the same time in each state), of a narrow one
+// from its chunks (the in-memory answer).
 #include <gtest/gtest.h>
 
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "served_both_ways.h"
@@ -51,6 +55,57 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   }
   EXPECT_GT(compared, 30);
   EXPECT_GT(with_waits, 2);
+}
+
+// Per state, the innermost thread-time of the whole profile (values x
+// bucket width, summed over the buckets).
+std::map<int64_t, double> ThreadTime(const nlohmann::json& mountain) {
+  std::map<int64_t, double> out;
+  const double width = (mountain["to"].get<double>() - mountain["from"].get<double>()) /
+                       mountain["buckets"].get<double>();
+  for (size_t i = 0; i < mountain["states"].size(); ++i)
+    for (const auto& v : mountain["values"][i])
+      out[mountain["states"][i].get<int64_t>()] += v.get<double>() * width;
+  return out;
+}
+
+TEST_F(StoreAnalysesTest, TheMountainRangeComesFromBinsOrFromTheWindowsChunks) {
+  testing::TempDir index;
+  int exact = 0, binned = 0;
+  for (const testing::TestTrace& tt : *traces_) {
+    SCOPED_TRACE(tt.name);
+    ServedBothWays both;
+    if (!both.Load(tt.path, index.path())) continue;
+    Api api(both.served);
+    const auto ask = [&](const ServedTrace& t, const std::string& q) {
+      return api.Handle("/traces/" + t.id() + "/mountain", q);
+    };
+    // The whole trace: from the bins, the same time in each state.
+    for (const char* q : {"buckets=1", "buckets=7", "buckets=200"}) {
+      const ApiResponse want = ask(*both.memory, q), got = ask(*both.file, q);
+      ASSERT_EQ(want.status, 200) << want.body;
+      ASSERT_EQ(got.status, 200) << got.body;
+      const auto w = ThreadTime(nlohmann::json::parse(want.body));
+      const auto g = ThreadTime(nlohmann::json::parse(got.body));
+      ASSERT_EQ(g.size(), w.size()) << q;
+      for (const auto& [state, ns] : w)
+        EXPECT_NEAR(g.at(state), ns, 1e-6 * ns + 1e-3) << q << " state " << state;
+      ++binned;
+    }
+    // Windows a 100th of the trace: from the chunks, the in-memory answer.
+    const model::Trace& t = both.memory->trace();
+    const double span = static_cast<double>(t.end_ns - t.begin_ns) / 100;
+    for (int k = 0; k < 5 && span >= 1; ++k) {
+      const std::string q = "buckets=50&from=" + std::to_string(span * k * 20) +
+                            "&to=" + std::to_string(span * (k * 20 + 1));
+      const ApiResponse want = ask(*both.memory, q), got = ask(*both.file, q);
+      EXPECT_EQ(got.status, want.status) << q;
+      EXPECT_EQ(got.body, want.body) << q;
+      ++exact;
+    }
+  }
+  EXPECT_GT(binned, 10);
+  EXPECT_GT(exact, 10);
 }
 
 }  // namespace
