@@ -129,6 +129,7 @@ bool Runtime::Init() {
     state_.store(kDisabled, std::memory_order_release);
     return false;
   }
+  output_.SetFailureHook(&Runtime::AfterWriteFailed);
   if (config_.live() && live_.Start(config_, ::getpid(), host, exe)) output_.SetLive(&live_);
   streams_.reset(new std::atomic<ThreadStream*>[kMaxStreams]());
   registry_.Init(config_.level);
@@ -206,8 +207,14 @@ void Runtime::SyncClock(bool force, bool crashing) {
   if (locked) registry_.lock().Unlock();
 }
 
+void Runtime::AfterWriteFailed() {
+  // Nothing recorded from now on could be written: record nothing, so the
+  // program runs as fast as untraced.
+  g_mask.store(0, std::memory_order_relaxed);
+}
+
 void Runtime::RefreshMask() {
-  if (running() && recording_on_)
+  if (running() && recording_on_ && !output_.failed())
     g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
 }
 
@@ -224,6 +231,7 @@ void Runtime::Control(bool on) {
     return;
   }
   recording_on_ = true;
+  if (output_.failed()) return;
   g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
   if (Slot* slot = Reserve1(&s)) {
     *slot = Slot{ReadTicks(), MakeW0(kRawControl, 0), 1};
@@ -442,12 +450,11 @@ void Runtime::Finalize() {
   g_mask.store(0, std::memory_order_relaxed);  // the trace ends here
   SyncClock(true, false);
   DrainAll(*writer_ctx_, false);
+  if (output_.failed()) WriteLossReport();
   state_.store(kFinished, std::memory_order_release);
-  Status finished = output_.Finish();
+  const Status finished = output_.Finish();  // a failure has been reported when it happened
   live_.Finish(output_.records_written());
-  if (!finished.ok()) {
-    std::fprintf(stderr, "parallax: writing the trace failed: %s\n", finished.message().c_str());
-  } else if (config_.verbose) {
+  if (finished.ok() && config_.verbose) {
     if (output_.path() == "-")
       std::fprintf(stderr, "parallax: sealed %s chunks (no file)",
                    FormatCount(output_.chunks_written()).c_str());
@@ -460,6 +467,14 @@ void Runtime::Finalize() {
                    FormatCount(live_.dropped_chunks()).c_str());
     std::fprintf(stderr, "\n");
   }
+}
+
+void Runtime::WriteLossReport() {
+  output_.BeginEpilogue();
+  registry_.Attribute(kDroppedRecordsKey, std::to_string(output_.dropped_records()));
+  registry_.Attribute(kDroppedChunksKey, std::to_string(output_.dropped_chunks()));
+  registry_.Attribute(kWriteErrorKey, output_.error().message());
+  DrainDefinitions(*writer_ctx_, Target(false));
 }
 
 void Runtime::CrashFlush(int signal) {

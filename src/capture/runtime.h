@@ -25,6 +25,11 @@ namespace plx::capture {
 
 inline constexpr uint32_t kMaxStreams = 1u << 16;
 
+// Process attributes a trace whose writing failed ends with (docs/format.md).
+inline constexpr const char* kDroppedRecordsKey = "parallax.dropped_records";
+inline constexpr const char* kDroppedChunksKey = "parallax.dropped_chunks";
+inline constexpr const char* kWriteErrorKey = "parallax.write_error";
+
 class Runtime {
  public:
   static Runtime& Get();
@@ -80,6 +85,11 @@ class Runtime {
   void GiveContext(DrainContext* ctx);
   DrainTarget Target(bool crashing) { return {0, &registry_, &output_, crashing}; }
   static void AfterForkInChild();
+  /// The output's failure hook: stops recording.
+  static void AfterWriteFailed();
+  /// After a failed write, at finalize: the dropped counts and the error, as
+  /// attributes in the room the output kept for them.
+  void WriteLossReport();
 
   std::atomic<int> state_{kUninit};
   std::mutex init_mutex_;
