@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -80,6 +81,36 @@ std::vector<std::pair<const char*, uint64_t>> TableSizes(const Decoded& d) {
           {"collectives", d.rows[6]},     {"recv_posts", d.rows[7]}};
 }
 
+// The last value of attribute `key` in a process's definitions ("" if none).
+std::string_view AttributeValue(const format::ProcessDefs& defs, std::string_view key) {
+  std::string_view value;
+  for (const format::AttributeDef& a : defs.attributes)
+    if (defs.Str(a.key) == key) value = defs.Str(a.value);
+  return value;
+}
+
+// What the capture runtime could not write (it stopped at a failed write and
+// left "parallax.dropped_*" attributes; docs/format.md).
+struct Dropped {
+  uint32_t process;
+  uint64_t records, chunks;
+  std::string error;
+};
+
+std::vector<Dropped> DroppedByProcess(const format::TraceFile& file) {
+  std::vector<Dropped> out;
+  for (const auto& [id, defs] : file.processes()) {
+    const std::string_view error = AttributeValue(defs, "parallax.write_error");
+    if (error.empty()) continue;
+    auto number = [&defs](std::string_view key) {
+      return std::strtoull(std::string(AttributeValue(defs, key)).c_str(), nullptr, 10);
+    };
+    out.push_back({id, number("parallax.dropped_records"), number("parallax.dropped_chunks"),
+                   std::string(error)});
+  }
+  return out;
+}
+
 // Whether the loader moved any process's times onto the reference clock.
 bool ClocksCorrected(const model::Trace& t) {
   for (const model::Process& p : t.processes)
@@ -141,6 +172,10 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
                     Plural(pairs->unmatched_sends, "unmatched send", "unmatched sends"),
                     Plural(pairs->unmatched_recvs, "unmatched receive", "unmatched receives")));
   }
+  for (const Dropped& d : DroppedByProcess(file))
+    row("dropped", fmt::format("{}, {} not written by process {} ({}); the trace ends there",
+                               Plural(d.records, "record", "records"),
+                               Plural(d.chunks, "chunk", "chunks"), d.process, d.error));
   row("problems",
       t.problems.empty() ? "none" : fmt::format("{} (listed below)", t.problems.size()));
 
@@ -250,6 +285,10 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
       {"duplicate_chunks", r.duplicate_chunks},
       {"unknown_chunks", r.unknown_chunks}};
   j["problems"] = t.problems;
+  j["dropped"] = ordered_json::array();
+  for (const Dropped& d : DroppedByProcess(file))
+    j["dropped"].push_back(
+        {{"process", d.process}, {"records", d.records}, {"chunks", d.chunks}, {"error", d.error}});
   j["events"] = records;
   j["bytes_per_event"] =
       records > 0 ? ordered_json(static_cast<double>(file.size()) / records) : ordered_json();
