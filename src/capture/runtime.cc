@@ -118,9 +118,8 @@ bool Runtime::Init() {
   struct timespec now;
   ::clock_gettime(CLOCK_REALTIME, &now);
 
-  const std::string path = !output_override_.empty() ? output_override_
-                                                     : ExpandOutput(config_.output, exe_name,
-                                                                    ::getpid(), host, now.tv_sec);
+  const std::string path =
+      !output_override_.empty() ? output_override_ : OutputPath(exe_name, host, now.tv_sec);
   if (!config_.writes_file() && output_override_.empty()) {
     output_.OpenWithoutFile();
   } else if (Status opened = output_.Open(path); !opened.ok()) {
@@ -132,26 +131,32 @@ bool Runtime::Init() {
   output_.SetFailureHook(&Runtime::AfterWriteFailed);
   if (config_.live() && live_.Start(config_, ::getpid(), host, exe)) output_.SetLive(&live_);
   streams_.reset(new std::atomic<ThreadStream*>[kMaxStreams]());
-  registry_.Init(config_.level);
+  if (inherited_defs_) {
+    registry_.ReplayAfterFork();  // the handles the program holds keep their meaning
+  } else {
+    registry_.Init(config_.level);
+  }
   registry_.Process(static_cast<uint64_t>(::getpid()), host, exe, args);
+  registry_.Attribute(kParentPidKey, std::to_string(::getppid()));
   StartClock();
   flush_state_ = registry_.State("parallax:flush", 0x808080, "internal");
-  registry_.Attribute("parallax.version", PLX_VERSION);
-  registry_.Attribute("PLX_LEVEL", config_.level);
-  registry_.Attribute("PLX_BUFFER", std::to_string(config_.buffer_bytes));
-  registry_.Attribute("PLX_CLOCK", config_.clock == ClockKind::kTsc ? "tsc" : "monotonic");
+  if (!inherited_defs_) {
+    registry_.Attribute("parallax.version", PLX_VERSION);
+    registry_.Attribute("PLX_LEVEL", config_.level);
+    registry_.Attribute("PLX_BUFFER", std::to_string(config_.buffer_bytes));
+    registry_.Attribute("PLX_CLOCK", config_.clock == ClockKind::kTsc ? "tsc" : "monotonic");
+  }
 
   writer_ctx_ = std::make_unique<DrainContext>(config_.zstd_level);
   crash_ctx_ = std::make_unique<DrainContext>(config_.zstd_level);
   period_ns_ = static_cast<uint64_t>(config_.flush_ms) * 1'000'000 / 4;
   ::pthread_key_create(&thread_key_, ThreadExitHook);
-  ::pthread_atfork(nullptr, nullptr, &Runtime::AfterForkInChild);
 
   sample_bits_ = counters::Start(config_, registry_);
   state_.store(kRunning, std::memory_order_release);
   g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
-  writer_ = std::thread([this] { WriterLoop(); });
-  if (config_.signals) InstallCrashHandlers();
+  writer_ = std::make_unique<std::thread>([this] { WriterLoop(); });
+  if (config_.signals) InstallCrashHandlers();  // a forked child has them already
   if (config_.verbose) {
     const char* live = config_.live() ? live_.endpoint().c_str() : "";
     if (output_.path() == "-")
@@ -399,10 +404,11 @@ void Runtime::WriterLoop() {
   sigfillset(&all);
   ::pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the program's threads
   ::pthread_setname_np(::pthread_self(), "plx-writer");
-  std::unique_lock<std::mutex> lock(wake_mutex_);
-  while (!stop_) {
-    wake_.wait_for(lock, std::chrono::nanoseconds(period_ns_));
-    if (stop_) break;
+  WriterSync& sync = *sync_;
+  std::unique_lock<std::mutex> lock(sync.mutex);
+  while (!sync.stop) {
+    sync.wake.wait_for(lock, std::chrono::nanoseconds(period_ns_));
+    if (sync.stop) break;
     lock.unlock();
     SyncClock(false, false);
     DrainAll(*writer_ctx_, true);
@@ -442,11 +448,11 @@ void Runtime::Finalize() {
   counters::ThreadDone();  // this thread's last samples
   counters::Stop();
   {
-    std::lock_guard<std::mutex> wake(wake_mutex_);
-    stop_ = true;
+    std::lock_guard<std::mutex> wake(sync_->mutex);
+    sync_->stop = true;
   }
-  wake_.notify_all();
-  if (writer_.joinable()) writer_.join();
+  sync_->wake.notify_all();
+  if (writer_ && writer_->joinable()) writer_->join();
   g_mask.store(0, std::memory_order_relaxed);  // the trace ends here
   SyncClock(true, false);
   DrainAll(*writer_ctx_, false);
@@ -495,14 +501,10 @@ void Runtime::CrashFlush(int signal) {
   live_.CrashEnd(signal, output_.records_written());
 }
 
-void Runtime::AfterForkInChild() {
-  // The child shares the parent's file descriptor and has no writer thread:
-  // it must never write. Children that exec a traced program trace themselves.
-  Runtime& r = Get();
-  r.state_.store(kForked, std::memory_order_release);
-  g_mask.store(0, std::memory_order_relaxed);
+void Runtime::ForgetCallingThread() {
+  ::pthread_setspecific(thread_key_, nullptr);
   tls_stream = nullptr;
-  tls_dead = true;
+  tls_dead = false;
 }
 
 ThreadStream* AttachThread() {

@@ -191,6 +191,23 @@ Status TraceOutput::Finish() {
   return error();
 }
 
+void TraceOutput::ResetAfterFork() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  path_.clear();
+  offset_ = reserved_end_ = chunks_ = records_ = 0;
+  can_reserve_ = true;
+  discard_ = finished_ = torn_ = announce_ = false;
+  epilogue_.store(false);
+  failed_.store(false);
+  error_number_ = 0;
+  dropped_records_.store(0);
+  dropped_chunks_.store(0);
+  live_ = nullptr;
+  index_ = format::IndexBuilder();
+  lock_.Unlock();
+}
+
 Status TraceOutput::error() const {
   if (!failed()) return Status::Ok();
   return ErrnoError(path_, error_number_);

@@ -59,6 +59,12 @@ class TraceOutput {
   void BeginEpilogue();
   /// Writes the index and trailer and closes the file.
   Status Finish();
+  /// fork(): hold the lock across it (a child must not inherit it taken).
+  void LockForFork() { lock_.Lock(); }
+  void UnlockAfterFork() { lock_.Unlock(); }
+  /// In a forked child, after LockForFork: closes this process's copy of the
+  /// parent's file and forgets it; ready to Open another.
+  void ResetAfterFork();
 
   const std::string& path() const { return path_; }
   uint64_t bytes_written() const { return offset_; }

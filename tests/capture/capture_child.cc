@@ -8,8 +8,11 @@
 //   capture_child loop THREADS                       record until killed (1 iteration / 100 us)
 //   capture_child control                            records with plx_control off/on
 //   capture_child lamport                            prints Lamport clocks
+//   capture_child fork THREADS ITERATIONS            records the stress pattern while it
+//                                                    forks a child that records it too
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -186,6 +189,22 @@ int Lamport() {
 
 }  // namespace
 
+// The parent records the pattern on new threads while its main thread forks;
+// the child (only the forking thread lives on there) records it again.
+int Fork(uint32_t threads, uint64_t iterations) {
+  RunThreads(1, 1, false);  // the runtime runs before the fork
+  std::thread busy([threads, iterations] { RunThreads(threads, iterations, false); });
+  const pid_t child = ::fork();
+  if (child == 0) {
+    RunThreads(threads, iterations, false);
+    std::exit(0);  // finishes the child's trace; `busy` is the parent's
+  }
+  busy.join();
+  int status = 0;
+  if (child < 0 || ::waitpid(child, &status, 0) != child) return 1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: capture_child MODE [THREADS] [ITERATIONS]\n");
@@ -197,6 +216,7 @@ int main(int argc, char** argv) {
   if (mode == "loop") return Loop(threads);
   if (mode == "control") return Control();
   if (mode == "lamport") return Lamport();
+  if (mode == "fork") return Fork(threads, iterations);
   RunThreads(threads, iterations, mode != "stress");
   if (mode == "stress") return 0;
   if (mode == "segv") {
