@@ -72,7 +72,11 @@ bool TraceOutput::Reserve(size_t n, uint64_t after) {
   }
   if (!can_reserve_ || want <= reserved_end_) return true;
   const uint64_t from = reserved_end_ > offset_ ? reserved_end_ : offset_;
-  if (calls_.reserve(fd_, static_cast<off_t>(from), static_cast<off_t>(want - from)) != 0) {
+  int rc;
+  do {
+    rc = calls_.reserve(fd_, static_cast<off_t>(from), static_cast<off_t>(want - from));
+  } while (rc != 0 && errno == EINTR);
+  if (rc != 0) {
     if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) {
       can_reserve_ = false;  // plain writes only; a full disk then shows on a write
       return true;

@@ -34,6 +34,7 @@ struct FakeDisk {
   size_t max_write = SIZE_MAX;  // a write takes at most this many bytes
   bool zero_writes = false;     // writes return 0
   bool can_reserve = true;      // else fallocate is not supported
+  int interruptions = 0;        // this many calls (of either kind) fail with EINTR first
   int writes = 0;               // calls made
 };
 FakeDisk g_disk;
@@ -45,6 +46,11 @@ uint64_t FileSize(int fd) {
 
 ssize_t FakeWrite(int fd, const void* data, size_t n) {
   ++g_disk.writes;
+  if (g_disk.interruptions > 0) {
+    --g_disk.interruptions;
+    errno = EINTR;
+    return -1;
+  }
   if (g_disk.zero_writes) return 0;
   const uint64_t size = FileSize(fd);
   const uint64_t limit = std::min(g_disk.capacity, g_disk.fail_at);
@@ -57,6 +63,11 @@ ssize_t FakeWrite(int fd, const void* data, size_t n) {
 }
 
 int FakeReserve(int, off_t offset, off_t length) {
+  if (g_disk.interruptions > 0) {
+    --g_disk.interruptions;
+    errno = EINTR;
+    return -1;
+  }
   if (!g_disk.can_reserve) {
     errno = EOPNOTSUPP;
     return -1;
@@ -244,6 +255,19 @@ TEST_F(WriteFailure, ShortWritesLoseNothing) {
   ASSERT_TRUE(file.ok()) << file.status().message();
   EXPECT_TRUE((*file)->report().used_index);
   EXPECT_EQ((*file)->total_records(), 3u * kRecords);
+}
+
+TEST_F(WriteFailure, InterruptedCallsAreTriedAgain) {
+  TraceOutput out;
+  ASSERT_TRUE(out.Open(path_, {&FakeWrite, &FakeReserve}).ok());
+  g_disk.interruptions = 3;  // the reservation, then the write, then the reservation again
+  EXPECT_EQ(AppendChunks(out, 2), 2);
+  EXPECT_EQ(g_disk.interruptions, 0);
+  EXPECT_FALSE(out.failed());
+  EXPECT_TRUE(out.Finish().ok());
+  auto file = format::TraceFile::Open(path_);
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  EXPECT_EQ((*file)->total_records(), 2u * kRecords);
 }
 
 TEST_F(WriteFailure, ZeroByteWritesFailInsteadOfSpinning) {
