@@ -190,6 +190,11 @@ Status TraceOutput::Finish() {
     std::vector<uint8_t> tail = index_.Finish(offset_);
     if (Reserve(tail.size(), 0)) WriteAll(tail.data(), tail.size());
   }
+  if (reserved_end_ > offset_) {
+    // Give back the blocks reserved past the end, which would stay allocated;
+    // if that fails, only they are lost.
+    [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(offset_));
+  }
   if (::close(fd_) != 0) Fail(errno);
   fd_ = -1;
   return error();
