@@ -4,9 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "capture/fast_path.h"
 #include "capture/runtime.h"
@@ -73,6 +76,8 @@ void Runtime::ResetInChild() {
   (void)sync_.release();    // its mutex may be held by it
   sync_ = std::make_unique<WriterSync>();
   output_.ResetAfterFork();
+  (void)live_.release();  // its thread is not here either; the child does not stream
+  live_ = std::make_unique<LiveSender>();
   config_.live_host.clear();
   config_.counters.clear();  // perf counters stay with the parent's threads
   config_.sched = false;

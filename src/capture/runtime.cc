@@ -129,7 +129,7 @@ bool Runtime::Init() {
     return false;
   }
   output_.SetFailureHook(&Runtime::AfterWriteFailed);
-  if (config_.live() && live_.Start(config_, ::getpid(), host, exe)) output_.SetLive(&live_);
+  if (config_.live() && live_->Start(config_, ::getpid(), host, exe)) output_.SetLive(live_.get());
   streams_.reset(new std::atomic<ThreadStream*>[kMaxStreams]());
   if (inherited_defs_) {
     registry_.ReplayAfterFork();  // the handles the program holds keep their meaning
@@ -158,7 +158,7 @@ bool Runtime::Init() {
   writer_ = std::make_unique<std::thread>([this] { WriterLoop(); });
   if (config_.signals) InstallCrashHandlers();  // a forked child has them already
   if (config_.verbose) {
-    const char* live = config_.live() ? live_.endpoint().c_str() : "";
+    const char* live = config_.live() ? live_->endpoint().c_str() : "";
     if (output_.path() == "-")
       std::fprintf(stderr, "parallax: tracing to the live stream at %s only (PLX_OUTPUT=-)\n",
                    live);
@@ -459,7 +459,7 @@ void Runtime::Finalize() {
   if (output_.failed()) WriteLossReport();
   state_.store(kFinished, std::memory_order_release);
   const Status finished = output_.Finish();  // a failure has been reported when it happened
-  live_.Finish(output_.records_written());
+  live_->Finish(output_.records_written());
   if (finished.ok() && config_.verbose) {
     if (output_.path() == "-")
       std::fprintf(stderr, "parallax: sealed %s chunks (no file)",
@@ -470,7 +470,7 @@ void Runtime::Finalize() {
                    FormatBytes(output_.bytes_written()).c_str(), output_.path().c_str());
     if (config_.live())
       std::fprintf(stderr, "; %s of them left out of the live stream",
-                   FormatCount(live_.dropped_chunks()).c_str());
+                   FormatCount(live_->dropped_chunks()).c_str());
     std::fprintf(stderr, "\n");
   }
 }
@@ -498,7 +498,7 @@ void Runtime::CrashFlush(int signal) {
     if (r == OwnerLock::CrashResult::kLocked) s->lock.Unlock();
   }
   DrainDefinitions(*crash_ctx_, target);
-  live_.CrashEnd(signal, output_.records_written());
+  live_->CrashEnd(signal, output_.records_written());
 }
 
 void Runtime::ForgetCallingThread() {

@@ -111,7 +111,8 @@ class Runtime {
   Config config_;
   Registry registry_;
   TraceOutput output_;
-  LiveSender live_;                       // PLX_LIVE
+  // PLX_LIVE. By pointer: a forked child abandons its parent's sender.
+  std::unique_ptr<LiveSender> live_ = std::make_unique<LiveSender>();
   std::atomic<bool> recording_on_{true};  // plx_control
   std::string output_override_;           // SetOutputPath
   bool config_read_ = false;
