@@ -101,14 +101,15 @@ struct Dropped {
 
 std::vector<Dropped> DroppedByProcess(const format::TraceFile& file) {
   std::vector<Dropped> out;
-  for (const auto& [id, defs] : file.processes()) {
+  for (const auto& entry : file.processes()) {
+    const format::ProcessDefs& defs = entry.second;  // a lambda cannot capture a binding
     const std::string_view error = AttributeValue(defs, "parallax.write_error");
     if (error.empty()) continue;
     auto number = [&defs](std::string_view key) {
       return std::strtoull(std::string(AttributeValue(defs, key)).c_str(), nullptr, 10);
     };
-    out.push_back({id, number("parallax.dropped_records"), number("parallax.dropped_chunks"),
-                   std::string(error)});
+    out.push_back({entry.first, number("parallax.dropped_records"),
+                   number("parallax.dropped_chunks"), std::string(error)});
   }
   return out;
 }
