@@ -72,12 +72,15 @@ void Runtime::ResetInChild() {
   g_mask.store(0, std::memory_order_relaxed);
   state_.store(kUninit, std::memory_order_release);
   inherited_defs_ = true;
-  (void)writer_.release();  // the thread is not in this process
-  (void)sync_.release();    // its mutex may be held by it
+  // The writer and the live sender are the parent's: their threads are not
+  // here and their mutexes may be held. Never used again, never destroyed.
+  left_behind_.push_back(writer_.release());
+  left_behind_.push_back(sync_.release());
   sync_ = std::make_unique<WriterSync>();
-  output_.ResetAfterFork();
-  (void)live_.release();  // its thread is not here either; the child does not stream
+  left_behind_.push_back(live_.release());  // the child does not stream
   live_ = std::make_unique<LiveSender>();
+  output_.ResetAfterFork();
+  pool_ = contexts_;  // the threads that held some are gone
   config_.live_host.clear();
   config_.counters.clear();  // perf counters stay with the parent's threads
   config_.sched = false;

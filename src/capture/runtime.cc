@@ -361,7 +361,10 @@ bool Runtime::PutDirect(ThreadStream* s, const Slot& slot) {
 
 DrainContext* Runtime::TakeContext() {
   OwnerLockGuard guard(pool_lock_);
-  if (pool_.empty()) return new DrainContext(config_.zstd_level);
+  if (pool_.empty()) {
+    contexts_.push_back(new DrainContext(config_.zstd_level));
+    return contexts_.back();
+  }
   DrainContext* ctx = pool_.back();
   pool_.pop_back();
   return ctx;

@@ -128,7 +128,8 @@ class Runtime {
   std::unique_ptr<DrainContext> writer_ctx_;
   std::unique_ptr<DrainContext> crash_ctx_;
   OwnerLock pool_lock_;
-  std::vector<DrainContext*> pool_;
+  std::vector<DrainContext*> pool_;      // free for a drain
+  std::vector<DrainContext*> contexts_;  // all of them (a forked child gets them all back)
 
   // The background writer and what wakes it. Held by pointer: a forked child
   // abandons the parent's (the thread is not there, the mutex may be held).
@@ -139,6 +140,7 @@ class Runtime {
   };
   std::unique_ptr<std::thread> writer_;
   std::unique_ptr<WriterSync> sync_ = std::make_unique<WriterSync>();
+  std::vector<const void*> left_behind_;  // a forked child's parent's writer and sender
   uint64_t period_ns_ = 25'000'000;
 
   uint64_t last_sync_ns_ = 0;  // guarded by the registry lock
