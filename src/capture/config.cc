@@ -134,6 +134,8 @@ Config ReadConfig() {
   if (const char* v = Env("PLX_SCHED"); v && !ParseBool(v, &c.sched)) bad("PLX_SCHED", v, "1 or 0");
   if (const char* v = Env("PLX_VERBOSE"); v && !ParseBool(v, &c.verbose))
     bad("PLX_VERBOSE", v, "1 or 0");
+  if (const char* v = Env("PLX_PARTS"); v && !ParseInt(v, 1, INT32_MAX, &c.parts_parent))
+    bad("PLX_PARTS", v, "a process id");
   if (const char* v = Env("PLX_THREADS"); v && !ParseBool(v, &c.threads))
     bad("PLX_THREADS", v, "1 or 0");
   if (const char* v = Env("PLX_OPENMP"); v && !ParseBool(v, &c.openmp))

@@ -35,7 +35,10 @@ struct Config {
   int sample_ms = 10;                    // PLX_SAMPLE_MS (0 = no periodic samples)
   bool count_per_period = false;         // PLX_COUNTER_MODE=period (else "changes")
   bool sched = false;                    // PLX_SCHED (the CPU each thread runs on)
-  std::vector<std::string> warnings;     // one line per bad value (the default was used)
+  // PLX_PARTS=PID (set by `parallax record`, PID its own): a process whose
+  // parent is not PID writes its own part, <output>.parts/pid-<pid>.plx.
+  int parts_parent = 0;
+  std::vector<std::string> warnings;  // one line per bad value (the default was used)
 
   bool live() const { return !live_host.empty(); }
   /// PLX_OUTPUT=- means no trace file (live only).

@@ -115,6 +115,19 @@ uint8_t* EncodeSlot(uint8_t* p, uint64_t dt, const Slot* slot) {
   return p;
 }
 
+/// Records (pads not counted) in the slots [tail, end) of `s`.
+uint64_t CountRecords(const ThreadStream* s, uint64_t tail, uint64_t end) {
+  uint64_t count = 0;
+  while (tail < end) {
+    const Slot* slot = s->ring + (tail & s->mask);
+    const uint32_t n = RecordSlots(slot);
+    if (n == 0 || n > kMaxRecordSlots || tail + n > end) break;  // overwritten ring
+    if (KindOf(*slot) != kRawPad) ++count;
+    tail += n;
+  }
+  return count;
+}
+
 }  // namespace
 
 DrainContext::DrainContext(int zstd_level)
@@ -139,6 +152,7 @@ void DrainDefinitions(DrainContext& ctx, const DrainTarget& target) {
     reg.lock().Lock();
   }
   ByteBuffer& pending = reg.pending();
+  if (target.output->stopped()) pending.Clear();  // the file takes nothing more
   // Split at record boundaries into chunks the encoder can take.
   const uint8_t* p = pending.data();
   const uint8_t* end = p + pending.size();
@@ -176,6 +190,12 @@ uint64_t DrainStream(ThreadStream* s, DrainContext& ctx, const DrainTarget& targ
   uint64_t tail = s->tail.load(std::memory_order_relaxed);
   uint64_t written = 0;
   while (tail < end) {
+    if (target.output->stopped()) {
+      // Nobody can write them: count them, and spend no time encoding.
+      target.output->CountDropped(CountRecords(s, tail, end));
+      s->tail.store(end, std::memory_order_release);
+      break;
+    }
     uint8_t* p = ctx.raw;
     uint32_t count = 0;
     uint64_t first_tick = 0;
@@ -208,12 +228,13 @@ uint64_t DrainStream(ThreadStream* s, DrainContext& ctx, const DrainTarget& targ
       h.first_index = s->next_index;
       h.tick_begin = first_tick;
       h.tick_end = prev;
-      if (!target.output->Append(ctx.encoder.Seal(h, ctx.raw, static_cast<size_t>(p - ctx.raw)),
-                                 target.crashing))
-        return written;  // the file refused it: keep the records in the ring
-      s->next_index += count;
-      s->last_tick = prev;
-      written += count;
+      // A refused chunk is counted as dropped by the output; its slots are freed all the same.
+      if (target.output->Append(ctx.encoder.Seal(h, ctx.raw, static_cast<size_t>(p - ctx.raw)),
+                                target.crashing)) {
+        s->next_index += count;
+        s->last_tick = prev;
+        written += count;
+      }
     }
     s->tail.store(tail, std::memory_order_release);
   }

@@ -41,7 +41,9 @@ struct DrainTarget {
 void DrainDefinitions(DrainContext& ctx, const DrainTarget& target);
 
 /// Writes the records published in `s` so far (definitions first). The caller
-/// holds s->lock. Returns the number of records written.
+/// holds s->lock. Returns the number of records written. Once the output has
+/// stopped (a write failed) the records are counted as dropped, not encoded,
+/// so a thread with a full ring gets its room back at once.
 uint64_t DrainStream(ThreadStream* s, DrainContext& ctx, const DrainTarget& target);
 
 }  // namespace plx::capture

@@ -46,8 +46,10 @@ bool LiveSender::Start(const Config& config, int pid, const std::string& host,
   }
   started_ = true;
   accepting_.store(true);
-  std::string hello = HelloJson(config.live_token, pid, host, exe);
-  thread_ = std::thread([this, hello = std::move(hello)] { Run(hello); });
+  // Kept in the sender, not in the thread's closure: a forked child, where
+  // the thread does not exist, still reaches it (no leak reported there).
+  hello_ = HelloJson(config.live_token, pid, host, exe);
+  thread_ = std::thread([this] { Run(); });
   return true;
 }
 
@@ -78,7 +80,8 @@ void LiveSender::Offer(std::span<const uint8_t> chunk, bool definitions) {
   wake_.notify_one();
 }
 
-void LiveSender::Run(std::string hello) {
+void LiveSender::Run() {
+  const std::string& hello = hello_;
   sigset_t all;
   sigfillset(&all);
   ::pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the program's threads

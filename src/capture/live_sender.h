@@ -39,7 +39,7 @@ class LiveSender {
   // The connection, as the sender thread and a crash handler see it.
   enum Wire { kConnecting, kIdle, kBusy, kClosed, kCrashed };
 
-  void Run(std::string hello);
+  void Run();
   bool Connect();
   /// Sends all of [p, p + n); false after an error (reported).
   bool SendAll(const uint8_t* p, size_t n);
@@ -63,6 +63,7 @@ class LiveSender {
   uint64_t next_boundary_ = 0;  // sender thread: end of the frame being sent
   std::atomic<bool> reported_{false};
 
+  std::string hello_;  // the HELLO frame's JSON
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable wake_;  // to the sender: data queued, or finish

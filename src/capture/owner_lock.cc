@@ -8,10 +8,17 @@
 
 namespace plx::capture {
 
+namespace {
+thread_local __attribute__((tls_model("initial-exec"))) int tls_tid = 0;
+}  // namespace
+
 int CurrentTid() {
-  static thread_local __attribute__((tls_model("initial-exec"))) int tid = 0;
-  if (tid == 0) tid = static_cast<int>(::syscall(SYS_gettid));
-  return tid;
+  if (tls_tid == 0) tls_tid = static_cast<int>(::syscall(SYS_gettid));
+  return tls_tid;
+}
+
+void ForgetTidAfterFork() {
+  tls_tid = 0;
 }
 
 namespace {

@@ -10,6 +10,8 @@ namespace plx::capture {
 
 /// The calling thread's kernel thread id (cached; async-signal-safe).
 int CurrentTid();
+/// In a forked child: the calling thread has a new id.
+void ForgetTidAfterFork();
 
 class OwnerLock {
  public:

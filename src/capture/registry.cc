@@ -1,6 +1,8 @@
 // Registry: interning and definition records.
 #include "capture/registry.h"
 
+#include <type_traits>
+
 #include "capture/config.h"
 #include "capture/raw_record.h"
 #include "format/records.gen.h"
@@ -22,7 +24,18 @@ std::string Key(std::string_view a, std::string_view b) {
 
 template <typename D>
 void Registry::AppendLocked(const D& def) {
-  pending_.Commit(format::EncodeDef(pending_.Reserve(format::MaxEncodedSize(def)), def));
+  uint8_t* begin = pending_.Reserve(format::MaxEncodedSize(def));
+  const uint8_t* end = format::EncodeDef(begin, def);
+  // Clock pairs are taken anew by a forked child (and may come from a signal
+  // handler, where nothing may allocate); every other definition is kept.
+  if constexpr (!std::is_same_v<D, format::ClockSyncDef>) history_.Append(begin, end - begin);
+  pending_.Commit(end);
+  pending_.Reserve(kSpareBytes);
+}
+
+void Registry::ReplayAfterFork() {
+  pending_.Clear();
+  pending_.Append(history_.data(), history_.size());
   pending_.Reserve(kSpareBytes);
 }
 

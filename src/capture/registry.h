@@ -77,6 +77,11 @@ class Registry {
   OwnerLock& lock() { return lock_; }
   ByteBuffer& pending() { return pending_; }
 
+  /// In a forked child, with the lock free: makes every definition made so
+  /// far (clock pairs aside) pending again, for the child's own file; the
+  /// handles the program holds stay valid.
+  void ReplayAfterFork();
+
  private:
   uint32_t StringLocked(std::string_view s);
   /// The handle of `key` in `map` (id | category << 24), defining it with
@@ -92,6 +97,7 @@ class Registry {
   std::string level_;
   std::atomic<uint32_t> selected_{0};
   ByteBuffer pending_;
+  ByteBuffer history_;  // every definition appended, clock pairs aside
   std::unordered_map<std::string, uint32_t> strings_;
   std::vector<std::string> categories_;
   std::unordered_map<std::string, uint32_t> states_;

@@ -118,9 +118,8 @@ bool Runtime::Init() {
   struct timespec now;
   ::clock_gettime(CLOCK_REALTIME, &now);
 
-  const std::string path = !output_override_.empty() ? output_override_
-                                                     : ExpandOutput(config_.output, exe_name,
-                                                                    ::getpid(), host, now.tv_sec);
+  const std::string path =
+      !output_override_.empty() ? output_override_ : OutputPath(exe_name, host, now.tv_sec);
   if (!config_.writes_file() && output_override_.empty()) {
     output_.OpenWithoutFile();
   } else if (Status opened = output_.Open(path); !opened.ok()) {
@@ -129,30 +128,37 @@ bool Runtime::Init() {
     state_.store(kDisabled, std::memory_order_release);
     return false;
   }
-  if (config_.live() && live_.Start(config_, ::getpid(), host, exe)) output_.SetLive(&live_);
+  output_.SetFailureHook(&Runtime::AfterWriteFailed);
+  if (config_.live() && live_->Start(config_, ::getpid(), host, exe)) output_.SetLive(live_.get());
   streams_.reset(new std::atomic<ThreadStream*>[kMaxStreams]());
-  registry_.Init(config_.level);
+  if (inherited_defs_) {
+    registry_.ReplayAfterFork();  // the handles the program holds keep their meaning
+  } else {
+    registry_.Init(config_.level);
+  }
   registry_.Process(static_cast<uint64_t>(::getpid()), host, exe, args);
+  registry_.Attribute(kParentPidKey, std::to_string(::getppid()));
   StartClock();
   flush_state_ = registry_.State("parallax:flush", 0x808080, "internal");
-  registry_.Attribute("parallax.version", PLX_VERSION);
-  registry_.Attribute("PLX_LEVEL", config_.level);
-  registry_.Attribute("PLX_BUFFER", std::to_string(config_.buffer_bytes));
-  registry_.Attribute("PLX_CLOCK", config_.clock == ClockKind::kTsc ? "tsc" : "monotonic");
+  if (!inherited_defs_) {
+    registry_.Attribute("parallax.version", PLX_VERSION);
+    registry_.Attribute("PLX_LEVEL", config_.level);
+    registry_.Attribute("PLX_BUFFER", std::to_string(config_.buffer_bytes));
+    registry_.Attribute("PLX_CLOCK", config_.clock == ClockKind::kTsc ? "tsc" : "monotonic");
+  }
 
   writer_ctx_ = std::make_unique<DrainContext>(config_.zstd_level);
   crash_ctx_ = std::make_unique<DrainContext>(config_.zstd_level);
   period_ns_ = static_cast<uint64_t>(config_.flush_ms) * 1'000'000 / 4;
   ::pthread_key_create(&thread_key_, ThreadExitHook);
-  ::pthread_atfork(nullptr, nullptr, &Runtime::AfterForkInChild);
 
   sample_bits_ = counters::Start(config_, registry_);
   state_.store(kRunning, std::memory_order_release);
   g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
-  writer_ = std::thread([this] { WriterLoop(); });
-  if (config_.signals) InstallCrashHandlers();
+  writer_ = std::make_unique<std::thread>([this] { WriterLoop(); });
+  if (config_.signals) InstallCrashHandlers();  // a forked child has them already
   if (config_.verbose) {
-    const char* live = config_.live() ? live_.endpoint().c_str() : "";
+    const char* live = config_.live() ? live_->endpoint().c_str() : "";
     if (output_.path() == "-")
       std::fprintf(stderr, "parallax: tracing to the live stream at %s only (PLX_OUTPUT=-)\n",
                    live);
@@ -206,8 +212,14 @@ void Runtime::SyncClock(bool force, bool crashing) {
   if (locked) registry_.lock().Unlock();
 }
 
+void Runtime::AfterWriteFailed() {
+  // Nothing recorded from now on could be written: record nothing, so the
+  // program runs as fast as untraced.
+  g_mask.store(0, std::memory_order_relaxed);
+}
+
 void Runtime::RefreshMask() {
-  if (running() && recording_on_)
+  if (running() && recording_on_ && !output_.failed())
     g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
 }
 
@@ -224,6 +236,7 @@ void Runtime::Control(bool on) {
     return;
   }
   recording_on_ = true;
+  if (output_.failed()) return;
   g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
   if (Slot* slot = Reserve1(&s)) {
     *slot = Slot{ReadTicks(), MakeW0(kRawControl, 0), 1};
@@ -348,7 +361,10 @@ bool Runtime::PutDirect(ThreadStream* s, const Slot& slot) {
 
 DrainContext* Runtime::TakeContext() {
   OwnerLockGuard guard(pool_lock_);
-  if (pool_.empty()) return new DrainContext(config_.zstd_level);
+  if (pool_.empty()) {
+    contexts_.push_back(new DrainContext(config_.zstd_level));
+    return contexts_.back();
+  }
   DrainContext* ctx = pool_.back();
   pool_.pop_back();
   return ctx;
@@ -391,10 +407,11 @@ void Runtime::WriterLoop() {
   sigfillset(&all);
   ::pthread_sigmask(SIG_BLOCK, &all, nullptr);  // signals belong to the program's threads
   ::pthread_setname_np(::pthread_self(), "plx-writer");
-  std::unique_lock<std::mutex> lock(wake_mutex_);
-  while (!stop_) {
-    wake_.wait_for(lock, std::chrono::nanoseconds(period_ns_));
-    if (stop_) break;
+  WriterSync& sync = *sync_;
+  std::unique_lock<std::mutex> lock(sync.mutex);
+  while (!sync.stop) {
+    sync.wake.wait_for(lock, std::chrono::nanoseconds(period_ns_));
+    if (sync.stop) break;
     lock.unlock();
     SyncClock(false, false);
     DrainAll(*writer_ctx_, true);
@@ -434,20 +451,19 @@ void Runtime::Finalize() {
   counters::ThreadDone();  // this thread's last samples
   counters::Stop();
   {
-    std::lock_guard<std::mutex> wake(wake_mutex_);
-    stop_ = true;
+    std::lock_guard<std::mutex> wake(sync_->mutex);
+    sync_->stop = true;
   }
-  wake_.notify_all();
-  if (writer_.joinable()) writer_.join();
+  sync_->wake.notify_all();
+  if (writer_ && writer_->joinable()) writer_->join();
   g_mask.store(0, std::memory_order_relaxed);  // the trace ends here
   SyncClock(true, false);
   DrainAll(*writer_ctx_, false);
+  if (output_.failed()) WriteLossReport();
   state_.store(kFinished, std::memory_order_release);
-  Status finished = output_.Finish();
-  live_.Finish(output_.records_written());
-  if (!finished.ok()) {
-    std::fprintf(stderr, "parallax: writing the trace failed: %s\n", finished.message().c_str());
-  } else if (config_.verbose) {
+  const Status finished = output_.Finish();  // a failure has been reported when it happened
+  live_->Finish(output_.records_written());
+  if (finished.ok() && config_.verbose) {
     if (output_.path() == "-")
       std::fprintf(stderr, "parallax: sealed %s chunks (no file)",
                    FormatCount(output_.chunks_written()).c_str());
@@ -457,9 +473,17 @@ void Runtime::Finalize() {
                    FormatBytes(output_.bytes_written()).c_str(), output_.path().c_str());
     if (config_.live())
       std::fprintf(stderr, "; %s of them left out of the live stream",
-                   FormatCount(live_.dropped_chunks()).c_str());
+                   FormatCount(live_->dropped_chunks()).c_str());
     std::fprintf(stderr, "\n");
   }
+}
+
+void Runtime::WriteLossReport() {
+  output_.BeginEpilogue();
+  registry_.Attribute(kDroppedRecordsKey, std::to_string(output_.dropped_records()));
+  registry_.Attribute(kDroppedChunksKey, std::to_string(output_.dropped_chunks()));
+  registry_.Attribute(kWriteErrorKey, output_.error().message());
+  DrainDefinitions(*writer_ctx_, Target(false));
 }
 
 void Runtime::CrashFlush(int signal) {
@@ -477,17 +501,13 @@ void Runtime::CrashFlush(int signal) {
     if (r == OwnerLock::CrashResult::kLocked) s->lock.Unlock();
   }
   DrainDefinitions(*crash_ctx_, target);
-  live_.CrashEnd(signal, output_.records_written());
+  live_->CrashEnd(signal, output_.records_written());
 }
 
-void Runtime::AfterForkInChild() {
-  // The child shares the parent's file descriptor and has no writer thread:
-  // it must never write. Children that exec a traced program trace themselves.
-  Runtime& r = Get();
-  r.state_.store(kForked, std::memory_order_release);
-  g_mask.store(0, std::memory_order_relaxed);
+void Runtime::ForgetCallingThread() {
+  ::pthread_setspecific(thread_key_, nullptr);
   tls_stream = nullptr;
-  tls_dead = true;
+  tls_dead = false;
 }
 
 ThreadStream* AttachThread() {

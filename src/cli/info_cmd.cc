@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -80,6 +81,39 @@ std::vector<std::pair<const char*, uint64_t>> TableSizes(const Decoded& d) {
           {"collectives", d.rows[6]},     {"recv_posts", d.rows[7]}};
 }
 
+constexpr std::string_view kParentPidKey = "parallax.parent_pid";
+
+// The last value of attribute `key` in a process's definitions ("" if none).
+std::string_view AttributeValue(const format::ProcessDefs& defs, std::string_view key) {
+  std::string_view value;
+  for (const format::AttributeDef& a : defs.attributes)
+    if (defs.Str(a.key) == key) value = defs.Str(a.value);
+  return value;
+}
+
+// What the capture runtime could not write (it stopped at a failed write and
+// left "parallax.dropped_*" attributes; docs/format.md).
+struct Dropped {
+  uint32_t process;
+  uint64_t records, chunks;
+  std::string error;
+};
+
+std::vector<Dropped> DroppedByProcess(const format::TraceFile& file) {
+  std::vector<Dropped> out;
+  for (const auto& entry : file.processes()) {
+    const format::ProcessDefs& defs = entry.second;  // a lambda cannot capture a binding
+    const std::string_view error = AttributeValue(defs, "parallax.write_error");
+    if (error.empty()) continue;
+    auto number = [&defs](std::string_view key) {
+      return std::strtoull(std::string(AttributeValue(defs, key)).c_str(), nullptr, 10);
+    };
+    out.push_back({entry.first, number("parallax.dropped_records"),
+                   number("parallax.dropped_chunks"), std::string(error)});
+  }
+  return out;
+}
+
 // Whether the loader moved any process's times onto the reference clock.
 bool ClocksCorrected(const model::Trace& t) {
   for (const model::Process& p : t.processes)
@@ -141,26 +175,42 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
                     Plural(pairs->unmatched_sends, "unmatched send", "unmatched sends"),
                     Plural(pairs->unmatched_recvs, "unmatched receive", "unmatched receives")));
   }
+  for (const Dropped& d : DroppedByProcess(file))
+    row("dropped", fmt::format("{}, {} not written by process {} ({}); the trace ends there",
+                               Plural(d.records, "record", "records"),
+                               Plural(d.chunks, "chunk", "chunks"), d.process, d.error));
   row("problems",
       t.problems.empty() ? "none" : fmt::format("{} (listed below)", t.problems.size()));
 
   bool named = false;
   for (const model::Process& p : t.processes)
     named |= !p.name.empty();
-  Table processes({{"process", Table::Align::kRight},
-                   {"rank", Table::Align::kRight},
-                   {"pid", Table::Align::kRight},
-                   {"host"},
-                   {"threads", Table::Align::kRight},
-                   {"executable"},
-                   {"arguments"},
-                   {named ? "name" : ""}});
+  // The parent pid the runtime records: with pid and arguments, the process tree.
+  std::vector<std::string> parents(t.processes.size());
+  bool any_parent = false;
+  for (size_t i = 0; i < t.processes.size(); ++i) {
+    auto it = file.processes().find(t.processes[i].file_id);
+    if (it != file.processes().end()) parents[i] = AttributeValue(it->second, kParentPidKey);
+    any_parent |= !parents[i].empty();
+  }
+  std::vector<Table::Column> columns = {{"process", Table::Align::kRight},
+                                        {"rank", Table::Align::kRight},
+                                        {"pid", Table::Align::kRight}};
+  if (any_parent) columns.push_back({"parent", Table::Align::kRight});
+  for (const char* title : {"host", "threads", "executable", "arguments", named ? "name" : ""})
+    columns.push_back(
+        {title, std::string_view(title) == "threads" ? Table::Align::kRight : Table::Align::kLeft});
+  Table processes(std::move(columns));
   const std::vector<uint64_t> threads = ThreadsPerProcess(t);
   for (size_t i = 0; i < t.processes.size(); ++i) {
     const model::Process& p = t.processes[i];
-    processes.AddRow({std::to_string(p.file_id), p.rank >= 0 ? std::to_string(p.rank) : "-",
-                      std::to_string(p.pid), p.host, std::to_string(threads[i]), p.executable,
-                      p.arguments, p.name});
+    std::vector<std::string> cells = {std::to_string(p.file_id),
+                                      p.rank >= 0 ? std::to_string(p.rank) : "-",
+                                      std::to_string(p.pid)};
+    if (any_parent) cells.push_back(parents[i].empty() ? "-" : parents[i]);
+    for (std::string cell : {p.host, std::to_string(threads[i]), p.executable, p.arguments, p.name})
+      cells.push_back(std::move(cell));
+    processes.AddRow(std::move(cells));
   }
   fmt::print("\nprocesses ({})\n{}", t.processes.size(), processes.Render());
   PrintClockCorrection(t);
@@ -250,6 +300,10 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
       {"duplicate_chunks", r.duplicate_chunks},
       {"unknown_chunks", r.unknown_chunks}};
   j["problems"] = t.problems;
+  j["dropped"] = ordered_json::array();
+  for (const Dropped& d : DroppedByProcess(file))
+    j["dropped"].push_back(
+        {{"process", d.process}, {"records", d.records}, {"chunks", d.chunks}, {"error", d.error}});
   j["events"] = records;
   j["bytes_per_event"] =
       records > 0 ? ordered_json(static_cast<double>(file.size()) / records) : ordered_json();
@@ -267,6 +321,12 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
   for (size_t i = 0; i < t.processes.size(); ++i) {
     const model::Process& p = t.processes[i];
     ordered_json e = ProcessIdentity(p);
+    auto it = file.processes().find(p.file_id);
+    const std::string_view parent =
+        it != file.processes().end() ? AttributeValue(it->second, kParentPidKey) : "";
+    e["parent_pid"] = parent.empty()
+                          ? ordered_json()
+                          : ordered_json(std::strtoll(std::string(parent).c_str(), nullptr, 10));
     e["executable"] = p.executable;
     e["arguments"] = p.arguments;
     e["name"] = p.name;

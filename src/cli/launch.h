@@ -51,11 +51,13 @@ struct TracingSetup {
   std::string sample_ms;     // PLX_SAMPLE_MS, unset when empty
   std::string counter_mode;  // PLX_COUNTER_MODE, unset when empty
   bool sched = false;        // PLX_SCHED=1 when set
+  int parts_parent = 0;      // PLX_PARTS when > 0: the pid whose children write the trace itself
 };
 
 /// The variables to set, given the current environment `env`: PLX_TRACE,
 /// PLX_OUTPUT ('%' doubled, as the runtime expands patterns), PLX_LEVEL and
-/// the counter settings when given,
+/// the counter settings when given, PLX_PARTS (processes other than the
+/// command's own then write parts in <output>.parts/),
 /// LD_PRELOAD with the library in front, and for Open MPI
 /// OMPI_MCA_mca_base_env_list extended so mpirun forwards LD_PRELOAD and every
 /// PLX_* variable to remote nodes.

@@ -54,7 +54,8 @@ Command AddMergeCommand(CLI::App& parent, const GlobalOptions& global) {
   CLI::App* app = parent.add_subcommand("merge", "Merge per-process traces into one file");
   app->footer(
       "INPUT is a parts directory (<F>.parts, which an MPI run leaves when it dies before\n"
-      "rank 0 merged it): its rank-<R>.plx files become process R of F (or of -o OUT).\n"
+      "rank 0 merged it): its rank-<R>.plx files become process R of F (or of -o OUT),\n"
+      "its pid-<PID>.plx files (other processes) the next numbers, by pid.\n"
       "Or INPUT is one or more .plx files of one process each: they are numbered by the\n"
       "MPI rank they recorded when every file has a different one, else in the order given.\n"
       "Whole chunks are copied as they are; a damaged or cut-short input gives what is whole\n"

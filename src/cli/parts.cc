@@ -19,9 +19,9 @@ namespace plx::cli {
 
 namespace {
 
-// "rank-12.plx" -> 12.
-bool ParsePartName(const std::string& name, uint32_t* rank) {
-  constexpr std::string_view kPrefix = "rank-", kSuffix = ".plx";
+// "rank-12.plx" -> 12 for kPrefix "rank-".
+bool ParsePartName(const std::string& name, std::string_view kPrefix, uint32_t* rank) {
+  constexpr std::string_view kSuffix = ".plx";
   if (name.size() <= kPrefix.size() + kSuffix.size() || name.rfind(kPrefix, 0) != 0 ||
       name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
     return false;
@@ -77,19 +77,27 @@ StatusOr<std::vector<format::MergeInput>> ListParts(const std::string& dir) {
   std::error_code ec;
   std::filesystem::directory_iterator it(dir, ec);
   if (ec) return IoError(dir + ": " + ec.message());
-  std::vector<format::MergeInput> parts;
+  std::vector<format::MergeInput> ranks, pids;  // pids: numbered by pid for now
   for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
-    uint32_t rank = 0;
+    uint32_t n = 0;
     const std::string name = it->path().filename().string();
-    if (ParsePartName(name, &rank)) parts.push_back({it->path().string(), rank});
+    if (ParsePartName(name, "rank-", &n)) ranks.push_back({it->path().string(), n});
+    if (ParsePartName(name, "pid-", &n)) pids.push_back({it->path().string(), n});
   }
   if (ec) return IoError(dir + ": " + ec.message());
-  if (parts.empty()) return NotFound(dir + ": no rank-<R>.plx files in it");
-  std::sort(parts.begin(), parts.end(),
-            [](const format::MergeInput& a, const format::MergeInput& b) {
-              return a.process != b.process ? a.process < b.process : a.path < b.path;
-            });
-  return parts;
+  if (ranks.empty() && pids.empty())
+    return NotFound(dir + ": no rank-<R>.plx or pid-<PID>.plx files in it");
+  auto by_number = [](const format::MergeInput& a, const format::MergeInput& b) {
+    return a.process != b.process ? a.process < b.process : a.path < b.path;
+  };
+  std::sort(ranks.begin(), ranks.end(), by_number);
+  std::sort(pids.begin(), pids.end(), by_number);
+  uint32_t next = ranks.empty() ? 0 : ranks.back().process + 1;
+  for (format::MergeInput& in : pids) {
+    in.process = next++;
+    ranks.push_back(std::move(in));
+  }
+  return ranks;
 }
 
 std::string TracePathOfParts(const std::string& dir) {

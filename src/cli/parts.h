@@ -1,5 +1,6 @@
 // What `merge` and `record` merge: the rank-<R>.plx files an MPI run leaves
-// in <F>.parts/ when it dies before rank 0 merged them, and plain .plx files
+// in <F>.parts/ when it dies before rank 0 merged them, the pid-<PID>.plx
+// files of the other processes a traced run starts, and plain .plx files
 // numbered by the rank they recorded; the merge itself with warnings and a
 // progress line.
 #pragma once
@@ -13,7 +14,9 @@
 namespace plx::cli {
 
 /// The rank-<R>.plx files of a parts directory, as inputs for process R,
-/// sorted by rank. Other entries are ignored; none at all is an error.
+/// sorted by rank, then the pid-<PID>.plx files (processes that are not MPI
+/// ranks) by pid, numbered on from the last rank. Other entries are ignored;
+/// none at all is an error.
 StatusOr<std::vector<format::MergeInput>> ListParts(const std::string& dir);
 
 /// The trace a parts directory belongs to: "run.plx" for "run.plx.parts"

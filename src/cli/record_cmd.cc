@@ -1,7 +1,7 @@
 // `parallax record [-o FILE] ... -- COMMAND...`: runs COMMAND (an MPI launch
 // or a plain program) with tracing switched on in every process through the
 // environment, passes signals sent to parallax on to it, and afterwards merges
-// the per-rank parts a run that died left behind.
+// the parts other processes wrote (and those a dying MPI run left behind).
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <poll.h>
@@ -151,6 +151,12 @@ bool Exists(const std::string& path, struct stat* st) {
   return ::stat(path.c_str(), st) == 0;
 }
 
+// The same file, unchanged.
+bool SameFile(const struct stat& a, const struct stat& b) {
+  return a.st_ino == b.st_ino && a.st_mtim.tv_sec == b.st_mtim.tv_sec &&
+         a.st_mtim.tv_nsec == b.st_mtim.tv_nsec && a.st_size == b.st_size;
+}
+
 // The environment of the command: ours with the tracing variables set.
 std::vector<std::string> CommandEnvironment(const TracingSetup& setup) {
   std::map<std::string, std::string> env;
@@ -209,25 +215,37 @@ StatusOr<int> RunCommand(std::vector<std::string> argv, std::vector<std::string>
   return status;
 }
 
-// Merges <FILE>.parts after a run that died before rank 0 merged it.
-Status MergeLeftParts(const RecordOptions& o, const GlobalOptions& global,
-                      const std::string& file) {
+// Merges <FILE>.parts after the run: the parts of the processes other than
+// the command's own (and of MPI ranks when the run died before rank 0 merged
+// them), after the trace the command's own process wrote, when `with_file`.
+Status MergeParts(const RecordOptions& o, const GlobalOptions& global, const std::string& file,
+                  bool with_file) {
   const std::string parts = file + ".parts";
   PLX_ASSIGN_OR_RETURN(std::vector<format::MergeInput> inputs, ListParts(parts));
+  if (with_file) {
+    auto trace = format::TraceFile::Open(file);
+    if (trace.ok() && (*trace)->processes().size() > 1)
+      return InvalidArgument(file + " holds several processes already: merge it and " + parts +
+                             " with 'parallax merge'");
+    inputs.insert(inputs.begin(), {file, 0});
+    for (size_t i = 0; i < inputs.size(); ++i)
+      inputs[i].process = static_cast<uint32_t>(i);
+  }
   PLX_ASSIGN_OR_RETURN(format::MergeResult result,
                        MergeWithProgress(inputs, file, global.progress));
   std::string what = "kept " + parts;
   if (!o.keep_parts) {
     std::error_code ec;
     for (const format::MergeInput& in : inputs)
-      std::filesystem::remove(in.path, ec);
+      if (in.path != file) std::filesystem::remove(in.path, ec);
     what = std::filesystem::remove(parts, ec) ? "removed " + parts
                                               : "kept " + parts + " (it holds other files)";
   }
   const size_t n = result.problems.size();
+  const size_t merged = inputs.size() - (with_file ? 1 : 0);
   fmt::print(stderr, "parallax: the run left {}: merged {} part{} into {} ({} problem{}); {}\n",
-             parts, inputs.size(), inputs.size() == 1 ? "" : "s", file,
-             n == 0 ? "no" : std::to_string(n), n == 1 ? "" : "s", what);
+             parts, merged, merged == 1 ? "" : "s", file, n == 0 ? "no" : std::to_string(n),
+             n == 1 ? "" : "s", what);
   return Status::Ok();
 }
 
@@ -252,14 +270,16 @@ Status RunRecord(RecordOptions& o, const GlobalOptions& global) {
                            shown + ".parts' or remove it first");
   const bool existed = Exists(file, &before);
 
-  TracingSetup setup{file,       o.level,     library,        flavor,
-                     o.counters, o.sample_ms, o.counter_mode, o.sched};
+  TracingSetup setup{file,        o.level,        library, flavor,    o.counters,
+                     o.sample_ms, o.counter_mode, o.sched, ::getpid()};
   PLX_ASSIGN_OR_RETURN(int status, RunCommand(o.command, CommandEnvironment(setup)));
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
   if (Exists(file + ".parts", &st) && S_ISDIR(st.st_mode)) {
+    struct stat now;
+    const bool wrote = Exists(file, &now) && !(existed && SameFile(before, now));
     // Paths as the user gave them in messages; parallax itself never changes directory.
-    Status merged = MergeLeftParts(o, global, shown);
+    Status merged = MergeParts(o, global, shown, wrote);
     if (!merged.ok()) {
       if (o.exit_code == 0) return merged;
       Warn("cannot merge " + shown + ".parts: " + merged.message());
@@ -269,8 +289,7 @@ Status RunRecord(RecordOptions& o, const GlobalOptions& global) {
     Warn("no trace was written to " + shown + " (does the program use MPI or libparallax?)");
     return Status::Ok();
   }
-  if (existed && st.st_ino == before.st_ino && st.st_mtim.tv_sec == before.st_mtim.tv_sec &&
-      st.st_mtim.tv_nsec == before.st_mtim.tv_nsec && st.st_size == before.st_size) {
+  if (existed && SameFile(before, st)) {
     Warn(shown + " is the one from before: this run did not write a trace");
     return Status::Ok();
   }
@@ -303,8 +322,10 @@ Command AddRecordCommand(CLI::App& parent, const GlobalOptions& global) {
       "mpiexec / orterun the first word that is not an option and names an executable.\n"
       "--mpi auto asks the launcher (mpirun --version); without one it means openmpi.\n"
       "The library is looked for in $PLX_MPI_LIBDIR, else in ../mpi and ../lib beside\n"
-      "parallax. If the run dies before rank 0 merged the ranks' parts (FILE.parts/),\n"
-      "they are merged afterwards. Exit status: the command's (128+N if signal N ended it).\n"
+      "parallax. Every other process the command starts (a shell's jobs, fork, exec)\n"
+      "writes its own part in FILE.parts/ (PLX_PARTS); so do MPI ranks. Parts left\n"
+      "there are merged into FILE afterwards, each process with its pid, parent pid\n"
+      "and command line. Exit status: the command's (128+N if signal N ended it).\n"
       "\n"
       "Examples:\n"
       "  parallax record -- mpirun -np 4 ./solver input.dat     writes solver.plx\n"

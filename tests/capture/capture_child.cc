@@ -8,8 +8,11 @@
 //   capture_child loop THREADS                       record until killed (1 iteration / 100 us)
 //   capture_child control                            records with plx_control off/on
 //   capture_child lamport                            prints Lamport clocks
+//   capture_child fork THREADS ITERATIONS            records the stress pattern; half way
+//                                                    forks a child that records it too
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -186,6 +189,38 @@ int Lamport() {
 
 }  // namespace
 
+// The parent's threads are half way through the pattern when its main thread
+// forks (they are recording, not starting: a sanitizer's allocator must not
+// be taken by another thread at that moment); the child, where only the
+// forking thread lives on, records the whole pattern on threads of its own.
+int Fork(uint32_t threads, uint64_t iterations) {
+  RunThreads(1, 1, false);  // the runtime runs before the fork
+  const uint64_t records = iterations * kRecordsPerIteration;
+  const uint64_t half = records / 2;
+  Handles h;
+  std::barrier<> halfway(static_cast<std::ptrdiff_t>(threads) + 1);
+  std::vector<std::thread> pool;
+  for (uint32_t t = 0; t < threads; ++t) {
+    pool.emplace_back([&h, &halfway, t, threads, records, half] {
+      NameThread(t);
+      Record(h, t, threads, 0, half);
+      halfway.arrive_and_wait();
+      Record(h, t, threads, half, records - half);
+    });
+  }
+  halfway.arrive_and_wait();
+  const pid_t child = ::fork();
+  if (child == 0) {
+    RunThreads(threads, iterations, false);
+    std::exit(0);  // finishes the child's trace; `pool` is the parent's
+  }
+  for (std::thread& th : pool)
+    th.join();
+  int status = 0;
+  if (child < 0 || ::waitpid(child, &status, 0) != child) return 1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: capture_child MODE [THREADS] [ITERATIONS]\n");
@@ -197,6 +232,7 @@ int main(int argc, char** argv) {
   if (mode == "loop") return Loop(threads);
   if (mode == "control") return Control();
   if (mode == "lamport") return Lamport();
+  if (mode == "fork") return Fork(threads, iterations);
   RunThreads(threads, iterations, mode != "stress");
   if (mode == "stress") return 0;
   if (mode == "segv") {

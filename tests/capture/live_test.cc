@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -288,6 +289,24 @@ TEST(Live, StreamCarriesExactlyTheChunksOfTheFile) {
   EXPECT_EQ(JsonField(end, "status"), "finished") << end;
   EXPECT_EQ(JsonField(end, "records"), std::to_string((*file)->total_records())) << end;
   EXPECT_EQ(JsonField(end, "dropped_chunks"), "0") << end;
+}
+
+TEST(Live, ForkedChildLeavesTheStreamToItsParent) {
+  // The child records into a part of its own and never touches the parent's
+  // connection (its sender thread is not in the child): both end.
+  TempDir dir;
+  const std::string path = dir.File("fork.plx");
+  Receiver receiver(Receiver::Mode::kRead);
+  ASSERT_TRUE(receiver.error().empty()) << receiver.error();
+  RunResult r = RunProgram({Child(), "fork", std::to_string(kThreads), "2000"},
+                           {"PLX_OUTPUT=" + path, "PLX_LIVE=" + receiver.endpoint()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<Frame>& frames = receiver.Wait();
+  EXPECT_TRUE(receiver.ended_cleanly());
+  ASSERT_GE(frames.size(), 3u);
+  EXPECT_EQ(frames.back().kind, kEnd);
+  EXPECT_EQ(StreamChunks(frames).size(), FileChunks(path).size());
+  EXPECT_TRUE(std::filesystem::exists(path + ".parts"));
 }
 
 TEST(Live, ReceiverThatHangsUpHarmsNothing) {

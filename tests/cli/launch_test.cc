@@ -134,6 +134,12 @@ TEST(Launch, SetsTheTracingEnvironment) {
       vars["OMPI_MCA_mca_base_env_list"],
       "LD_PRELOAD;PLX_COUNTERS;PLX_COUNTER_MODE;PLX_OUTPUT;PLX_SAMPLE_MS;PLX_SCHED;PLX_TRACE");
 
+  // The pid whose children write the trace itself; the others write parts.
+  setup.parts_parent = 4242;
+  vars = TracingVariables(setup, {});
+  EXPECT_EQ(vars["PLX_PARTS"], "4242");
+  EXPECT_NE(vars["OMPI_MCA_mca_base_env_list"].find("PLX_PARTS;"), std::string::npos);
+
   setup.flavor = MpiFlavor::kMpich;
   setup.library = "/lib/libparallax-mpich.so";
   vars = TracingVariables(setup, {});
@@ -157,10 +163,22 @@ TEST(Parts, ListsTheRankFiles) {
   EXPECT_EQ((*inputs)[2].process, 10u);
   EXPECT_EQ((*inputs)[2].path, parts + "/rank-10.plx");
 
+  // Parts of processes that are not ranks come after the ranks, by pid.
+  for (const char* name : {"pid-900.plx", "pid-31.plx", "pid-.plx", "pid-7.txt"})
+    std::ofstream(parts + "/" + name) << "x";
+  inputs = ListParts(parts);
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  ASSERT_EQ(inputs->size(), 5u);
+  EXPECT_EQ((*inputs)[3].path, parts + "/pid-31.plx");
+  EXPECT_EQ((*inputs)[3].process, 11u);
+  EXPECT_EQ((*inputs)[4].path, parts + "/pid-900.plx");
+  EXPECT_EQ((*inputs)[4].process, 12u);
+
   std::filesystem::create_directories(dir.File("empty.parts"));
   inputs = ListParts(dir.File("empty.parts"));
   ASSERT_FALSE(inputs.ok());
-  EXPECT_EQ(inputs.status().message(), dir.File("empty.parts") + ": no rank-<R>.plx files in it");
+  EXPECT_EQ(inputs.status().message(),
+            dir.File("empty.parts") + ": no rank-<R>.plx or pid-<PID>.plx files in it");
   EXPECT_FALSE(ListParts(dir.File("missing.parts")).ok());
 
   EXPECT_EQ(TracePathOfParts("run.plx.parts"), "run.plx");

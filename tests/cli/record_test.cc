@@ -81,8 +81,8 @@ TEST(Record, SetsTheTracingEnvironment) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const std::string real = Real(dir.path());
   // Every PLX_* variable is forwarded, ours and those the test runs with.
-  std::set<std::string> names = {"LD_PRELOAD",     "PLX_FAKE_MPI_LOG", "PLX_LEVEL",
-                                 "PLX_MPI_LIBDIR", "PLX_OUTPUT",       "PLX_TRACE"};
+  std::set<std::string> names = {"LD_PRELOAD", "PLX_FAKE_MPI_LOG", "PLX_LEVEL", "PLX_MPI_LIBDIR",
+                                 "PLX_OUTPUT", "PLX_PARTS",        "PLX_TRACE"};
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
     if (entry.rfind("PLX_", 0) == 0) names.insert(entry.substr(0, entry.find('=')));
@@ -275,7 +275,7 @@ TEST(Merge, MergesAPartsDirectory) {
             "'parallax merge --help')\n");
   r = Parallax(dir, {"merge", "-o", "m.plx", "misc"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "parallax: error: misc: no rank-<R>.plx files in it\n");
+  EXPECT_EQ(r.err, "parallax: error: misc: no rank-<R>.plx or pid-<PID>.plx files in it\n");
   r = Parallax(dir, {"merge", "-o", "m.plx", "run.plx.parts", "run.plx"});
   EXPECT_EQ(r.exit_code, 2);
 }
