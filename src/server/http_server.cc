@@ -3,6 +3,7 @@
 // analysis never stalls other clients), serving files, and the WebSocket.
 #include "server/http_server.h"
 
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <atomic>
@@ -22,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/strings.h"
 #include "server/access_token.h"
 #include "server/http_state.h"
 #include "server/http_wire.h"
@@ -40,6 +42,10 @@ using tcp = net::ip::tcp;
 namespace {
 
 constexpr std::string_view kApiPrefix = "/api/v1";
+// An API answer at most (list limits keep them far smaller), and the size
+// above which memory is given back to the system after it was sent.
+constexpr size_t kMaxAnswerBytes = size_t{512} << 20;
+constexpr size_t kTrimAfterBytes = size_t{16} << 20;
 constexpr std::string_view kWsPath = "/api/v1/ws";
 
 struct Target {
@@ -221,6 +227,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   Response FromApi(const http::request<http::string_body>& req, ApiResponse answer) {
+    if (answer.body.size() > kMaxAnswerBytes)
+      answer = ErrorResponse(500, StrFormat("the answer would be %zu MiB (at most %zu): ask for a "
+                                            "narrower range or a smaller limit",
+                                            answer.body.size() >> 20, kMaxAnswerBytes >> 20));
     Response r = Json(req, answer.status, std::move(answer.body));
     r.set(http::field::content_type, answer.content_type);
     r.set(http::field::cache_control, "no-store");
@@ -274,10 +284,17 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     stream_.expires_after(std::chrono::seconds(60));
     http::async_write(stream_, *response,
                       [self = shared_from_this(), response](beast::error_code ec, size_t) {
+                        if (response->body().size() >= kTrimAfterBytes) self->ReturnMemory();
                         if (ec) return;
                         if (!response->keep_alive()) return self->Shutdown();
                         self->Read();
                       });
+  }
+
+  // A big answer's JSON was many small blocks, freed by now: give the pages
+  // back to the system (off the I/O threads; malloc keeps them otherwise).
+  void ReturnMemory() {
+    net::post(*server_.api_pool, [] { malloc_trim(0); });
   }
 
   const std::string local_address_;  // the address the client connected to
