@@ -1,7 +1,8 @@
 // The HTTP server's connection bounds on real sockets on 127.0.0.1: out of
 // file descriptors it neither spins nor stops answering once connections
 // close; past its connection cap new connections wait in the listen queue
-// and are served when one closes.
+// and are served when one closes; a WebSocket message above the limit
+// closes the socket.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -12,6 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -145,6 +149,44 @@ TEST(HttpLimitsTest, PastTheCapConnectionsWaitUntilOneCloses) {
   ::close(waiting);
   for (int fd : held)
     ::close(fd);
+  server.Stop();
+}
+
+TEST(HttpLimitsTest, AWebSocketMessageAboveTheLimitClosesTheSocket) {
+  namespace beast = boost::beast;
+  namespace net = boost::asio;
+  TraceStore store;
+  ServerOptions options;
+  options.token = kToken;
+  HttpServer server(store, options);
+  ASSERT_TRUE(server.Start().ok());
+  net::io_context ioc;
+  beast::websocket::stream<beast::tcp_stream> ws(ioc);
+  ws.next_layer().connect({net::ip::make_address("127.0.0.1"), server.port()});
+  ws.handshake("127.0.0.1", std::string("/api/v1/ws?token=") + kToken);
+  beast::flat_buffer buffer;
+  // Reads one message, waiting at most 5 s (then beast::error::timeout).
+  const auto read = [&] {
+    beast::error_code ec;
+    buffer.clear();
+    ws.next_layer().expires_after(std::chrono::seconds(5));
+    ws.async_read(buffer, [&](beast::error_code e, size_t) { ec = e; });
+    ioc.restart();
+    ioc.run();
+    return ec;
+  };
+  ASSERT_FALSE(read());  // hello
+  // A ping within the limit is answered; one of 100 KiB ends the socket.
+  ws.write(net::buffer(std::string(R"({"type":"ping"})")));
+  while (beast::buffers_to_string(buffer.data()).find("pong") == std::string::npos)
+    ASSERT_FALSE(read());
+  const std::string big = R"({"type":"ping","pad":")" + std::string(100 << 10, 'x') + R"("})";
+  beast::error_code ec;
+  ws.write(net::buffer(big), ec);
+  while (!ec)
+    ec = read();  // anything still queued, then the end
+  // The server ended it (closed, reset, or our write broke), not a timeout.
+  EXPECT_NE(ec, beast::error::timeout) << "the server took a message above the limit";
   server.Stop();
 }
 
