@@ -3,7 +3,8 @@
 // applied (every send and receive in it released in causal order), the
 // history window of applied chunks, and the counters of LiveStatus. Its
 // methods take one lock briefly; the costly per-record work (checking,
-// decoding) is done before, on the connection's thread (live_session.h).
+// decoding) is done before, on the connection's reader thread
+// (live_session.h, live_reader.h).
 #pragma once
 
 #include <chrono>
