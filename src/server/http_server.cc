@@ -3,6 +3,7 @@
 // analysis never stalls other clients), serving files, and the WebSocket.
 #include "server/http_server.h"
 
+#include <dlfcn.h>
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -45,7 +46,7 @@ constexpr std::string_view kApiPrefix = "/api/v1";
 // An API answer at most (list limits keep them far smaller), and the size
 // above which memory is given back to the system after it was sent.
 constexpr size_t kMaxAnswerBytes = size_t{512} << 20;
-constexpr size_t kTrimAfterBytes = size_t{16} << 20;
+constexpr size_t kTrimAfterBytes = size_t{4} << 20;
 constexpr std::string_view kWsPath = "/api/v1/ws";
 
 struct Target {
@@ -89,6 +90,19 @@ bool OutOfDescriptors(const beast::error_code& ec) {
   return ec == net::error::no_descriptors || ec == net::error::no_buffer_space ||
          ec == net::error::no_memory ||
          (ec.category() == beast::system_category() && ec.value() == ENFILE);
+}
+
+// Gives freed heap memory back to the system now: parallax allocates with
+// jemalloc where it is installed (src/cli/CMakeLists.txt), whose purge is
+// found at run time; else glibc's malloc_trim.
+void ReturnFreeMemory() {
+  using Mallctl = int (*)(const char*, void*, size_t*, void*, size_t);
+  static const auto mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"));
+  if (mallctl != nullptr) {
+    mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);  // 4096: every arena
+    return;
+  }
+  malloc_trim(0);
 }
 
 size_t DefaultMaxConnections() {
@@ -294,7 +308,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // A big answer's JSON was many small blocks, freed by now: give the pages
   // back to the system (off the I/O threads; malloc keeps them otherwise).
   void ReturnMemory() {
-    net::post(*server_.api_pool, [] { malloc_trim(0); });
+    net::post(*server_.api_pool, [] { ReturnFreeMemory(); });
   }
 
   const std::string local_address_;  // the address the client connected to
