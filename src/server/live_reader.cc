@@ -28,6 +28,8 @@ LiveReader::LiveReader(LiveTrace& trace, size_t max_unauthenticated, std::atomic
 
 LiveReader::~LiveReader() {
   Stop();
+  if (epoll_ >= 0) ::close(epoll_);  // Start failed before the thread ran
+  if (wake_ >= 0) ::close(wake_);
 }
 
 Status LiveReader::Start() {
