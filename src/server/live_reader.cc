@@ -71,8 +71,8 @@ void LiveReader::Stop() {
 
 void LiveReader::Run() {
   std::vector<epoll_event> events(64);
+  int timeout = 1000;
   for (;;) {
-    const int timeout = Expire(Clock::now());
     const int n = ::epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), timeout);
     if (n < 0 && errno != EINTR) break;
     bool stop = false;
@@ -90,6 +90,9 @@ void LiveReader::Run() {
     }
     if (stop) break;
     Adopt();
+    // After the reads: a peer whose HELLO had arrived is not closed as one
+    // that sent none.
+    timeout = Expire(Clock::now());
   }
   while (!peers_.empty())
     Drop(peers_.begin()->first);
