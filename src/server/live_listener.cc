@@ -111,25 +111,23 @@ void LiveListener::Accept() {
   const size_t max_connections = trace_.options().max_connections;
   bool backoff = false;
   for (;;) {
-    // Out of descriptors: the wake pipe alone, for a while.
+    // Out of descriptors, or at the connection cap: the wake pipe alone, for
+    // a while (new connections wait in the listen queue meanwhile).
+    const bool full = open_.load() >= max_connections;
     pollfd fds[2] = {{wake_[0], POLLIN, 0}, {listen_fd_, POLLIN, 0}};
-    const int ready = ::poll(fds, backoff ? 1 : 2, backoff ? 100 : 1000);
+    const int ready = ::poll(fds, backoff || full ? 1 : 2, backoff ? 100 : full ? 20 : 1000);
     if (ready < 0 && errno != EINTR) return;
     if (fds[0].revents != 0) return;
     backoff = false;
     if (ready <= 0 || (fds[1].revents & POLLIN) == 0) continue;
     // Everything waiting, up to a bound (the wake pipe is checked between).
-    for (int i = 0; i < 256; ++i) {
+    for (int i = 0; i < 256 && open_.load() < max_connections; ++i) {
       sockaddr_storage peer{};
       socklen_t len = sizeof peer;
       const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_CLOEXEC);
       if (fd < 0) {
         backoff = errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
         break;
-      }
-      if (open_.load() >= max_connections) {
-        ::close(fd);
-        continue;
       }
       open_.fetch_add(1);
       readers_[next_reader_++ % readers_.size()]->Add(fd, PeerName(peer));

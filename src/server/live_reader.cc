@@ -127,6 +127,9 @@ void LiveReader::Adopt() {
     p.deadline = deadline;
     waiting_.push_back(id);
     ++unauthenticated_;
+    // What it sent already (its HELLO, usually) is read at once, so that
+    // under a flood it is not closed as a peer without a HELLO.
+    if (!Read(p)) Drop(id);
   }
 }
 

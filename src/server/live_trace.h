@@ -40,7 +40,7 @@ struct LiveOptions {
   std::chrono::milliseconds stall{1000};
 
   // The listener's bounds (live_listener.h, docs/security.md).
-  /// Connections at once; more are closed at once.
+  /// Connections at once; more wait in the listen queue.
   size_t max_connections = 4096;
   /// Connections that have not sent a valid HELLO yet; a new one beyond
   /// this closes the oldest of them.

@@ -185,13 +185,15 @@ TEST(LiveLimitsTest, TooManyPeersWithoutHelloCloseTheOldest) {
       << server.Status().last_bad_input;
   EXPECT_TRUE(ClosedByServer(idle.front()->fd()));  // the oldest went first
   EXPECT_EQ(server.listener.connections(), 8u);
-  // One that proves the token is not among those closed.
+  // One that proves the token joins. Its reader, one over its share, may
+  // close its oldest waiting peer first (when the HELLO was not there yet
+  // as the connection was taken): every peer is one or the other.
   LiveClient good(server.listener.port());
   good.Hello(kToken, 7);
-  // (its reader, one over its share, closes its oldest waiting peer).
   ASSERT_TRUE(WaitUntil([&] { return server.Status().connections == 1; }));
-  EXPECT_TRUE(WaitUntil([&] { return server.Status().bad_input == 33; }));
-  EXPECT_EQ(server.listener.connections(), 8u);
+  const uint64_t refused = server.Status().bad_input;
+  EXPECT_TRUE(refused == 32 || refused == 33) << refused;
+  EXPECT_EQ(server.listener.connections() + refused, 41u);
 }
 
 }  // namespace
