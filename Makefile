@@ -6,7 +6,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 WERROR     := $(if $(CI),ON,OFF)
 
-.PHONY: all deps web build build-asan test demo bench format clean
+.PHONY: all deps web build build-asan test soak demo bench format clean
 
 all: build
 
@@ -34,6 +34,11 @@ build-asan: deps
 # Every test: the gcc build, then the same tests (plus fuzzers) under ASan+UBSan.
 test: build build-asan
 	@scripts/run-tests $(BUILD) $(ASAN_BUILD)
+
+# The server under mixed load for 10 minutes (make test runs it for 5 s):
+# API clients, viewers that never read, malformed and idle peers, live streams.
+soak: build
+	@PLX_SOAK_SECONDS=$${PLX_SOAK_SECONDS:-600} $(BUILD)/tests/server/server_serve_soak_test
 
 # Build, trace the bundled demo program, show what it did, and serve the viewer on it.
 demo: build

@@ -3,8 +3,8 @@
 //   1. ingest through LiveSession on one thread: frame cutting, chunk
 //      checks and decoding, message keys, consistent-run construction and
 //      the history window — events per second;
-//   2. the same through real sockets on 127.0.0.1 (LiveListener, a thread per
-//      connection; one sender thread) until every record is applied;
+//   2. the same through real sockets on 127.0.0.1 (LiveListener, its few reader
+//      threads; one sender thread) until every record is applied;
 //   3. building a snapshot of the whole run (image, TraceFile, model, causal
 //      repair, timeline index), and the lag of that update (the newest
 //      chunk's arrival to the snapshot being ready). Every snapshot is built

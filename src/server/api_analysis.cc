@@ -102,7 +102,7 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
   if (!bins.ok()) return StatusResponse(bins.status());
   const auto log = q.Bool("log", false);
   if (!log.ok()) return StatusResponse(log.status());
-  const auto limit = q.Integer("limit", 1000, 0, 1'000'000);
+  const auto limit = q.Limit("limit", 1000);
   if (!limit.ok()) return StatusResponse(limit.status());
   auto options = AnomalyOptionsOf(q);
   if (!options.ok()) return StatusResponse(options.status());
@@ -140,7 +140,7 @@ ApiResponse Anomalies(ServedTrace& served, const QueryParams& q) {
   const model::Trace& t = served.trace();
   auto options = AnomalyOptionsOf(q);
   if (!options.ok()) return StatusResponse(options.status());
-  const auto limit = q.Integer("limit", 1000, 0, 1'000'000);
+  const auto limit = q.Limit("limit", 1000);
   if (!limit.ok()) return StatusResponse(limit.status());
   std::vector<analysis::Anomaly> computed;
   const std::vector<analysis::Anomaly>* list = &served.anomalies();
@@ -251,7 +251,7 @@ ApiResponse Matrix(ServedTrace& served, const QueryParams& q) {
 
 ApiResponse Waits(ServedTrace& served, const QueryParams& q) {
   const model::Trace& t = served.trace();
-  const auto limit_arg = q.Integer("limit", 100, 0, 1'000'000);
+  const auto limit_arg = q.Limit("limit", 100);
   if (!limit_arg.ok()) return StatusResponse(limit_arg.status());
   const size_t limit = static_cast<size_t>(*limit_arg);
   const analysis::WaitStatesReport& w = served.waits();
@@ -290,7 +290,7 @@ ApiResponse Waits(ServedTrace& served, const QueryParams& q) {
 
 ApiResponse CriticalPathHandler(ServedTrace& served, const QueryParams& q) {
   const model::Trace& t = served.trace();
-  const auto limit = q.Integer("limit", 100000, 0, 10'000'000);
+  const auto limit = q.Limit("limit", 100000);
   if (!limit.ok()) return StatusResponse(limit.status());
   const analysis::CriticalPath& path = served.critical_path();
   std::vector<analysis::PathSegment> segments = path.segments;
@@ -315,7 +315,7 @@ ApiResponse CriticalPathHandler(ServedTrace& served, const QueryParams& q) {
 
 ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
   const model::Trace& t = served.trace();
-  const auto limit_arg = q.Integer("limit", 200, 0, 100000);
+  const auto limit_arg = q.Limit("limit", 200);
   if (!limit_arg.ok()) return StatusResponse(limit_arg.status());
   const size_t limit = static_cast<size_t>(*limit_arg);
   Json findings = Json::array();

@@ -16,7 +16,7 @@ ApiResponse Lamport(ServedTrace& served, const QueryParams& q) {
   if (!to.ok()) return StatusResponse(to.status());
   const auto rows = q.IndexList("rows", UINT32_MAX - 1, false);
   if (!rows.ok()) return StatusResponse(rows.status());
-  const auto limit = q.Integer("limit", 20000, 1, 200000);
+  const auto limit = q.Limit("limit", 20000, 1);
   if (!limit.ok()) return StatusResponse(limit.status());
   if (*to < *from) return ErrorResponse(400, "parameter 'to': must not be less than 'from'");
   for (uint32_t row : *rows)

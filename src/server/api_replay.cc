@@ -104,7 +104,7 @@ ApiResponse At(ServedTrace& served, const QueryParams& q) {
   const model::Trace& t = served.trace();
   const auto at = q.RequiredNumber("t", -1e18, 1e18);
   if (!at.ok()) return StatusResponse(at.status());
-  const auto limit = q.Integer("limit", 10000, 0, 100000);
+  const auto limit = q.Limit("limit", 10000);
   if (!limit.ok()) return StatusResponse(limit.status());
   const ReplayIndex& index = served.replay();
   const int64_t when = ClampedModelTime(t, *at, false);

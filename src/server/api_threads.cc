@@ -60,7 +60,7 @@ ApiResponse Cpus(ServedTrace& served, const QueryParams& q) {
   int64_t from_ns = 0, to_ns = 0;
   ApiResponse error;
   if (!TimeRange(t, q, &from_ns, &to_ns, &error)) return error;
-  const auto limit = q.Integer("limit", 50000, 1, 1'000'000);
+  const auto limit = q.Limit("limit", 50000, 1);
   if (!limit.ok()) return StatusResponse(limit.status());
   const analysis::CpuSchedule* schedule = &served.cpu_schedule();
   bool truncated = false;
@@ -86,11 +86,11 @@ ApiResponse Loops(ServedTrace& served, const QueryParams& q) {
   int64_t from_ns = 0, to_ns = 0;
   ApiResponse error;
   if (!TimeRange(t, q, &from_ns, &to_ns, &error)) return error;
-  const auto limit = q.Integer("limit", 1000, 1, 100'000);
+  const auto limit = q.Limit("limit", 1000, 1);
   if (!limit.ok()) return StatusResponse(limit.status());
   const auto loop = q.Integer("loop", -1, -1, INT64_MAX);
   if (!loop.ok()) return StatusResponse(loop.status());
-  const auto chunk_limit = q.Integer("chunk_limit", 100000, 1, 10'000'000);
+  const auto chunk_limit = q.Limit("chunk_limit", 100000, 1);
   if (!chunk_limit.ok()) return StatusResponse(chunk_limit.status());
   const analysis::OmpLoops* loops = &served.omp_loops();
   const size_t total = loops->loops.size();

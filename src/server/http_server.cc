@@ -3,8 +3,14 @@
 // analysis never stalls other clients), serving files, and the WebSocket.
 #include "server/http_server.h"
 
+#include <dlfcn.h>
+#include <malloc.h>
+#include <sys/resource.h>
+
+#include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
@@ -18,9 +24,13 @@
 #include <thread>
 #include <vector>
 
+#include "base/strings.h"
 #include "server/access_token.h"
+#include "server/http_state.h"
+#include "server/http_wire.h"
 #include "server/request_checks.h"
 #include "server/static_files.h"
+#include "server/ws_session.h"
 
 namespace plx::server {
 
@@ -33,6 +43,10 @@ using tcp = net::ip::tcp;
 namespace {
 
 constexpr std::string_view kApiPrefix = "/api/v1";
+// An API answer at most (list limits keep them far smaller), and the size
+// above which memory is given back to the system after it was sent.
+constexpr size_t kMaxAnswerBytes = size_t{512} << 20;
+constexpr size_t kTrimAfterBytes = size_t{4} << 20;
 constexpr std::string_view kWsPath = "/api/v1/ws";
 
 struct Target {
@@ -70,138 +84,43 @@ Target SplitTarget(std::string_view target) {
   return {target.substr(0, q), target.substr(q + 1)};
 }
 
+// Out of file descriptors (or kernel memory): accept() fails at once until
+// a connection closes, so trying again at once would spin.
+bool OutOfDescriptors(const beast::error_code& ec) {
+  return ec == net::error::no_descriptors || ec == net::error::no_buffer_space ||
+         ec == net::error::no_memory ||
+         (ec.category() == beast::system_category() && ec.value() == ENFILE);
+}
+
+// Gives freed heap memory back to the system now: parallax allocates with
+// jemalloc where it is installed (src/cli/CMakeLists.txt), whose purge is
+// found at run time; else glibc's malloc_trim.
+void ReturnFreeMemory() {
+  using Mallctl = int (*)(const char*, void*, size_t*, void*, size_t);
+  static const auto mallctl = reinterpret_cast<Mallctl>(dlsym(RTLD_DEFAULT, "mallctl"));
+  if (mallctl != nullptr) {
+    mallctl("arena.4096.purge", nullptr, nullptr, nullptr, 0);  // 4096: every arena
+    return;
+  }
+  malloc_trim(0);
+}
+
+size_t DefaultMaxConnections() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return 1024;
+  return std::clamp<size_t>(r.rlim_cur / 2, 8, 1024);
+}
+
 }  // namespace
-
-class WsSession;
-
-struct ServerState {
-  ServerState(TraceStore& s, ServerOptions o) : store(s), api(s), options(std::move(o)) {}
-
-  TraceStore& store;
-  Api api;
-  ServerOptions options;
-  net::io_context ioc;
-  std::unique_ptr<tcp::acceptor> acceptor;
-  // Two pools: analyses may take seconds on a big trace the first time they
-  // are asked for, and must never hold up the timeline's tiles and details.
-  std::unique_ptr<net::thread_pool> api_pool;       // analyses
-  std::unique_ptr<net::thread_pool> timeline_pool;  // traces, summary, tile, details, search
-  std::vector<std::thread> threads;
-  uint16_t port = 0;
-  bool stopped = false;
-
-  std::mutex ws_mu;
-  std::vector<std::weak_ptr<WsSession>> sockets;
-
-  void Accept();
-  void AddSocket(const std::shared_ptr<WsSession>& s) {
-    std::lock_guard lock(ws_mu);
-    std::erase_if(sockets, [](const auto& w) { return w.expired(); });
-    sockets.push_back(s);
-  }
-};
-
-// One WebSocket client: hello, the current progress of every trace, then
-// whatever Broadcast() sends; answers pings.
-class WsSession : public std::enable_shared_from_this<WsSession> {
- public:
-  WsSession(tcp::socket&& socket, ServerState& server) : ws_(std::move(socket)), server_(server) {}
-
-  void Start(http::request<http::string_body> request) {
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-    ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
-      if (ec) return;
-      self->server_.AddSocket(self);
-      self->Send(HelloMessage());
-      for (const auto& t : self->server_.store.traces()) {
-        self->Send(ProgressMessage(*t, t->progress()));
-        if (t->live()) self->Send(LiveMessage(t->live_status()), true);
-      }
-      self->Read();
-    });
-  }
-
-  /// Queues a text message (any thread). A `latest_only` one replaces the
-  /// latest_only message still waiting (not the one being written).
-  void Send(std::string message, bool latest_only = false) {
-    net::post(ws_.get_executor(),
-              [self = shared_from_this(), m = std::move(message), latest_only]() mutable {
-                auto& q = self->queue_;
-                if (self->closing_) return;
-                if (latest_only) {
-                  for (size_t i = 1; i < q.size(); ++i) {
-                    if (q[i].latest_only) {
-                      q[i].text = std::move(m);
-                      return;
-                    }
-                  }
-                }
-                if (q.size() >= HttpServer::kMaxQueuedMessages) {
-                  // A reader this far behind is gone or stuck: close it rather than grow.
-                  self->Abandon();
-                  return;
-                }
-                q.push_back({std::move(m), latest_only});
-                if (q.size() == 1) self->WriteNext();
-              });
-  }
-
- private:
-  void Read() {
-    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, size_t) {
-      if (ec) return;  // closed
-      const std::string text = beast::buffers_to_string(self->buffer_.data());
-      self->buffer_.consume(self->buffer_.size());
-      if (text.find("\"ping\"") != std::string::npos) {
-        self->Send(R"({"type":"pong"})");
-      } else {
-        self->Send(
-            R"({"type":"error","error":"unknown message; only {\"type\":\"ping\"} is understood"})");
-      }
-      self->Read();
-    });
-  }
-
-  // Closes the connection and drops what waits to be written. The front
-  // message is being written (the queue is never empty while a write is under
-  // way): its text is the write's buffer, and the write's handler pops it, so
-  // it stays until that handler has run.
-  void Abandon() {
-    closing_ = true;
-    beast::get_lowest_layer(ws_).close();
-    if (queue_.size() > 1) queue_.erase(queue_.begin() + 1, queue_.end());
-  }
-
-  void WriteNext() {
-    ws_.text(true);
-    ws_.async_write(net::buffer(queue_.front().text),
-                    [self = shared_from_this()](beast::error_code ec, size_t) {
-                      // Closing, the write may still have succeeded: stop either way.
-                      if (ec || self->closing_) {
-                        self->queue_.clear();
-                        return;
-                      }
-                      self->queue_.pop_front();
-                      if (!self->queue_.empty()) self->WriteNext();
-                    });
-  }
-
-  websocket::stream<beast::tcp_stream> ws_;
-  ServerState& server_;
-  beast::flat_buffer buffer_;
-  struct Queued {
-    std::string text;
-    bool latest_only;
-  };
-  std::deque<Queued> queue_;  // front: being written
-  bool closing_ = false;
-};
 
 // One HTTP connection: reads requests one after another (keep-alive).
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(tcp::socket&& socket, ServerState& server)
-      : local_address_(LocalAddress(socket)), stream_(std::move(socket)), server_(server) {}
+      : local_address_(LocalAddress(socket)),
+        stream_(std::move(socket)),
+        server_(server),
+        slot_(std::make_shared<ConnectionSlot>(server.connections)) {}
 
   void Start() {
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->Read(); });
@@ -212,8 +131,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void Read() {
     parser_.emplace();
-    parser_->header_limit(16 * 1024);
-    parser_->body_limit(64 * 1024);
+    LimitRequest(*parser_);
     stream_.expires_after(std::chrono::seconds(60));
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) {
@@ -254,7 +172,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     if (websocket::is_upgrade(req) && target.path == kWsPath) {
       if (!authorised)
         return Send(Json(req, 401, ErrorResponse(401, "missing or wrong access token").body));
-      std::make_shared<WsSession>(stream_.release_socket(), server_)->Start(std::move(req));
+      std::make_shared<WsSession>(stream_.release_socket(), server_, slot_)->Start(std::move(req));
       return;
     }
     if (!authorised)
@@ -323,6 +241,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   Response FromApi(const http::request<http::string_body>& req, ApiResponse answer) {
+    if (answer.body.size() > kMaxAnswerBytes)
+      answer = ErrorResponse(500, StrFormat("the answer would be %zu MiB (at most %zu): ask for a "
+                                            "narrower range or a smaller limit",
+                                            answer.body.size() >> 20, kMaxAnswerBytes >> 20));
     Response r = Json(req, answer.status, std::move(answer.body));
     r.set(http::field::content_type, answer.content_type);
     r.set(http::field::cache_control, "no-store");
@@ -376,10 +298,17 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     stream_.expires_after(std::chrono::seconds(60));
     http::async_write(stream_, *response,
                       [self = shared_from_this(), response](beast::error_code ec, size_t) {
+                        if (response->body().size() >= kTrimAfterBytes) self->ReturnMemory();
                         if (ec) return;
                         if (!response->keep_alive()) return self->Shutdown();
                         self->Read();
                       });
+  }
+
+  // A big answer's JSON was many small blocks, freed by now: give the pages
+  // back to the system (off the I/O threads; malloc keeps them otherwise).
+  void ReturnMemory() {
+    net::post(*server_.api_pool, [] { ReturnFreeMemory(); });
   }
 
   const std::string local_address_;  // the address the client connected to
@@ -387,14 +316,20 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   ServerState& server_;
+  std::shared_ptr<ConnectionSlot> slot_;  // passed on to a WebSocket
   bool set_cookie_ = false;
   bool head_ = false;  // the request being answered is a HEAD
 };
 
+// At the connection cap or out of descriptors, accepting waits a little
+// (new connections wait in the listen queue meanwhile) instead of spinning.
 void ServerState::Accept() {
+  if (connections.load() >= options.max_connections)
+    return AcceptLater(std::chrono::milliseconds(20));
   acceptor->async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
     if (ec) {
       if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
+      if (OutOfDescriptors(ec)) return AcceptLater(std::chrono::milliseconds(100));
     } else {
       // Answers are written whole; without this, the last segment of a big
       // tile can wait for the client's delayed ACK (tens of ms).
@@ -406,10 +341,18 @@ void ServerState::Accept() {
   });
 }
 
+void ServerState::AcceptLater(std::chrono::milliseconds wait) {
+  accept_timer->expires_after(wait);
+  accept_timer->async_wait([this](beast::error_code ec) {
+    if (!ec && acceptor->is_open()) Accept();
+  });
+}
+
 HttpServer::HttpServer(TraceStore& store, ServerOptions options)
     : impl_(std::make_unique<ServerState>(store, std::move(options))) {
   if (impl_->options.token.empty()) impl_->options.token = NewAccessToken();
   impl_->options.web_root = FindWebRoot(impl_->options.web_root);
+  if (impl_->options.max_connections == 0) impl_->options.max_connections = DefaultMaxConnections();
 }
 
 HttpServer::~HttpServer() {
@@ -423,6 +366,7 @@ Status HttpServer::Start() {
   if (ec) return InvalidArgument("--bind: '" + s.options.bind + "' is not an IP address");
   const tcp::endpoint endpoint(address, s.options.port);
   s.acceptor = std::make_unique<tcp::acceptor>(s.ioc);
+  s.accept_timer = std::make_unique<net::steady_timer>(s.ioc);
   if (s.acceptor->open(endpoint.protocol(), ec); ec)
     return IoError("cannot open a socket: " + ec.message());
   s.acceptor->set_option(net::socket_base::reuse_address(true), ec);
@@ -477,6 +421,7 @@ void HttpServer::Stop() {
   net::post(s.ioc, [&s] {
     beast::error_code ignored;
     s.acceptor->close(ignored);
+    s.accept_timer->cancel();
   });
   s.ioc.stop();
   for (auto& t : s.threads)

@@ -22,6 +22,9 @@ struct ServerOptions {
   std::string web_root;  // empty: FindWebRoot("")
   int io_threads = 2;    // sockets and files
   int api_threads = 2;   // threads of each API pool (analyses; the timeline's requests)
+  /// HTTP and WebSocket connections at once (0: half the descriptor limit,
+  /// at most 1024); more wait in the listen queue until one closes.
+  size_t max_connections = 0;
 };
 
 class HttpServer {

@@ -21,6 +21,10 @@ void AppendFrame(FrameKind kind, const void* payload, size_t size, std::vector<u
   if (size > 0) std::memcpy(out->data() + at + kFrameHeaderSize, payload, size);
 }
 
+// A payload starts with this much room and doubles as bytes arrive: a
+// peer that declares a 64 MiB frame and sends nothing costs nothing.
+constexpr size_t kFirstReserve = 256 << 10;
+
 Status FrameReader::Feed(const uint8_t* data, size_t size, std::vector<Frame>* out) {
   while (size > 0) {
     if (!in_payload_) {
@@ -40,17 +44,21 @@ Status FrameReader::Feed(const uint8_t* data, size_t size, std::vector<Frame>* o
       if (length < 1 || length > kMaxFrameLength)
         return InvalidArgument(where() + StrFormat(" length: %u (1..%u)", length, kMaxFrameLength));
       kind_ = static_cast<FrameKind>(kind);
+      if (frame_offset_ == 0 && kind_ != FrameKind::kHello)
+        return InvalidArgument(where() +
+                               StrFormat(" kind: %u; the first frame must be HELLO", kind));
       if (kind_ != FrameKind::kChunk && length - 1 > kMaxJsonFrame)
         return InvalidArgument(where() + StrFormat(" length: %u; HELLO and END are at most %u",
                                                    length, kMaxJsonFrame + 1));
-      payload_.assign(length - 1, 0);  // the one allocation per frame
-      payload_fill_ = 0;
+      expected_ = length - 1;
+      payload_.clear();
+      payload_.reserve(std::min<size_t>(expected_, kFirstReserve));
       in_payload_ = true;
     }
-    const size_t n = std::min(size, payload_.size() - payload_fill_);
-    if (n > 0) std::memcpy(payload_.data() + payload_fill_, data, n);
-    payload_fill_ += n, data += n, size -= n, offset_ += n;
-    if (payload_fill_ == payload_.size()) {
+    const size_t n = std::min(size, expected_ - payload_.size());
+    payload_.insert(payload_.end(), data, data + n);
+    data += n, size -= n, offset_ += n;
+    if (payload_.size() == expected_) {
       out->push_back({kind_, frame_offset_, std::move(payload_)});
       payload_ = {};
       in_payload_ = false;

@@ -63,12 +63,20 @@ class FrameReader {
   /// Takes the next `size` bytes of the connection. Complete frames are
   /// appended to `out` (their payload vectors are moved out). Returns a
   /// one-line error ("offset N: frame length L: ...") on a frame that breaks
-  /// the bounds; nothing more may be fed after that.
+  /// the bounds, or a first frame that is not HELLO; nothing more may be fed
+  /// after that. A payload's memory grows with the bytes that arrived, not
+  /// with the length its header declares.
   Status Feed(const uint8_t* data, size_t size, std::vector<Frame>* out);
   /// Bytes taken so far.
   uint64_t offset() const { return offset_; }
   /// True between frames (a connection that ends here ended cleanly).
   bool at_frame_boundary() const { return header_fill_ == 0 && !in_payload_; }
+  /// Bytes still to come before the current frame's header or payload is
+  /// complete: feeding at most this many lets the caller act on each frame
+  /// before reading on (a session reads nothing past HELLO until it checked it).
+  size_t bytes_to_next_step() const {
+    return in_payload_ ? expected_ - payload_.size() : kFrameHeaderSize - header_fill_;
+  }
 
  private:
   uint64_t offset_ = 0;
@@ -77,8 +85,8 @@ class FrameReader {
   size_t header_fill_ = 0;
   bool in_payload_ = false;
   FrameKind kind_ = FrameKind::kHello;
-  std::vector<uint8_t> payload_;
-  size_t payload_fill_ = 0;
+  std::vector<uint8_t> payload_;  // grows as the payload arrives
+  size_t expected_ = 0;           // the payload's declared size
 };
 
 }  // namespace plx::server::live

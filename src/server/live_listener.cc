@@ -1,6 +1,7 @@
-// LiveListener: poll() on the listening socket and a wake-up pipe; a thread
-// per connection reading 256 KiB at a time into its LiveSession. Stop() shuts
-// the sockets down, which ends the blocking reads.
+// LiveListener: poll() on the listening socket and a wake-up pipe; accepted
+// sockets go round-robin to the readers. When the process is out of file
+// descriptors accept() fails at once: the loop then waits before trying
+// again instead of spinning.
 #include "server/live_listener.h"
 
 #include <arpa/inet.h>
@@ -12,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -67,14 +69,15 @@ Status LiveListener::Start() {
     return InvalidArgument(where + ": " + gai_strerror(e));
   Status result = IoError(where + ": no usable address");
   for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
-    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+    const int fd =
+        ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
     if (fd < 0) {
       result = ErrnoError(where, errno);
       continue;
     }
     const int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, 128) != 0) {
+    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, SOMAXCONN) != 0) {
       result = ErrnoError(where, errno);
       ::close(fd);
       continue;
@@ -92,81 +95,54 @@ Status LiveListener::Start() {
   freeaddrinfo(found);
   PLX_RETURN_IF_ERROR(result);
   if (::pipe2(wake_, O_CLOEXEC) != 0) return ErrnoError("pipe", errno);
+  const LiveOptions& o = trace_.options();
+  unsigned threads = o.reader_threads;
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 2u, 8u);
+  for (unsigned i = 0; i < threads; ++i) {
+    readers_.push_back(std::make_unique<LiveReader>(
+        trace_, (o.max_unauthenticated + threads - 1) / threads, &open_));
+    PLX_RETURN_IF_ERROR(readers_.back()->Start());
+  }
   accept_thread_ = std::thread([this] { Accept(); });
   return Status::Ok();
 }
 
 void LiveListener::Accept() {
+  const size_t max_connections = trace_.options().max_connections;
+  bool backoff = false;
   for (;;) {
-    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
-    if (::poll(fds, 2, 1000) < 0 && errno != EINTR) return;
-    if (fds[1].revents != 0) return;
-    Reap(false);
-    if ((fds[0].revents & POLLIN) == 0) continue;
-    sockaddr_storage peer{};
-    socklen_t len = sizeof peer;
-    const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_CLOEXEC);
-    if (fd < 0) continue;
-    std::lock_guard lock(mu_);
-    if (stopping_ || conns_.size() >= kMaxConnections) {
-      ::close(fd);
-      continue;
-    }
-    auto conn = std::make_unique<Conn>();
-    conn->fd = fd;
-    Conn* c = conn.get();
-    conns_.push_back(std::move(conn));
-    c->thread = std::thread([this, c, name = PeerName(peer)] { Serve(c, name); });
-  }
-}
-
-void LiveListener::Serve(Conn* conn, std::string peer) {
-  {
-    LiveSession session(trace_, peer);
-    std::vector<uint8_t> buffer(256 << 10);
-    for (;;) {
-      const ssize_t n = ::recv(conn->fd, buffer.data(), buffer.size(), 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      if (!session.Feed(buffer.data(), static_cast<size_t>(n))) break;
-    }
-    session.Close();
-  }
-  ::shutdown(conn->fd, SHUT_RDWR);
-  conn->done.store(true, std::memory_order_release);
-}
-
-void LiveListener::Reap(bool all) {
-  std::list<std::unique_ptr<Conn>> finished;
-  {
-    std::lock_guard lock(mu_);
-    for (auto it = conns_.begin(); it != conns_.end();) {
-      if (all || (*it)->done.load(std::memory_order_acquire)) {
-        finished.push_back(std::move(*it));
-        it = conns_.erase(it);
-      } else {
-        ++it;
+    // Out of descriptors, or at the connection cap: the wake pipe alone, for
+    // a while (new connections wait in the listen queue meanwhile).
+    const bool full = open_.load() >= max_connections;
+    pollfd fds[2] = {{wake_[0], POLLIN, 0}, {listen_fd_, POLLIN, 0}};
+    const int ready = ::poll(fds, backoff || full ? 1 : 2, backoff ? 100 : full ? 20 : 1000);
+    if (ready < 0 && errno != EINTR) return;
+    if (fds[0].revents != 0) return;
+    backoff = false;
+    if (ready <= 0 || (fds[1].revents & POLLIN) == 0) continue;
+    // Everything waiting, up to a bound (the wake pipe is checked between).
+    for (int i = 0; i < 256 && open_.load() < max_connections; ++i) {
+      sockaddr_storage peer{};
+      socklen_t len = sizeof peer;
+      const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_CLOEXEC);
+      if (fd < 0) {
+        backoff = errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
+        break;
       }
+      open_.fetch_add(1);
+      readers_[next_reader_++ % readers_.size()]->Add(fd, PeerName(peer));
     }
-  }
-  for (auto& c : finished) {
-    if (c->thread.joinable()) c->thread.join();
-    ::close(c->fd);
   }
 }
 
 void LiveListener::Stop() {
   if (listen_fd_ < 0) return;
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
-    for (auto& c : conns_)
-      ::shutdown(c->fd, SHUT_RDWR);  // wakes the blocking reads
-  }
   const char byte = 0;
   (void)!::write(wake_[1], &byte, 1);
   if (accept_thread_.joinable()) accept_thread_.join();
-  Reap(true);
+  for (auto& r : readers_)
+    r->Stop();  // closes their connections
+  readers_.clear();
   ::close(listen_fd_);
   ::close(wake_[0]);
   ::close(wake_[1]);

@@ -1,27 +1,26 @@
 // LiveListener: the TCP side of `parallax serve --listen`. Accepts live
-// connections (docs/live.md) and runs each on its own thread: blocking reads
-// into a LiveSession, which checks and decodes before the shared LiveTrace
-// sees anything. Plain sockets; no Boost.
+// connections (docs/live.md) and hands each to one of a few LiveReaders
+// (threads do not grow with connections), whose LiveSessions check and
+// decode before the shared LiveTrace sees anything. The bounds are
+// LiveOptions' (connections, peers without HELLO, HELLO deadline). Plain
+// sockets; no Boost.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "base/status.h"
+#include "server/live_reader.h"
 #include "server/live_trace.h"
 
 namespace plx::server::live {
 
 class LiveListener {
  public:
-  /// At most this many connections at once; more are refused (closed).
-  static constexpr size_t kMaxConnections = 4096;
-
   LiveListener(LiveTrace& trace, std::string host, uint16_t port);
   /// Stops.
   ~LiveListener();
@@ -37,16 +36,11 @@ class LiveListener {
   std::string Endpoint() const;
   /// Stops accepting, closes every connection, joins the threads.
   void Stop();
+  /// Connections open now.
+  size_t connections() const { return open_.load(); }
 
  private:
-  struct Conn {
-    int fd = -1;
-    std::thread thread;
-    std::atomic<bool> done{false};
-  };
   void Accept();
-  void Serve(Conn* conn, std::string peer);
-  void Reap(bool all);
 
   LiveTrace& trace_;
   std::string host_;
@@ -54,9 +48,9 @@ class LiveListener {
   int listen_fd_ = -1;
   int wake_[2] = {-1, -1};  // a pipe that interrupts the accept loop
   std::thread accept_thread_;
-  std::mutex mu_;
-  std::list<std::unique_ptr<Conn>> conns_;
-  bool stopping_ = false;
+  std::atomic<size_t> open_{0};
+  std::vector<std::unique_ptr<LiveReader>> readers_;
+  size_t next_reader_ = 0;
 };
 
 }  // namespace plx::server::live

@@ -18,8 +18,8 @@ std::string_view Text(const std::vector<uint8_t>& payload) {
 
 }  // namespace
 
-LiveSession::LiveSession(LiveTrace& trace, const std::string& peer)
-    : trace_(trace), connection_(trace.Connect(peer)) {}
+LiveSession::LiveSession(LiveTrace& trace, std::string peer)
+    : trace_(trace), peer_(std::move(peer)) {}
 
 LiveSession::~LiveSession() {
   Close();
@@ -31,23 +31,38 @@ void LiveSession::Close() {
   if (!failed_ && !ended_ && hello_ && !reader_.at_frame_boundary())
     trace_.BadInput(connection_, StrFormat("offset %llu: connection closed inside a frame",
                                            static_cast<ull>(reader_.offset())));
-  trace_.Disconnect(connection_);
+  if (hello_) trace_.Disconnect(connection_);
+}
+
+void LiveSession::Refuse(const std::string& why) {
+  if (failed_ || closed_ || hello_) return;
+  Bad(why);
+  Close();
 }
 
 bool LiveSession::Bad(const std::string& what) {
   failed_ = true;
-  trace_.BadInput(connection_, what);
+  if (hello_)
+    trace_.BadInput(connection_, what);
+  else
+    trace_.Refused(peer_, what);
   return false;
 }
 
 bool LiveSession::Feed(const uint8_t* data, size_t size) {
   if (failed_ || closed_) return false;
-  frames_.clear();
-  const Status s = reader_.Feed(data, size, &frames_);
-  // Frames completed before a bad one still count.
-  for (FrameReader::Frame& f : frames_)
-    if (!HandleFrame(f)) return false;
-  if (!s.ok()) return Bad(s.message());
+  while (size > 0) {
+    // Before HELLO, one step (a header, a payload) at a time: nothing past
+    // the HELLO is read before it was checked.
+    const size_t n = hello_ ? size : std::min(size, reader_.bytes_to_next_step());
+    frames_.clear();
+    const Status s = reader_.Feed(data, n, &frames_);
+    data += n, size -= n;
+    // Frames completed before a bad one still count.
+    for (FrameReader::Frame& f : frames_)
+      if (!HandleFrame(f)) return false;
+    if (!s.ok()) return Bad(s.message());
+  }
   return true;
 }
 
@@ -66,6 +81,7 @@ bool LiveSession::HandleFrame(FrameReader::Frame& f) {
       if (hello->format_major != 0 && hello->format_major != format::kVersionMajor)
         return Bad(at(StrFormat("HELLO: format %u.%u; this server reads %u.x", hello->format_major,
                                 hello->format_minor, format::kVersionMajor)));
+      connection_ = trace_.Connect(peer_);
       hello_ = true;
       checker_ = std::make_unique<ChunkChecker>(connection_);
       trace_.Hello(connection_, *hello);

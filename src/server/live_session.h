@@ -1,8 +1,9 @@
 // LiveSession: one live connection's protocol (docs/live.md), without the
 // socket: bytes in, frames out, HELLO checked (protocol, token in constant
 // time), chunks checked and decoded on the caller's thread, then handed to
-// the LiveTrace. The first bad frame ends the session; what it sent before
-// stays applied.
+// the LiveTrace. Until its HELLO proved the token a peer costs its HELLO's
+// bytes only: no connection in the trace, no byte read past the HELLO. The
+// first bad frame ends the session; what it sent before stays applied.
 #pragma once
 
 #include <cstddef>
@@ -19,8 +20,8 @@ namespace plx::server::live {
 
 class LiveSession {
  public:
-  /// Registers a connection from `peer` with `trace`.
-  LiveSession(LiveTrace& trace, const std::string& peer);
+  /// A connection from `peer`; it joins `trace` with a valid HELLO.
+  LiveSession(LiveTrace& trace, std::string peer);
   /// Disconnects it if Close() was not called.
   ~LiveSession();
   LiveSession(const LiveSession&) = delete;
@@ -31,7 +32,11 @@ class LiveSession {
   bool Feed(const uint8_t* data, size_t size);
   /// The peer closed the connection (or the server stops).
   void Close();
+  /// The server closes a peer that sent no valid HELLO in time (`why`).
+  void Refuse(const std::string& why);
 
+  /// True once a HELLO with the token arrived.
+  bool authenticated() const { return hello_; }
   uint32_t connection() const { return connection_; }
 
  private:
@@ -39,7 +44,8 @@ class LiveSession {
   bool HandleFrame(FrameReader::Frame& frame);
 
   LiveTrace& trace_;
-  uint32_t connection_;
+  std::string peer_;
+  uint32_t connection_ = 0;  // valid once hello_
   FrameReader reader_;
   std::vector<FrameReader::Frame> frames_;
   std::unique_ptr<ChunkChecker> checker_;

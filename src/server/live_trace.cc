@@ -199,6 +199,23 @@ void LiveTrace::BadInput(uint32_t id, const std::string& what) {
   Log(last_bad_);
 }
 
+void LiveTrace::Refused(const std::string& peer, const std::string& what) {
+  std::lock_guard lock(mu_);
+  ++bad_;
+  last_bad_ = "live: " + peer + ": " + what;
+  const Clock::time_point now = Clock::now();
+  if (now - last_refused_log_ < std::chrono::seconds(1)) {
+    ++refused_unlogged_;
+    return;
+  }
+  last_refused_log_ = now;
+  if (refused_unlogged_ > 0)
+    Log(StrFormat("live: %llu more peers refused before this one",
+                  static_cast<unsigned long long>(refused_unlogged_)));
+  refused_unlogged_ = 0;
+  Log(last_bad_);
+}
+
 void LiveTrace::Disconnect(uint32_t id) {
   std::lock_guard lock(mu_);
   Connection& c = connections_.at(id);

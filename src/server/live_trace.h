@@ -3,7 +3,8 @@
 // applied (every send and receive in it released in causal order), the
 // history window of applied chunks, and the counters of LiveStatus. Its
 // methods take one lock briefly; the costly per-record work (checking,
-// decoding) is done before, on the connection's thread (live_session.h).
+// decoding) is done before, on the connection's reader thread
+// (live_session.h, live_reader.h).
 #pragma once
 
 #include <chrono>
@@ -37,6 +38,17 @@ struct LiveOptions {
   /// Waiting events are forced out when nothing was released for this long
   /// (a send that never comes: its chunk left out of the stream, its sender gone).
   std::chrono::milliseconds stall{1000};
+
+  // The listener's bounds (live_listener.h, docs/security.md).
+  /// Connections at once; more wait in the listen queue.
+  size_t max_connections = 4096;
+  /// Connections that have not sent a valid HELLO yet; a new one beyond
+  /// this closes the oldest of them.
+  size_t max_unauthenticated = 256;
+  /// A connection without a valid HELLO this long after it was accepted is closed.
+  std::chrono::milliseconds hello_timeout{10000};
+  /// Threads reading the connections (0: one per core, 2 to 8).
+  unsigned reader_threads = 0;
 };
 
 /// What the snapshot thread takes from the trace (under its lock, cheaply).
@@ -55,8 +67,13 @@ class LiveTrace {
   const LiveOptions& options() const { return options_; }
 
   // From the connections (any thread).
-  /// A new connection from `peer` (address:port); returns its number.
+  /// A connection from `peer` (address:port) that proved the token; returns
+  /// its number.
   uint32_t Connect(const std::string& peer);
+  /// A peer closed before it proved the token (bad or late HELLO): counted
+  /// as bad input, the newest line kept; at most one line a second is
+  /// logged (a flood of such peers does not flood the terminal).
+  void Refused(const std::string& peer, const std::string& what);
   void Hello(uint32_t connection, const live::Hello& hello);
   /// A checked chunk: `bytes` is its frame payload, `messages` the sends and
   /// receives of an EVENTS chunk, `rank` the connection's rank now.
@@ -153,6 +170,8 @@ class LiveTrace {
   uint64_t applied_version_ = 0;
   uint64_t batch_ = 0;  // HandleReleased calls that applied something
   std::string last_bad_;
+  Clock::time_point last_refused_log_{};
+  uint64_t refused_unlogged_ = 0;
   Clock::time_point last_record_{};
   Clock::time_point last_release_{};
   Clock::time_point newest_applied_arrival_{};

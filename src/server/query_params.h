@@ -14,6 +14,10 @@
 
 namespace plx::server {
 
+/// The most items one answer lists (every `limit`, `chunk_limit`): it
+/// bounds an answer's size; more need a narrower range or paging (`from`).
+inline constexpr int64_t kMaxListLimit = 100'000;
+
 /// Decodes %XX escapes and '+' (as a space); false on a bad escape.
 bool PercentDecode(std::string_view in, std::string* out);
 
@@ -37,6 +41,11 @@ class QueryParams {
   StatusOr<int64_t> Integer(std::string_view name, int64_t fallback, int64_t min,
                             int64_t max) const;
   StatusOr<int64_t> RequiredInteger(std::string_view name, int64_t min, int64_t max) const;
+  /// How many items a list answer may hold: a whole number in [min,
+  /// kMaxListLimit], or `fallback` when absent.
+  StatusOr<int64_t> Limit(std::string_view name, int64_t fallback, int64_t min = 0) const {
+    return Integer(name, fallback, min, kMaxListLimit);
+  }
   /// 0/1/true/false, or `fallback` when absent.
   StatusOr<bool> Bool(std::string_view name, bool fallback) const;
   /// A comma-separated list of whole numbers in [0, max]; empty when absent

@@ -9,6 +9,7 @@
 
 #include "server/api.gen.h"
 #include "server/api_test_trace.h"
+#include "server/query_params.h"
 
 namespace plx::server {
 namespace {
@@ -242,6 +243,35 @@ TEST(TraceStoreTest, IdsAreUrlSafeAndUnique) {
   EXPECT_EQ(store.Add("trace").id(), "trace");
   EXPECT_EQ(store.Find("run_one-2")->path(), "/y/run one.plx");
   EXPECT_EQ(store.Find("none"), nullptr);
+}
+
+// Every list's size is capped, so no request can ask for an answer of
+// hundreds of MB: a limit above kMaxListLimit is a 400 naming the parameter.
+TEST_F(ApiTest, ListLimitsAreCapped) {
+  const std::vector<std::pair<std::string, std::string>> lists = {
+      {"/traces/t/histogram", "state=0&limit="},
+      {"/traces/t/anomalies", "limit="},
+      {"/traces/t/waits", "limit="},
+      {"/traces/t/critical-path", "limit="},
+      {"/traces/t/diagnostics", "limit="},
+      {"/traces/t/at", "t=0&limit="},
+      {"/traces/t/lamport", "limit="},
+      {"/traces/t/cpus", "limit="},
+      {"/traces/t/loops", "limit="},
+      {"/traces/t/loops", "chunk_limit="}};
+  const std::string cap = std::to_string(kMaxListLimit);
+  const std::string above = std::to_string(kMaxListLimit + 1);
+  for (const auto& [path, query] : lists) {
+    const auto [status, error] = Fail(path, query + above);
+    EXPECT_EQ(status, 400) << path << "?" << query << above;
+    const size_t amp = query.rfind('&');
+    const size_t from = amp == std::string::npos ? 0 : amp + 1;
+    const std::string name = query.substr(from, query.size() - 1 - from);  // before '='
+
+    EXPECT_NE(error.find(name), std::string::npos) << path << ": " << error;
+    EXPECT_NE(error.find(cap), std::string::npos) << path << ": " << error;
+    EXPECT_EQ(api_.Handle(path, query + cap).status, 200) << path << "?" << query << cap;
+  }
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ class LiveClient {
   LiveClient& operator=(const LiveClient&) = delete;
 
   bool connected() const { return fd_ >= 0; }
+  int fd() const { return fd_; }
   void Hello(const std::string& token, int64_t pid);
   void Chunk(const std::vector<uint8_t>& chunk);
   void End(bool finished, uint64_t records = 0);

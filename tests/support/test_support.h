@@ -48,6 +48,7 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   bool started() const { return pid_ > 0; }
+  int pid() const { return pid_; }
   /// Reads one line (without the newline); false at end of output or after timeout_ms.
   bool ReadLine(std::string* line, int timeout_ms);
   void Signal(int sig);

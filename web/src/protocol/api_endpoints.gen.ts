@@ -67,7 +67,7 @@ export interface HistogramParams {
   method?: string;
   /** percentile method: select slices longer than this percentile (default 99) */
   percentile?: number;
-  /** selected slices returned (default 1000) */
+  /** selected slices returned, 0..100000 (default 1000) */
   limit?: number;
 }
 
@@ -77,7 +77,7 @@ export interface AnomaliesParams {
   method?: string;
   /**  (default 99) */
   percentile?: number;
-  /**  (default 1000) */
+  /** anomalies returned, 0..100000 (default 1000) */
   limit?: number;
 }
 
@@ -101,13 +101,13 @@ export interface MatrixParams {
 
 /** MPI wait states (late sender, late receiver, collectives) per process and call site, and the longest waits. */
 export interface WaitsParams {
-  /** call sites and longest waits returned (default 100) */
+  /** call sites and longest waits returned, 0..100000 (default 100) */
   limit?: number;
 }
 
 /** The critical path, for the timeline overlay. */
 export interface CriticalPathParams {
-  /** segments returned (default 100000) */
+  /** segments returned, 0..100000 (default 100000) */
   limit?: number;
 }
 
@@ -117,7 +117,7 @@ export interface ProcessesParams {
 
 /** Deadlocks, wait states, repairs, anomalies and load problems, each with its place in the timeline. */
 export interface DiagnosticsParams {
-  /** findings per kind (default 200) */
+  /** findings per kind, 0..100000 (default 200) */
   limit?: number;
 }
 
@@ -169,7 +169,7 @@ export interface LamportParams {
   to?: number;
   /** empty = all (default ) */
   rows?: number[];
-  /** slices and messages each, 1..200000 (default 20000) */
+  /** slices and messages each, 1..100000 (default 20000) */
   limit?: number;
 }
 
@@ -183,7 +183,7 @@ export interface CpusParams {
   from?: number;
   /**  (default duration) */
   to?: number;
-  /** spans, 1..1000000 (default 50000) */
+  /** spans, 1..100000 (default 50000) */
   limit?: number;
 }
 
@@ -197,7 +197,7 @@ export interface LoopsParams {
   limit?: number;
   /** an OmpLoop.id whose chunks to return; -1 = none (default -1) */
   loop?: number;
-  /** chunks of `loop` returned, 1..10000000 (default 100000) */
+  /** chunks of `loop` returned, 1..100000 (default 100000) */
   chunk_limit?: number;
 }
 
