@@ -15,7 +15,8 @@ recorded times, served while the causal repair runs; *repaired* is when the
 summary stops saying `repairing` (the repaired timeline replaced it), and
 five tiles asked meanwhile (whole trace, then zoomed in) give the latency
 while the repair keeps the cores busy. Tiles of the second open are asked after /stats has answered
-(the statistics pass runs right after ready), 1600 px wide, for the first
+(the statistics pass runs right after ready) while the analyses are made
+(*analyses ready*: when /waits answers), 1600 px wide, for the first
 16 rows (what a screen shows), 25 windows per level at spread positions,
 level z spanning duration / 10^(6 z / 9): coarse to fine at the same
 positions (as zooming in), then fine to coarse half a step away (cold). Peak memory is the server's VmHWM
@@ -29,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 from scale import gb  # bench/scale.py, beside this file
@@ -133,6 +135,17 @@ def measure(build, trace, events, ranks):
                   f"{t['worst_ms']:.1f} ms; cold median {t['cold_median_ms']:.1f} ms, worst "
                   f"{t['cold_worst_ms']:.1f} ms", flush=True)
         r["tiles"] = levels
+        # The analyses panels' answers are made after the statistics (the
+        # tiles above were asked meanwhile); 503 until they are.
+        while True:
+            try:
+                get(f"{api}/traces/{tid}/waits?{token}")
+                break
+            except urllib.error.HTTPError as e:
+                if e.code != 503:
+                    raise
+            time.sleep(0.2)
+        r["analyses_s"] = time.monotonic() - start
         r["peak_rss"] = hwm(p.pid)
         p.send_signal(signal.SIGINT)
         p.wait()
@@ -146,17 +159,19 @@ def table(results, cpus):
            "and its summary built), *repaired* when the causal repair and the summary on its "
            "times are built and kept and replace it (worst of 5 tiles asked meanwhile); "
            "*second open*: the index read. Tiles over HTTP, 1600 px wide, the first 16 rows, "
-           "25 windows per zoom level, after the statistics pass that follows ready. Peak "
-           "memory: the larger of the two opens.", "",
+           "25 windows per zoom level, after the statistics pass that follows ready, while the "
+           "analyses (wait states, critical path, anomalies, matrix) are made; *analyses "
+           "ready*: when /waits answers. Peak memory: the larger of the two opens.", "",
            "| trace | index | first open: ready | repaired | tile meanwhile | second open | "
-           "statistics ready | worst tile | peak memory |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "statistics ready | analyses ready | worst tile | peak memory |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         worst = max(max(t["worst_ms"], t["cold_worst_ms"]) for t in r["tiles"])
         out.append(f"| {r['events'] / 1e6:,.0f} M events, {r['ranks']} ranks | "
                    f"{r['index_bytes'] / 1e6:,.0f} MB | {r['first_ready_s']:.1f} s | "
                    f"{r['first_repaired_s']:.1f} s | {r['repairing_worst_tile_ms']:.1f} ms | "
-                   f"{r['second_ready_s']:.1f} s | {r['stats_s']:.1f} s | {worst:.1f} ms | "
+                   f"{r['second_ready_s']:.1f} s | {r['stats_s']:.1f} s | "
+                   f"{r['analyses_s']:.1f} s | {worst:.1f} ms | "
                    f"{gb(max(r['peak_rss'], r['first_peak_rss']))} |")
     out += ["", "Tile latency per zoom level, median / worst in ms: zooming in (coarse to "
             "fine at the same 25 positions, so finer levels find chunks decoded for coarser "
