@@ -341,17 +341,7 @@ TEST_F(ChromeTestData, FlowsCountersUnclosedSlices) {
 
 // ASan's shadow memory and quarantine make RSS say nothing about the
 // importer: there the file is smaller and only the import itself is checked.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+using testing::kSanitized;
 constexpr size_t kBigFileBytes = kSanitized ? 40 << 20 : 200 << 20;
 
 TEST(ChromeJsonStreamingTest, BigFileInLittleMemory) {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "server/http_server.h"
+#include "support/test_support.h"
 
 namespace plx::server {
 namespace {
@@ -82,13 +83,7 @@ double CpuSeconds(pid_t pid) {
 // Sanitizers' runtime checks need descriptors of their own (UBSan's vptr
 // check probes memory through a pipe): out of descriptors, they report
 // errors that are not there.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-constexpr bool kSanitized = __has_feature(address_sanitizer);
-#else
-constexpr bool kSanitized = false;
-#endif
+using testing::kSanitized;
 
 TEST(HttpLimitsTest, OutOfDescriptorsTheServerWaitsAndAnswersLater) {
   if (kSanitized) GTEST_SKIP() << "sanitizer runtimes need descriptors of their own";

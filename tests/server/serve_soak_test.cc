@@ -43,13 +43,7 @@ using nlohmann::json;
 using testing::LiveClient;
 using Clock = std::chrono::steady_clock;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-constexpr bool kSanitized = __has_feature(address_sanitizer);
-#else
-constexpr bool kSanitized = false;
-#endif
+using testing::kSanitized;
 
 // A field of /proc/PID/status ("VmRSS:" in kB, "Threads:").
 long ProcStatus(int pid, const std::string& field) {

@@ -1,11 +1,26 @@
-// Helpers for tests: a temporary directory per test, paths to built programs,
-// and running a program to completion with its output captured.
+// Helpers for tests: whether the build is sanitized, a temporary directory per
+// test, paths to built programs, and running a program to completion with its
+// output captured.
 #pragma once
 
 #include <string>
 #include <vector>
 
 namespace plx::testing {
+
+/// Built with AddressSanitizer: its shadow memory and quarantine make
+/// resident memory say nothing, and its runtime needs descriptors of its own.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
 
 /// A fresh directory, removed with everything in it when the object dies.
 class TempDir {
