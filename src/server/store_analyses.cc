@@ -1,7 +1,8 @@
 // StoreTimeline::Analyses: the report's passes over the file on the repaired
 // times the timeline already holds (the repair is not run again), then the
 // messages' pass for the communication matrix, and the RMA records' pass
-// only when the trace has RMA records.
+// only when the trace has RMA records; kept in the trace's index, so the
+// next start reads them instead.
 #include <utility>
 
 #include "server/store_timeline.h"
@@ -16,7 +17,17 @@ const StoreAnalyses& StoreTimeline::Analyses(const std::function<void(std::strin
       if (step) step(name);
     };
     store::AnalysesOptions options;
-    options.longest_waits = StoreAnalyses::kLongestWaits;
+    options.longest_waits = kLongestWaits;
+    if (repair_options_) {
+      analyses_.key = {*repair_options_, options.longest_waits, options.anomalies};
+      if (std::optional<store::IndexedAnalyses> kept = store_->FindAnalyses(analyses_.key)) {
+        analyses_ = std::move(*kept);
+        analyses_.repair.repairs = repair_.repairs;  // not kept twice (below)
+        analyses_reused_ = true;
+        analyses_ready_.store(true, std::memory_order_release);
+        return;
+      }
+    }
     store::StreamedReport r = store::StreamAnalyses(*store_, repair_, maps_, options, step);
     analyses_.repair = std::move(r.repair);
     analyses_.waits = std::move(r.waits);
@@ -37,6 +48,14 @@ const StoreAnalyses& StoreTimeline::Analyses(const std::function<void(std::strin
       analyses_.rma = store::StreamRmaMatrix(*store_);
     } else {
       analyses_.rma = analysis::RmaMatrixBuilder(defs_).matrix();
+    }
+    if (repair_options_) {
+      // The repaired events are the repair's, which the index holds already
+      // (tens of MB at 10^9 events): kept without them.
+      std::vector<time::Repair> repairs = std::move(analyses_.repair.repairs);
+      analyses_.repair.repairs.clear();
+      store_->KeepAnalyses(&analyses_);
+      analyses_.repair.repairs = std::move(repairs);
     }
     analyses_ready_.store(true, std::memory_order_release);
   });

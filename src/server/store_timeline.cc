@@ -75,6 +75,7 @@ std::shared_ptr<StoreTimeline> StoreTimeline::Sharing(const StoreTimeline& base,
   t->tile_pool_ = base.tile_pool_;
   t->cache_limit_ = t->store_->memory_bytes() / 8;
   t->recorded_times_ = options == nullptr;
+  if (options != nullptr) t->repair_options_ = *options;
   t->repair_ = std::move(repair);
   t->maps_ = std::move(maps);
   t->maps_.resize(t->store_->threads());
@@ -122,7 +123,18 @@ uint64_t StoreTimeline::sends() const {
 const analysis::StateStatsReport& StoreTimeline::stats() {
   std::call_once(stats_once_, [&] {
     // The mountain range's bins ride along: a sixteenth of the budget.
-    mountain_ = std::make_unique<store::MountainBins>(defs_, store_->memory_bytes() / 16);
+    const uint64_t bins_bytes = store_->memory_bytes() / 16;
+    if (repair_options_)
+      if (std::optional<store::IndexedStatistics> kept = store_->FindStatistics(*repair_options_))
+        if ((mountain_ =
+                 store::MountainBins::FromCounts(defs_, std::move(kept->mountain), bins_bytes))) {
+          stats_ = std::move(kept->report);
+          callsite_stats_ = std::move(kept->callsites);
+          statistics_reused_ = true;
+          stats_ready_.store(true, std::memory_order_release);
+          return;
+        }
+    mountain_ = std::make_unique<store::MountainBins>(defs_, bins_bytes);
     const size_t workers = store_->pool()->size();
     std::vector<std::unique_ptr<store::ChunkVisitor>> sweeps = mountain_->Visitors(workers);
     std::vector<store::StateStatsVisitor> stats;
@@ -139,6 +151,13 @@ const analysis::StateStatsReport& StoreTimeline::stats() {
       stats[0].builder.Merge(std::move(stats[w].builder));
     stats_ = stats[0].builder.Report();
     callsite_stats_ = stats[0].builder.CallsiteRows();
+    if (repair_options_) {
+      store::IndexedStatistics keep{*repair_options_, std::move(stats_), std::move(callsite_stats_),
+                                    mountain_->Counts()};
+      store_->KeepStatistics(&keep);
+      stats_ = std::move(keep.report);
+      callsite_stats_ = std::move(keep.callsites);
+    }
     stats_ready_.store(true, std::memory_order_release);
   });
   return stats_;

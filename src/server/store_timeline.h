@@ -43,18 +43,9 @@ namespace plx::server {
 
 /// What the analysis panels show of a trace served from its file, on the
 /// repaired times (the in-memory answers, but for the wait instances: the
-/// longest kLongestWaits only).
-struct StoreAnalyses {
-  static constexpr size_t kLongestWaits = 10000;
-  time::RepairReport repair;  // with what the repair moved
-  analysis::WaitStatesReport waits;
-  analysis::DeadlockReport deadlocks;
-  analysis::CriticalPath path;
-  std::vector<analysis::Anomaly> anomalies;  // robust, every state, worst first
-  analysis::ImbalanceReport imbalance;
-  analysis::CommMatrix matrix;
-  analysis::RmaMatrix rma;
-};
+/// longest StoreTimeline::kLongestWaits only), with what they were asked
+/// for (`key`).
+using StoreAnalyses = store::IndexedAnalyses;
 
 struct StoreServing {
   ThreadPool* pool = nullptr;  // the workers (null: one)
@@ -66,6 +57,8 @@ struct StoreServing {
 
 class StoreTimeline {
  public:
+  static constexpr size_t kLongestWaits = 10000;
+
   /// (phase, done, total): "index", "repair", "summary".
   using Progress = std::function<void(const std::string&, uint64_t, uint64_t)>;
   /// Gets the timeline on the recorded times, to serve while the repair
@@ -121,18 +114,24 @@ class StoreTimeline {
       const analysis::ConcurrencyOptions& options) const;
 
   /// State statistics on the repaired times, computed on first use (the
-  /// mountain range's bins with them).
+  /// mountain range's bins with them) and kept in the trace's index, or
+  /// read from there.
   const analysis::StateStatsReport& stats();
   const std::vector<analysis::StateStats>& callsite_stats();
 
   /// The analyses (three passes over the file, or four with RMA records),
-  /// made once: a call while another makes them waits for it. `step` is told
+  /// made once and kept in the trace's index, or read from there: a call
+  /// while another makes them waits for it. `step` is told
   /// as each part begins.
   const StoreAnalyses& Analyses(const std::function<void(std::string_view)>& step = {});
   /// Null until Analyses() has made them.
   const StoreAnalyses* analyses() const {
     return analyses_ready_.load(std::memory_order_acquire) ? &analyses_ : nullptr;
   }
+  /// Whether the statistics and the analyses were read from the index
+  /// (once made).
+  bool statistics_reused() const { return statistics_reused_; }
+  bool analyses_reused() const { return analyses_reused_; }
 
  private:
   StoreTimeline() = default;
@@ -176,6 +175,7 @@ class StoreTimeline {
   // long pass (the statistics, the repair) that a tile must not wait for.
   std::shared_ptr<ThreadPool> tile_pool_;
   bool recorded_times_ = false;
+  std::optional<time::RepairOptions> repair_options_;  // none: the recorded times
   model::Trace defs_;
   time::RepairReport repair_;
   std::vector<time::ThreadTimeMap> maps_;
@@ -204,6 +204,7 @@ class StoreTimeline {
   std::once_flag analyses_once_;
   std::atomic<bool> analyses_ready_{false};
   StoreAnalyses analyses_;
+  bool statistics_reused_ = false, analyses_reused_ = false;
 };
 
 }  // namespace plx::server

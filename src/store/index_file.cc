@@ -11,6 +11,7 @@
 #include "model/def_merger.h"
 #include "store/index_codec.h"
 #include "store/index_repair.h"
+#include "store/index_results.h"
 #include "store/index_summary.h"
 
 namespace plx::store {
@@ -22,7 +23,7 @@ constexpr uint8_t kTrailerMagic[8] = {'P', 'L', 'X', 'I', 'E', 'N', 'D', '\n'};
 constexpr size_t kHeaderSize = 16, kSectionHeaderSize = 24, kTrailerSize = 16;
 constexpr uint16_t kMajor = 1, kMinor = 1;
 constexpr uint32_t kIdentitySection = 1, kSkeletonSection = 2, kRepairSection = 3,
-                   kSummarySection = 4;
+                   kSummarySection = 4, kStatisticsSection = 5, kAnalysesSection = 6;
 constexpr uint64_t kMaxRaw = uint64_t{1} << 31;  // a section's decompressed bytes
 
 void PutSection(std::vector<uint8_t>* out, uint32_t type, const std::vector<uint8_t>& raw,
@@ -224,6 +225,16 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress) {
     PutSummary(&r, *contents.summary);
     PutSection(&out, kSummarySection, r.bytes(), compress);
   }
+  if (contents.statistics) {
+    IndexWriter r;
+    PutStatistics(&r, *contents.statistics);
+    PutSection(&out, kStatisticsSection, r.bytes(), compress);
+  }
+  if (contents.analyses) {
+    IndexWriter r;
+    PutAnalyses(&r, *contents.analyses);
+    PutSection(&out, kAnalysesSection, r.bytes(), compress);
+  }
 
   uint8_t trailer[kTrailerSize];
   StoreLE<uint64_t>(trailer, Checksum64(out.data(), out.size()));
@@ -233,7 +244,7 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress) {
 }
 
 StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name,
-                                    bool with_repair, bool with_summary) {
+                                    bool with_repair, bool with_summary, bool with_results) {
   const uint8_t* d = bytes.data();
   const size_t size = bytes.size();
   auto damage = [&](uint64_t offset, const char* what) {
@@ -265,7 +276,8 @@ StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::s
     const uint8_t* payload = d + start;
     const bool wanted = type == kIdentitySection || type == kSkeletonSection ||
                         (type == kRepairSection && with_repair) ||
-                        (type == kSummarySection && with_summary);
+                        (type == kSummarySection && with_summary) ||
+                        ((type == kStatisticsSection || type == kAnalysesSection) && with_results);
     if (codec == 1 && wanted) {
       const unsigned long long declared = ZSTD_getFrameContentSize(payload, stored);
       if (declared != raw_size) return damage(start, "compressed section of another size");
@@ -302,10 +314,54 @@ StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::s
       out.summary.emplace();
       if (!GetSummary(&r, &*out.summary) || !r.at_end())
         return damage(start, "timeline summary section: damaged");
+    } else if (type == kStatisticsSection && with_results) {
+      IndexReader r(payload, payload + raw_size);
+      out.statistics.emplace();
+      // At most what a budget of 8 GiB gives the mountain range (a sixteenth).
+      if (!GetStatistics(&r, &*out.statistics, uint64_t{1} << 26) || !r.at_end())
+        return damage(start, "statistics section: damaged");
+    } else if (type == kAnalysesSection && with_results) {
+      IndexReader r(payload, payload + raw_size);
+      out.analyses.emplace();
+      // Processes: at most one per thread (and a margin for processes that
+      // recorded none), so a damaged count allocates no huge matrix.
+      if (!GetAnalyses(&r, &*out.analyses, size_t{out.identity.threads} + 1024) || !r.at_end())
+        return damage(start, "analyses section: damaged");
     }  // other types: sections of later minor versions, skipped
     off = start + stored;
   }
   if (!identity || !skeletons) return damage(kHeaderSize, "a section is missing");
+  return out;
+}
+
+StatusOr<std::vector<uint8_t>> ReplaceResults(std::span<const uint8_t> old, const std::string& name,
+                                              const IndexContents& results) {
+  // The whole file's checks (magic, trailer, checksum, sections' bounds).
+  PLX_RETURN_IF_ERROR(DecodeIndex(old, name).status());
+  const uint8_t* d = old.data();
+  std::vector<uint8_t> out(d, d + kHeaderSize);
+  for (uint64_t off = kHeaderSize; off < old.size() - kTrailerSize;) {
+    const uint32_t type = LoadLE<uint32_t>(d + off);
+    const uint64_t end = off + kSectionHeaderSize + LoadLE<uint64_t>(d + off + 16);
+    const bool replaced = (type == kStatisticsSection && results.statistics) ||
+                          (type == kAnalysesSection && results.analyses);
+    if (!replaced) out.insert(out.end(), d + off, d + end);
+    off = end;
+  }
+  if (results.statistics) {
+    IndexWriter r;
+    PutStatistics(&r, *results.statistics);
+    PutSection(&out, kStatisticsSection, r.bytes(), true);
+  }
+  if (results.analyses) {
+    IndexWriter r;
+    PutAnalyses(&r, *results.analyses);
+    PutSection(&out, kAnalysesSection, r.bytes(), true);
+  }
+  uint8_t trailer[kTrailerSize];
+  StoreLE<uint64_t>(trailer, Checksum64(out.data(), out.size()));
+  std::memcpy(trailer + 8, kTrailerMagic, sizeof kTrailerMagic);
+  out.insert(out.end(), trailer, trailer + kTrailerSize);
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "base/status.h"
 #include "format/trace_file.h"
 #include "model/trace.h"
+#include "store/index_results.h"
 #include "store/skeleton.h"
 #include "store/timeline_summary.h"
 #include "time/causal_repair.h"
@@ -64,6 +65,10 @@ struct IndexContents {
   std::vector<ThreadSkeleton> skeletons;  // per thread of the model
   std::optional<IndexedRepair> repair;    // read only when asked for
   std::optional<IndexedSummary> summary;  // read only when asked for
+  // The server's results on the times of the repair (read only when asked
+  // for).
+  std::optional<IndexedStatistics> statistics;
+  std::optional<IndexedAnalyses> analyses;
 };
 
 /// The index file's bytes (`compress` false: sections stored as they are,
@@ -73,9 +78,17 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress = 
 /// Reads an index file's bytes; any damage is a DataLoss naming the offset.
 /// `name` is used in messages. The repair section (large: a time map per
 /// thread) is decoded only with `with_repair`, the timeline summary only with
-/// `with_summary`; else they are skipped unread.
+/// `with_summary`, the statistics and analyses only `with_results`; else
+/// they are skipped unread.
 StatusOr<IndexContents> DecodeIndex(std::span<const uint8_t> bytes, const std::string& name,
-                                    bool with_repair = false, bool with_summary = false);
+                                    bool with_repair = false, bool with_summary = false,
+                                    bool with_results = false);
+
+/// Index `old` with the statistics and analyses sections that `results`
+/// holds in place of its own; every other section is copied as it is (not
+/// decoded, not compressed again). Fails as DecodeIndex on a damaged `old`.
+StatusOr<std::vector<uint8_t>> ReplaceResults(std::span<const uint8_t> old, const std::string& name,
+                                              const IndexContents& results);
 
 /// Checks the undefined ids the contents name (kinds, processes), before
 /// their placeholders are made.

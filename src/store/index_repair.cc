@@ -42,10 +42,7 @@ bool GetRepairOptions(IndexReader* r, time::RepairOptions* o) {
          r->U(&o->max_updates);
 }
 
-void PutRepair(IndexWriter* w, const IndexedRepair& repair) {
-  PutRepairOptions(w, repair.options);
-
-  const time::RepairReport& r = repair.report;
+void PutRepairReport(IndexWriter* w, const time::RepairReport& r) {
   for (uint64_t v :
        {r.before.messages, r.before.collectives, r.after.messages, r.after.collectives,
         r.violations_before, r.violations_after, r.constraints, r.events_moved, r.updates})
@@ -67,7 +64,11 @@ void PutRepair(IndexWriter* w, const IndexedRepair& repair) {
     w->S(x.violation_ns);
     w->S(x.shift_ns);
   }
+}
 
+void PutRepair(IndexWriter* w, const IndexedRepair& repair) {
+  PutRepairOptions(w, repair.options);
+  PutRepairReport(w, repair.report);
   w->U(repair.maps.size());
   for (const time::ThreadTimeMap& m : repair.maps) {
     w->U(m.anchors.size());
@@ -83,10 +84,8 @@ void PutRepair(IndexWriter* w, const IndexedRepair& repair) {
   }
 }
 
-bool GetRepair(IndexReader* r, IndexedRepair* repair) {
-  if (!GetRepairOptions(r, &repair->options)) return false;
-
-  time::RepairReport& p = repair->report;
+bool GetRepairReport(IndexReader* r, time::RepairReport* report) {
+  time::RepairReport& p = *report;
   for (uint64_t* v :
        {&p.before.messages, &p.before.collectives, &p.after.messages, &p.after.collectives,
         &p.violations_before, &p.violations_after, &p.constraints, &p.events_moved, &p.updates})
@@ -109,8 +108,14 @@ bool GetRepair(IndexReader* r, IndexedRepair* repair) {
     x.kind = static_cast<time::CausalConstraints::Kind>(kind);
     x.send_row = send == 0 ? model::kNone : static_cast<uint32_t>(send - 1);
   }
+  return true;
+}
 
-  if (!r->Count(&n)) return false;
+bool GetRepair(IndexReader* r, IndexedRepair* repair) {
+  size_t n = 0;
+  if (!GetRepairOptions(r, &repair->options) || !GetRepairReport(r, &repair->report) ||
+      !r->Count(&n))
+    return false;
   repair->maps.resize(n);
   for (time::ThreadTimeMap& m : repair->maps) {
     if (!r->Count(&n, 2)) return false;
@@ -134,8 +139,7 @@ Status CheckRepairFits(const IndexedRepair& repair, uint32_t threads, const RowC
   auto stale = [&](const char* why) {
     return DataLoss(StrFormat("the index's causal repair does not fit %s (%s)", name.c_str(), why));
   };
-  if (repair.maps.size() != threads || repair.report.thread_max_shift_ns.size() != threads)
-    return stale("thread count");
+  if (repair.maps.size() != threads) return stale("thread count");
   for (const time::ThreadTimeMap& m : repair.maps) {
     if (m.anchors.size() != m.shifts.size()) return stale("a time map");
     for (size_t i = 0; i < m.anchors.size(); ++i)
@@ -143,7 +147,16 @@ Status CheckRepairFits(const IndexedRepair& repair, uint32_t threads, const RowC
           (i > 0 && m.anchors[i] <= m.anchors[i - 1]))
         return stale("a time map");
   }
-  for (const time::Repair& x : repair.report.repairs) {
+  return CheckRepairReportFits(repair.report, threads, totals, name);
+}
+
+Status CheckRepairReportFits(const time::RepairReport& report, uint32_t threads,
+                             const RowCounts& totals, const std::string& name) {
+  auto stale = [&](const char* why) {
+    return DataLoss(StrFormat("the index's causal repair does not fit %s (%s)", name.c_str(), why));
+  };
+  if (report.thread_max_shift_ns.size() != threads) return stale("thread count");
+  for (const time::Repair& x : report.repairs) {
     const bool message = x.kind == time::CausalConstraints::Kind::kMessage;
     const uint64_t rows = message ? totals.table[kMessages] : totals.table[kCollectives];
     if (x.thread >= threads || x.row >= rows ||

@@ -59,6 +59,37 @@ MountainBins::MountainBins(const model::Trace& defs, uint64_t bytes)
   ns_ = std::vector<std::atomic<int64_t>>(bins_ * states_);
 }
 
+std::unique_ptr<MountainBins> MountainBins::FromCounts(const model::Trace& defs,
+                                                       MountainCounts counts, uint64_t bytes) {
+  std::unique_ptr<MountainBins> b(new MountainBins());
+  b->begin_ = defs.begin_ns;
+  b->end_ = std::max(defs.end_ns, defs.begin_ns + 1);
+  b->states_ = std::max<size_t>(defs.states.size(), 1);
+  const uint64_t span = static_cast<uint64_t>(b->end_ - b->begin_);
+  const uint64_t width = counts.bin_ns > 0 ? static_cast<uint64_t>(counts.bin_ns) : 0;
+  if (width == 0 || counts.states != b->states_ || counts.bins == 0 || counts.bins > kMaxBins ||
+      counts.bins != (span + width - 1) / width || counts.ns.size() != counts.bins * b->states_ ||
+      counts.ns.size() * 8 > std::max<uint64_t>(bytes, 8 * b->states_))
+    return nullptr;
+  b->bin_ns_ = counts.bin_ns;
+  b->bins_ = static_cast<size_t>(counts.bins);
+  b->ns_ = std::vector<std::atomic<int64_t>>(counts.ns.size());
+  for (size_t i = 0; i < counts.ns.size(); ++i)
+    b->ns_[i].store(counts.ns[i], std::memory_order_relaxed);
+  return b;
+}
+
+MountainCounts MountainBins::Counts() const {
+  MountainCounts c;
+  c.bin_ns = bin_ns_;
+  c.bins = bins_;
+  c.states = states_;
+  c.ns.reserve(ns_.size());
+  for (const std::atomic<int64_t>& v : ns_)
+    c.ns.push_back(v.load(std::memory_order_relaxed));
+  return c;
+}
+
 std::vector<std::unique_ptr<ChunkVisitor>> MountainBins::Visitors(size_t workers) {
   std::vector<std::unique_ptr<ChunkVisitor>> out;
   for (size_t w = 0; w < workers; ++w)

@@ -12,6 +12,7 @@
 
 #include "analysis/concurrency_profile.h"
 #include "model/trace.h"
+#include "store/index_results.h"
 #include "store/thread_pass.h"
 
 namespace plx::store {
@@ -23,6 +24,12 @@ class MountainBins {
   /// Bins over [defs.begin_ns, defs.end_ns], a power of two of ns wide, as
   /// many as `bytes` hold (8 bytes a state and bin), at most kMaxBins.
   MountainBins(const model::Trace& defs, uint64_t bytes);
+
+  /// Bins with `counts` (from the trace index), when they are the bins of
+  /// `defs` (its span and states) and fit in `bytes`; else null.
+  static std::unique_ptr<MountainBins> FromCounts(const model::Trace& defs, MountainCounts counts,
+                                                  uint64_t bytes);
+  MountainCounts Counts() const;
 
   /// A visitor per pass worker; all add into these bins (atomically).
   std::vector<std::unique_ptr<ChunkVisitor>> Visitors(size_t workers);
@@ -38,6 +45,7 @@ class MountainBins {
 
  private:
   friend class InnermostSweep;
+  MountainBins() = default;
   void Add(uint32_t state, int64_t begin, int64_t end);
 
   int64_t begin_ = 0, end_ = 0;  // the trace's span

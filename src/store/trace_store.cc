@@ -171,16 +171,93 @@ std::optional<TimelineSummary> TraceStore::FindSummary(
 }
 
 void TraceStore::KeepSummary(IndexedSummary* summary) const {
-  IndexContents contents = Contents();
   // The repair the index holds stays (the summary is on its times).
-  if (!index_path_.empty())
-    if (StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_); bytes.ok())
-      if (StatusOr<IndexContents> old = DecodeIndex(*bytes, index_path_, /*with_repair=*/true);
-          old.ok() && old->identity == contents.identity)
-        contents.repair = std::move(old->repair);
+  IndexContents contents = ContentsKept();
   contents.summary = std::move(*summary);
   WriteContents(contents, "the timeline summary");
   *summary = std::move(*contents.summary);
+}
+
+std::optional<IndexContents> TraceStore::ReadKept(bool whole) const {
+  if (index_path_.empty()) return std::nullopt;
+  StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_);
+  if (!bytes.ok()) return std::nullopt;
+  StatusOr<IndexContents> contents = DecodeIndex(*bytes, index_path_, /*with_repair=*/whole,
+                                                 /*with_summary=*/whole, /*with_results=*/true);
+  // Another process may have replaced the index since the open.
+  if (!contents.ok() || !(contents->identity == IdentityOf(file_, threads()))) return std::nullopt;
+  return std::move(*contents);
+}
+
+IndexContents TraceStore::ContentsKept() const {
+  std::optional<IndexContents> old = ReadKept(/*whole=*/true);
+  if (!old) return Contents();
+  old->skeletons = skeletons_;
+  return std::move(*old);
+}
+
+std::optional<IndexedStatistics> TraceStore::FindStatistics(
+    const time::RepairOptions& repair) const {
+  std::optional<IndexContents> contents = ReadKept(/*whole=*/false);
+  if (!contents || !contents->statistics ||
+      !SameRepairOptions(contents->statistics->repair, repair))
+    return std::nullopt;
+  Status fits = CheckStatisticsFits(*contents->statistics, trace(), index_path_);
+  if (!fits.ok()) {
+    if (warn_) warn_(fits.message() + "; computing them again");
+    return std::nullopt;
+  }
+  return std::move(contents->statistics);
+}
+
+void TraceStore::KeepStatistics(IndexedStatistics* statistics) const {
+  IndexContents results;
+  results.statistics = std::move(*statistics);
+  KeepResults(results, "the statistics");
+  *statistics = std::move(*results.statistics);
+}
+
+void TraceStore::KeepResults(const IndexContents& results, const std::string& what) const {
+  // Beside the index's other sections, copied as they are: decoding and
+  // compressing again a repair and a summary of hundreds of MB would cost
+  // seconds and as much memory.
+  if (!index_path_.empty())
+    if (StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_); bytes.ok())
+      if (StatusOr<IndexContents> old = DecodeIndex(*bytes, index_path_);
+          old.ok() && old->identity == IdentityOf(file_, threads())) {
+        StatusOr<std::vector<uint8_t>> replaced = ReplaceResults(*bytes, index_path_, results);
+        if (replaced.ok()) {
+          StatusOr<std::string> written = WriteIndexFile({index_path_}, *replaced);
+          if (!written.ok() && warn_)
+            warn_(what + " could not be kept in the trace's index (" + written.status().message() +
+                  "); the next run computes it again");
+          return;
+        }
+      }
+  // No index of this trace to add to: one of the skeletons and the results.
+  IndexContents contents = Contents();
+  contents.statistics = results.statistics;
+  contents.analyses = results.analyses;
+  WriteContents(contents, what);
+}
+
+std::optional<IndexedAnalyses> TraceStore::FindAnalyses(const AnalysesKey& key) const {
+  std::optional<IndexContents> contents = ReadKept(/*whole=*/false);
+  if (!contents || !contents->analyses || !SameAnalysesKey(contents->analyses->key, key))
+    return std::nullopt;
+  Status fits = CheckAnalysesFits(*contents->analyses, trace(), totals_, index_path_);
+  if (!fits.ok()) {
+    if (warn_) warn_(fits.message() + "; computing them again");
+    return std::nullopt;
+  }
+  return std::move(contents->analyses);
+}
+
+void TraceStore::KeepAnalyses(IndexedAnalyses* analyses) const {
+  IndexContents results;
+  results.analyses = std::move(*analyses);
+  KeepResults(results, "the analyses");
+  *analyses = std::move(*results.analyses);
 }
 
 void TraceStore::BuildSkeletons(const std::function<void(uint64_t, uint64_t)>& progress) {

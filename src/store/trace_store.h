@@ -80,6 +80,17 @@ class TraceStore {
   /// as KeepRepair's); warned about, never fatal, when it cannot be written.
   void KeepSummary(IndexedSummary* summary) const;
 
+  /// The server's statistics (and mountain range) kept in the trace's index
+  /// on the times of the repair run with `repair`, when they fit.
+  std::optional<IndexedStatistics> FindStatistics(const time::RepairOptions& repair) const;
+  /// Keeps `*statistics` beside the repair there (lent, as KeepRepair's).
+  void KeepStatistics(IndexedStatistics* statistics) const;
+  /// The server's analyses kept in the trace's index for `key`, when they
+  /// fit.
+  std::optional<IndexedAnalyses> FindAnalyses(const AnalysesKey& key) const;
+  /// Keeps `*analyses` beside the repair there (lent, as KeepRepair's).
+  void KeepAnalyses(IndexedAnalyses* analyses) const;
+
   ThreadPool* pool() const { return pool_; }
   uint64_t memory_bytes() const { return memory_bytes_; }
 
@@ -94,6 +105,15 @@ class TraceStore {
   void WriteIndex(const std::vector<std::string>& paths, const StoreOptions& options);
   // The index's identity and skeletons, to add a section to.
   IndexContents Contents() const;
+  // The same with what the index file holds now beside them (the repair,
+  // the summary and the results on its times), when it is still this
+  // trace's.
+  IndexContents ContentsKept() const;
+  // Writes the statistics or analyses `results` holds into the index.
+  void KeepResults(const IndexContents& results, const std::string& what) const;
+  // The index file decoded with the results sections (`whole`: and every
+  // other), when it is still this trace's.
+  std::optional<IndexContents> ReadKept(bool whole) const;
   // Writes `contents` as the trace's index; a warning naming `what` when it
   // cannot be written.
   bool WriteContents(const IndexContents& contents, const std::string& what) const;

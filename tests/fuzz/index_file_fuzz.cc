@@ -8,7 +8,8 @@
 // again. The input is also read as a whole index file (with its repair
 // and summary sections), as a repair section: when it fits the trace, its
 // maps are applied to every chunk (store::MeasureTimeMaps), and as a
-// timeline summary section, checked against the trace. Seeds: index_inputs/.
+// timeline summary, a statistics and an analyses section, each checked
+// against the trace. Seeds: index_inputs/.
 #include <unistd.h>
 
 #include <cstddef>
@@ -27,8 +28,10 @@
 #include "store/index_codec.h"
 #include "store/index_file.h"
 #include "store/index_repair.h"
+#include "store/index_results.h"
 #include "store/index_summary.h"
 #include "store/model_loader.h"
+#include "store/mountain_bins.h"
 #include "store/stream_repair.h"
 #include "store/trace_store.h"
 #include "support/trace_script.h"
@@ -125,7 +128,22 @@ std::vector<uint8_t> IndexWith(const plx::store::IndexIdentity& id, const uint8_
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Fixture fixture;
   (void)plx::store::DecodeIndex({data, size}, "fuzz.plxi", /*with_repair=*/true,
-                                /*with_summary=*/true);
+                                /*with_summary=*/true, /*with_results=*/true);
+  {
+    plx::store::IndexReader reader(data, data + size);
+    plx::store::IndexedStatistics statistics;
+    if (plx::store::GetStatistics(&reader, &statistics, 1 << 16) &&
+        plx::store::CheckStatisticsFits(statistics, fixture.store->trace(), "fuzz").ok())
+      (void)plx::store::MountainBins::FromCounts(fixture.store->trace(),
+                                                 std::move(statistics.mountain), 1 << 20);
+  }
+  {
+    plx::store::IndexReader reader(data, data + size);
+    plx::store::IndexedAnalyses analyses;
+    if (plx::store::GetAnalyses(&reader, &analyses, 64))
+      (void)plx::store::CheckAnalysesFits(analyses, fixture.store->trace(), fixture.store->totals(),
+                                          "fuzz");
+  }
   {
     plx::store::IndexReader reader(data, data + size);
     plx::store::IndexedSummary summary;

@@ -25,14 +25,21 @@ struct ServedBothWays {
     memory = &served.Add(path);
     memory->Load({});
     if (!memory->ready()) return false;
+    file = FromFile(path, index_dir);
+    return file != nullptr;
+  }
+
+  /// The trace served from its file once more (null, and a failure, when
+  /// it is not).
+  ServedTrace* FromFile(const std::string& path, const std::string& index_dir) {
     StoreServing serving;
     serving.index.dir = index_dir;
     serving.memory_bytes = 64 << 10;
-    file = &served.Add(path);
-    file->ServeLargeFromFile(serving, 0);
-    file->Load({});
-    EXPECT_TRUE(file->ready()) << file->progress().error;
-    return file->ready() && file->from_store();
+    ServedTrace* t = &served.Add(path);
+    t->ServeLargeFromFile(serving, 0);
+    t->Load({});
+    EXPECT_TRUE(t->ready()) << t->progress().error;
+    return t->ready() && t->from_store() ? t : nullptr;
   }
 };
 

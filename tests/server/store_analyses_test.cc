@@ -3,7 +3,8 @@
 // /critical-path, /diagnostics, /anomalies and /matrix give the in-memory
 // answers byte for byte, with a budget so small that every decoded chunk is
 // evicted at once (before they are made they answer 503, to retry:
-// store_timeline_test.cc). The mountain range of a wide window comes from
+// store_timeline_test.cc); the next start reads them, and the statistics,
+// from the trace's index. The mountain range of a wide window comes from
 // bins of the whole trace (the same time in each state), of a narrow one
 // from its chunks (the in-memory answer).
 #include <gtest/gtest.h>
@@ -25,7 +26,7 @@ class StoreAnalysesTest : public testing::TestTracesSuite {};
 
 TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   testing::TempDir index;
-  int compared = 0, with_waits = 0;
+  int compared = 0, with_waits = 0, reread = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
     ServedBothWays both;
@@ -35,7 +36,7 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
     ASSERT_NE(file.store_timeline().analyses(), nullptr);
     Api api(both.served);
     // The longest waits the file keeps are all there are, or more than asked.
-    const std::string limit = std::to_string(StoreAnalyses::kLongestWaits);
+    const std::string limit = std::to_string(StoreTimeline::kLongestWaits);
     for (const auto& [endpoint, query] :
          {std::pair{"waits", "limit=" + limit}, std::pair{"critical-path", std::string()},
           std::pair{"diagnostics", "limit=" + limit}, std::pair{"anomalies", std::string()},
@@ -52,9 +53,34 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
     const ApiResponse percentile =
         api.Handle("/traces/" + file.id() + "/anomalies", "method=percentile");
     EXPECT_EQ(percentile.status, 501) << percentile.body;
+    EXPECT_FALSE(file.store_timeline().statistics_reused());
+    EXPECT_FALSE(file.store_timeline().analyses_reused());
+
+    // The next start reads the statistics, the mountain range's bins and
+    // the analyses from the trace's index: the same answers, no pass.
+    ServedTrace* again = both.FromFile(tt.path, index.path());
+    ASSERT_NE(again, nullptr);
+    ASSERT_NE(again->store_timeline().analyses(), nullptr);
+    EXPECT_TRUE(again->store_timeline().statistics_reused());
+    EXPECT_TRUE(again->store_timeline().analyses_reused());
+    for (const auto& [endpoint, query] :
+         {std::pair{"waits", "limit=" + limit}, std::pair{"critical-path", std::string()},
+          std::pair{"diagnostics", "limit=" + limit}, std::pair{"anomalies", std::string()},
+          std::pair{"matrix", std::string("kind=messages")},
+          std::pair{"matrix", std::string("kind=rma")}, std::pair{"stats", std::string()},
+          std::pair{"stats", std::string("callsites=1")},
+          std::pair{"stats", std::string("thread=0")},
+          std::pair{"mountain", std::string("buckets=64")}}) {
+      const ApiResponse first = api.Handle("/traces/" + file.id() + "/" + endpoint, query);
+      const ApiResponse next = api.Handle("/traces/" + again->id() + "/" + endpoint, query);
+      EXPECT_EQ(first.status, 200) << endpoint << "?" << query << ": " << first.body;
+      EXPECT_EQ(next.body, first.body) << endpoint << "?" << query;
+      ++reread;
+    }
   }
   EXPECT_GT(compared, 30);
   EXPECT_GT(with_waits, 2);
+  EXPECT_GT(reread, 40);
 }
 
 // Per state, the innermost thread-time of the whole profile (values x

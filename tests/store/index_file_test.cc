@@ -37,7 +37,8 @@ TEST_F(IndexFileTest, EncodesAndDecodesEveryTestTrace) {
     SCOPED_TRACE(t.name);
     auto o = Open(t.path, IndexSettings{false, ""});
     ASSERT_TRUE(o->store);
-    IndexContents contents{IdentityOf(*o->file, o->store->threads()), Skeletons(*o->store), {}, {}};
+    IndexContents contents{
+        IdentityOf(*o->file, o->store->threads()), Skeletons(*o->store), {}, {}, {}, {}};
     const std::vector<uint8_t> bytes = EncodeIndex(contents);
     auto back = DecodeIndex(bytes, "x.plxi");
     ASSERT_TRUE(back.ok()) << back.status().message();

@@ -135,7 +135,7 @@ TEST_F(RepairIndexTest, ARepairThatDoesNotFitIsComputedAgain) {
   bad[3].report.repairs.push_back({time::CausalConstraints::Kind::kMessage, 0,
                                    std::numeric_limits<uint32_t>::max() - 1});  // no such row
   for (IndexedRepair& r : bad) {
-    IndexContents damaged{contents->identity, contents->skeletons, std::move(r), {}};
+    IndexContents damaged{contents->identity, contents->skeletons, std::move(r), {}, {}, {}};
     WriteBytes(index, EncodeIndex(damaged));
     auto reopened = Open(t.path);
     ASSERT_TRUE(reopened->store);
