@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Serving large traces from the file: how long `parallax serve` takes to be
-ready on the first open (index built) and on the second (index reused), its
+ready on the first open (index built), on the second (index reused) and on
+the third (statistics and analyses read from the index too), its
 peak resident memory, and tile latency over HTTP at 10 zoom levels
 (docs/memory.md, "Serving from the file").
 
@@ -16,7 +17,8 @@ summary stops saying `repairing` (the repaired timeline replaced it), and
 five tiles asked meanwhile (whole trace, then zoomed in) give the latency
 while the repair keeps the cores busy. Tiles of the second open are asked after /stats has answered
 (the statistics pass runs right after ready) while the analyses are made
-(*analyses ready*: when /waits answers), 1600 px wide, for the first
+(*analyses ready*: when /waits answers; the server keeps them in the index,
+and the third open reads them), 1600 px wide, for the first
 16 rows (what a screen shows), 25 windows per level at spread positions,
 level z spanning duration / 10^(6 z / 9): coarse to fine at the same
 positions (as zooming in), then fine to coarse half a step away (cold). Peak memory is the server's VmHWM
@@ -64,6 +66,17 @@ def wait_ready(api, token, start):
         time.sleep(0.05)
 
 
+def wait_answer(url):
+    """Asks until the answer is not 503 (made behind the timeline)."""
+    while True:
+        try:
+            return get(url)
+        except urllib.error.HTTPError as e:
+            if e.code != 503:
+                raise
+        time.sleep(0.2)
+
+
 def hwm(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -72,13 +85,44 @@ def hwm(pid):
     return 0
 
 
+def zoom_tiles(api, token, tid, duration, rows):
+    """Tile latency at every zoom level, zooming in then cold."""
+    levels = []
+    rows_arg = f"rows={rows}&width={WIDTH}"
+
+    def tile_ms(lo, span):
+        t0 = time.monotonic()
+        get(f"{api}/traces/{tid}/tile?{token}&{rows_arg}&from={lo}&to={lo + span}")
+        return (time.monotonic() - t0) * 1e3
+
+    # Zooming in: coarse to fine at the same positions (a finer level
+    # finds the chunks a coarser one decoded); then fine to coarse at
+    # positions half a step away, so every fine tile decodes anew.
+    for z in range(LEVELS):
+        span = duration / 10 ** (z * 6 / (LEVELS - 1))
+        times = [tile_ms((duration - span) * w / (WINDOWS - 1), span) for w in range(WINDOWS)]
+        levels.append({"level": z, "span_ns": span, "median_ms": statistics.median(times),
+                       "worst_ms": max(times)})
+    for z in reversed(range(LEVELS)):
+        span = duration / 10 ** (z * 6 / (LEVELS - 1))
+        times = [tile_ms((duration - span) * (w + 0.5) / WINDOWS, span)
+                 for w in range(WINDOWS)]
+        levels[z]["cold_median_ms"] = statistics.median(times)
+        levels[z]["cold_worst_ms"] = max(times)
+    for t in levels:
+        print(f"   level {t['level']}: median {t['median_ms']:.1f} ms, worst "
+              f"{t['worst_ms']:.1f} ms; cold median {t['cold_median_ms']:.1f} ms, worst "
+              f"{t['cold_worst_ms']:.1f} ms", flush=True)
+    return levels
+
+
 def measure(build, trace, events, ranks):
     cli = f"{build}/src/cli/parallax"
     r = {"events": events, "ranks": ranks}
     index = trace + "i"
     if os.path.exists(index):
         os.unlink(index)
-    for run in ("first", "second"):
+    for run in ("first", "second", "third"):
         print(f"== {trace}: serve, {run} open", flush=True)
         start = time.monotonic()
         p, api, token = serve(cli, trace)
@@ -103,48 +147,30 @@ def measure(build, trace, events, ranks):
             p.send_signal(signal.SIGINT)
             p.wait()
             continue
+        if run == "third":
+            # The statistics and analyses the second open kept in the index.
+            get(f"{api}/traces/{tid}/stats?{token}")
+            r["third_stats_s"] = time.monotonic() - start
+            wait_answer(f"{api}/traces/{tid}/waits?{token}")
+            r["third_analyses_s"] = time.monotonic() - start
+            # Tiles with nothing running behind them.
+            summary = json.loads(get(f"{api}/traces/{tid}/summary?{token}"))
+            rows = ",".join(str(i) for i in range(min(16, len(summary["threads"]))))
+            r["steady_tiles"] = zoom_tiles(api, token, tid, summary["duration"], rows)
+            r["third_peak_rss"] = hwm(p.pid)
+            r["index_kept_bytes"] = os.path.getsize(index)
+            p.send_signal(signal.SIGINT)
+            p.wait()
+            continue
         summary = json.loads(get(f"{api}/traces/{tid}/summary?{token}"))
         duration = summary["duration"]
         rows = ",".join(str(i) for i in range(min(16, len(summary["threads"]))))
         get(f"{api}/traces/{tid}/stats?{token}")
         r["stats_s"] = time.monotonic() - start
-        levels = []
-        rows_arg = f"rows={rows}&width={WIDTH}"
-
-        def tile_ms(lo, span):
-            t0 = time.monotonic()
-            get(f"{api}/traces/{tid}/tile?{token}&{rows_arg}&from={lo}&to={lo + span}")
-            return (time.monotonic() - t0) * 1e3
-
-        # Zooming in: coarse to fine at the same positions (a finer level
-        # finds the chunks a coarser one decoded); then fine to coarse at
-        # positions half a step away, so every fine tile decodes anew.
-        for z in range(LEVELS):
-            span = duration / 10 ** (z * 6 / (LEVELS - 1))
-            times = [tile_ms((duration - span) * w / (WINDOWS - 1), span) for w in range(WINDOWS)]
-            levels.append({"level": z, "span_ns": span, "median_ms": statistics.median(times),
-                           "worst_ms": max(times)})
-        for z in reversed(range(LEVELS)):
-            span = duration / 10 ** (z * 6 / (LEVELS - 1))
-            times = [tile_ms((duration - span) * (w + 0.5) / WINDOWS, span)
-                     for w in range(WINDOWS)]
-            levels[z]["cold_median_ms"] = statistics.median(times)
-            levels[z]["cold_worst_ms"] = max(times)
-        for t in levels:
-            print(f"   level {t['level']}: median {t['median_ms']:.1f} ms, worst "
-                  f"{t['worst_ms']:.1f} ms; cold median {t['cold_median_ms']:.1f} ms, worst "
-                  f"{t['cold_worst_ms']:.1f} ms", flush=True)
-        r["tiles"] = levels
+        r["tiles"] = zoom_tiles(api, token, tid, duration, rows)
         # The analyses panels' answers are made after the statistics (the
         # tiles above were asked meanwhile); 503 until they are.
-        while True:
-            try:
-                get(f"{api}/traces/{tid}/waits?{token}")
-                break
-            except urllib.error.HTTPError as e:
-                if e.code != 503:
-                    raise
-            time.sleep(0.2)
+        wait_answer(f"{api}/traces/{tid}/waits?{token}")
         r["analyses_s"] = time.monotonic() - start
         r["peak_rss"] = hwm(p.pid)
         p.send_signal(signal.SIGINT)
@@ -161,30 +187,41 @@ def table(results, cpus):
            "*second open*: the index read. Tiles over HTTP, 1600 px wide, the first 16 rows, "
            "25 windows per zoom level, after the statistics pass that follows ready, while the "
            "analyses (wait states, critical path, anomalies, matrix) are made; *analyses "
-           "ready*: when /waits answers. Peak memory: the larger of the two opens.", "",
+           "ready*: when /waits answers; they are then kept in the index (its size after them "
+           "in parentheses). *Third open*: ready, then statistics and analyses read from the "
+           "index, then the same tiles with nothing running behind them (*steady*). Peak "
+           "memory: the largest of the three opens.", "",
            "| trace | index | first open: ready | repaired | tile meanwhile | second open | "
-           "statistics ready | analyses ready | worst tile | peak memory |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "statistics ready | analyses ready | worst tile | third open: statistics, analyses "
+           "| worst tile, steady | peak memory |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         worst = max(max(t["worst_ms"], t["cold_worst_ms"]) for t in r["tiles"])
+        steady = max(max(t["worst_ms"], t["cold_worst_ms"]) for t in r["steady_tiles"])
         out.append(f"| {r['events'] / 1e6:,.0f} M events, {r['ranks']} ranks | "
-                   f"{r['index_bytes'] / 1e6:,.0f} MB | {r['first_ready_s']:.1f} s | "
+                   f"{r['index_bytes'] / 1e6:,.0f} MB ({r['index_kept_bytes'] / 1e6:,.0f} MB) | "
+                   f"{r['first_ready_s']:.1f} s | "
                    f"{r['first_repaired_s']:.1f} s | {r['repairing_worst_tile_ms']:.1f} ms | "
                    f"{r['second_ready_s']:.1f} s | {r['stats_s']:.1f} s | "
-                   f"{r['analyses_s']:.1f} s | {worst:.1f} ms | "
-                   f"{gb(max(r['peak_rss'], r['first_peak_rss']))} |")
+                   f"{r['analyses_s']:.1f} s | {worst:.1f} ms | {r['third_ready_s']:.1f} s: "
+                   f"{r['third_stats_s']:.1f} s, {r['third_analyses_s']:.1f} s | "
+                   f"{steady:.1f} ms | "
+                   f"{gb(max(r['peak_rss'], r['first_peak_rss'], r['third_peak_rss']))} |")
     out += ["", "Tile latency per zoom level, median / worst in ms: zooming in (coarse to "
             "fine at the same 25 positions, so finer levels find chunks decoded for coarser "
             "ones), then cold (fine to coarse, positions half a step away: every chunk a fine "
-            "tile needs is decoded for it):", "",
-            "| zoom | " + " | ".join(f"{r['events'] / 1e6:,.0f} M, {r['ranks']} ranks"
-                                      for r in results) + " |",
-            "|---|" + "---:|" * len(results)]
-    for z in range(LEVELS):
-        cells = [f"{r['tiles'][z]['median_ms']:.1f} / {r['tiles'][z]['worst_ms']:.1f}; cold "
-                 f"{r['tiles'][z]['cold_median_ms']:.1f} / {r['tiles'][z]['cold_worst_ms']:.1f}"
-                 for r in results]
-        out.append(f"| {z} | " + " | ".join(cells) + " |")
+            "tile needs is decoded for it)."]
+    for key, what in (("tiles", "while the analyses are made (second open)"),
+                      ("steady_tiles", "steady (third open)")):
+        out += ["", f"Tiles {what}:", "",
+                "| zoom | " + " | ".join(f"{r['events'] / 1e6:,.0f} M, {r['ranks']} ranks"
+                                          for r in results) + " |",
+                "|---|" + "---:|" * len(results)]
+        for z in range(LEVELS):
+            cells = [f"{r[key][z]['median_ms']:.1f} / {r[key][z]['worst_ms']:.1f}; cold "
+                     f"{r[key][z]['cold_median_ms']:.1f} / {r[key][z]['cold_worst_ms']:.1f}"
+                     for r in results]
+            out.append(f"| {z} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 
