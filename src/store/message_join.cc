@@ -35,7 +35,10 @@ size_t MessageJoin::PostHash::operator()(const PostKey& k) const {
 }
 
 MessageJoin::MessageJoin(const model::Trace& trace, int64_t horizon_ns)
-    : trace_(trace), context_(trace), horizon_(std::max<int64_t>(horizon_ns, 0)) {}
+    : trace_(trace),
+      context_(trace),
+      horizon_(std::max<int64_t>(horizon_ns, 0)),
+      recent_(kRecent) {}
 
 MessageJoin::~MessageJoin() = default;
 
@@ -55,16 +58,34 @@ bool MessageJoin::PostOf(const MessageSide& recv, int64_t* time) {
   return true;
 }
 
-void MessageJoin::Add(const MessageSide& m) {
+MessageJoin::Channel* MessageJoin::ChannelFor(const MessageSide& m) {
+  uint64_t h = (uint64_t{m.thread} << 32 | m.comm) * 0x9e3779b97f4a7c15ull;
+  h ^= (static_cast<uint64_t>(m.peer) + (static_cast<uint64_t>(m.tag) << 20) + m.send) *
+       0xbf58476d1ce4e5b9ull;
+  Recent& r = recent_[(h ^ (h >> 29)) % kRecent];
+  if (r.channel != nullptr && r.thread == m.thread && r.comm == m.comm && r.peer == m.peer &&
+      r.tag == m.tag && r.send == m.send)
+    return r.channel;
   time::ChannelKey key;
   uint32_t receiver = 0;
-  if (!time::ChannelOf(context_, m.thread, m.send, m.comm, m.peer, m.tag, &key, &receiver)) {
+  if (!time::ChannelOf(context_, m.thread, m.send, m.comm, m.peer, m.tag, &key, &receiver))
+    return nullptr;
+  std::unique_ptr<Channel>& slot = channels_[key];
+  if (slot == nullptr) {
+    slot = std::make_unique<Channel>();
+    slot->key = key;
+  }
+  r = {m.thread, m.comm, m.peer, m.tag, m.send, slot.get()};
+  return slot.get();
+}
+
+void MessageJoin::Add(const MessageSide& m) {
+  Channel* channel = ChannelFor(m);
+  if (channel == nullptr) {
     unmatched_.push_back(m);
     return;
   }
-  std::unique_ptr<Channel>& slot = channels_[key];
-  if (slot == nullptr) slot = std::make_unique<Channel>();
-  Channel& c = *slot;
+  Channel& c = *channel;
   Side& side = c.sides[m.send ? 0 : 1];
   const Key k{m.match, m.time, m.row};
   // Behind a record already released: the pairing so far may be wrong.
@@ -82,7 +103,7 @@ void MessageJoin::Add(const MessageSide& m) {
   ++held_;
   if (!c.listed) {
     c.listed = true;
-    active_.push_back(key);
+    active_.push_back(&c);
   }
 }
 
@@ -121,43 +142,48 @@ void MessageJoin::Advance(int64_t frontier, const PairFn& on_pair) {
                            ? std::numeric_limits<int64_t>::max()
                            : kIdleHorizons * horizon_;
   const bool forget = until > kMin + idle;
-  std::vector<time::ChannelKey> still;
-  for (const time::ChannelKey& key : active_) {
-    auto it = channels_.find(key);
-    Channel& c = *it->second;
-    Release(&c, until, on_pair);
-    const bool empty = c.sides[0].waiting.empty() && c.sides[1].waiting.empty() &&
-                       c.sides[0].ready.empty() && c.sides[1].ready.empty();
+  bool erased = false;
+  std::vector<Channel*> still;
+  for (Channel* c : active_) {
+    Release(c, until, on_pair);
+    const bool empty = c->sides[0].waiting.empty() && c->sides[1].waiting.empty() &&
+                       c->sides[0].ready.empty() && c->sides[1].ready.empty();
     if (!empty) {
-      still.push_back(key);
+      still.push_back(c);
       continue;
     }
-    c.listed = false;
+    c->listed = false;
     // Forgotten once idle long enough that nothing can arrive behind it.
-    if (forget && c.active < until - idle) channels_.erase(it);
+    if (forget && c->active < until - idle) {
+      channels_.erase(c->key);
+      erased = true;
+    }
   }
   active_ = std::move(still);
   // Channels left unlisted and idle are dropped now and then.
   if (forget && (forgotten_ == kMin || until - forgotten_ > idle) &&
       channels_.size() > 4 * active_.size() + 1024) {
-    for (auto it = channels_.begin(); it != channels_.end();)
-      it = !it->second->listed && it->second->active < until - idle ? channels_.erase(it)
-                                                                    : std::next(it);
+    for (auto it = channels_.begin(); it != channels_.end();) {
+      const bool drop = !it->second->listed && it->second->active < until - idle;
+      erased = erased || drop;
+      it = drop ? channels_.erase(it) : std::next(it);
+    }
     forgotten_ = until;
   }
+  if (erased) std::fill(recent_.begin(), recent_.end(), Recent());
 }
 
 void MessageJoin::Finish(const PairFn& on_pair,
                          const std::function<void(const MessageSide&)>& on_unmatched) {
   std::vector<MessageSide> left = std::move(unmatched_);
-  for (const time::ChannelKey& key : active_) {
-    Channel& c = *channels_.find(key)->second;
-    Release(&c, std::numeric_limits<int64_t>::max(), on_pair);
-    for (Side& side : c.sides)
+  for (Channel* c : active_) {
+    Release(c, std::numeric_limits<int64_t>::max(), on_pair);
+    for (Side& side : c->sides)
       left.insert(left.end(), side.ready.begin(), side.ready.end());
   }
   active_.clear();
   channels_.clear();
+  std::fill(recent_.begin(), recent_.end(), Recent());
   held_ = 0;
 
   // Sends between streams to whichever stream takes them (peer -1) pair with

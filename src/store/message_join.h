@@ -66,10 +66,22 @@ class MessageJoin {
     bool any = false;  // something was released
   };
   struct Channel {
+    time::ChannelKey key;
     Side sides[2];  // 0 sends, 1 receives
     int64_t active = 0;
     bool listed = false;
   };
+  // The channel of a record's (thread, direction, communicator, peer, tag),
+  // remembered: most records go to a thread's few channels, and finding one
+  // (the peer's process, then the key in channels_) costs more than pairing.
+  struct Recent {
+    uint32_t thread = 0, comm = 0;
+    int64_t peer = 0, tag = 0;
+    bool send = false;
+    Channel* channel = nullptr;  // null: empty
+  };
+  static constexpr size_t kRecent = 4096;
+  Channel* ChannelFor(const MessageSide& m);
   struct KeyHash {
     size_t operator()(const time::ChannelKey& k) const;
   };
@@ -82,7 +94,8 @@ class MessageJoin {
   time::ChannelContext context_;
   int64_t horizon_;
   std::unordered_map<time::ChannelKey, std::unique_ptr<Channel>, KeyHash> channels_;
-  std::vector<time::ChannelKey> active_;  // channels with records held
+  std::vector<Channel*> active_;  // channels with records held
+  std::vector<Recent> recent_;    // kRecent, by a hash of what names a channel
   struct PostKey {
     uint32_t process;
     uint64_t match;
