@@ -14,7 +14,7 @@
 #include "base/strings.h"
 #include "capture/crash_handler.h"
 #include "capture/fast_path.h"
-#include "counters/sampler.h"
+#include "capture/sampling.h"
 
 namespace plx::capture {
 
@@ -152,7 +152,7 @@ bool Runtime::Init() {
   period_ns_ = static_cast<uint64_t>(config_.flush_ms) * 1'000'000 / 4;
   ::pthread_key_create(&thread_key_, ThreadExitHook);
 
-  sample_bits_ = counters::Start(config_, registry_);
+  sample_bits_ = StartSampling(config_, registry_);
   state_.store(kRunning, std::memory_order_release);
   g_mask.store(registry_.selected_mask() | sample_bits_, std::memory_order_relaxed);
   writer_ = std::make_unique<std::thread>([this] { WriterLoop(); });
@@ -273,7 +273,7 @@ ThreadStream* Runtime::Attach() {
   s->ring[0] =
       Slot{tls_attach_tick != 0 ? tls_attach_tick : ReadTicks(), MakeW0(kRawThreadBegin, 0), 0};
   Commit(s, 1);
-  counters::ThreadStarted();
+  SamplingThreadStarted();
   return s;
 }
 
@@ -328,7 +328,7 @@ void Runtime::SelfFlush(ThreadStream* s) {
 
 void Runtime::Detach(ThreadStream* s) {
   if (s == nullptr) return;
-  if (running()) counters::ThreadDone();  // its last samples, before its end
+  if (running()) SamplingThreadDone();  // its last samples, before its end
   s->lock.Lock();
   if (running()) {
     DrainContext* ctx = TakeContext();
@@ -380,8 +380,8 @@ void Runtime::Finalize() {
   std::lock_guard<std::mutex> guard(init_mutex_);
   const BusyScope busy;
   if (state_.load() != kRunning) return;
-  counters::ThreadDone();  // this thread's last samples
-  counters::Stop();
+  SamplingThreadDone();  // this thread's last samples
+  StopSampling();
   {
     std::lock_guard<std::mutex> wake(sync_->mutex);
     sync_->stop = true;

@@ -145,7 +145,7 @@ class Runtime {
 
   uint64_t last_sync_ns_ = 0;  // guarded by the registry lock
   double ticks_per_ns_ = 1.0;
-  uint32_t sample_bits_ = 0;  // g_mask bits from counters::Start
+  uint32_t sample_bits_ = 0;  // g_mask bits from StartSampling
 };
 
 }  // namespace plx::capture

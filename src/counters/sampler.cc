@@ -1,7 +1,5 @@
 // The sampling itself: per-thread state in TLS, counter records through the
 // capture fast path, ring samples converted from CLOCK_MONOTONIC to ticks.
-#include "counters/sampler.h"
-
 #include <sched.h>
 
 #include <atomic>
@@ -10,6 +8,7 @@
 #include <vector>
 
 #include "capture/fast_path.h"
+#include "capture/sampling.h"
 #include "counters/event_table.h"
 #include "counters/perf_group.h"
 #include "parallax/parallax.h"
@@ -128,8 +127,6 @@ void AtStateChange() {
   }
 }
 
-}  // namespace
-
 uint32_t Start(const capture::Config& config, capture::Registry& registry) {
   g = Settings{};
   std::vector<std::string> errors;
@@ -201,4 +198,22 @@ void Stop() {
                  static_cast<unsigned long long>(lost), kRingPages * 4);
 }
 
+}  // namespace
 }  // namespace plx::counters
+
+namespace plx::capture {
+
+uint32_t StartSampling(const Config& config, Registry& registry) {
+  return counters::Start(config, registry);
+}
+void SamplingThreadStarted() {
+  counters::ThreadStarted();
+}
+void SamplingThreadDone() {
+  counters::ThreadDone();
+}
+void StopSampling() {
+  counters::Stop();
+}
+
+}  // namespace plx::capture
