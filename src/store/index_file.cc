@@ -48,6 +48,28 @@ void PutSection(std::vector<uint8_t>* out, uint32_t type, const std::vector<uint
   out->insert(out->end(), payload.begin(), payload.end());
 }
 
+// The statistics and analyses sections `contents` holds.
+void PutResults(std::vector<uint8_t>* out, const IndexContents& contents, bool compress) {
+  if (contents.statistics) {
+    IndexWriter r;
+    PutStatistics(&r, *contents.statistics);
+    PutSection(out, kStatisticsSection, r.bytes(), compress);
+  }
+  if (contents.analyses) {
+    IndexWriter r;
+    PutAnalyses(&r, *contents.analyses);
+    PutSection(out, kAnalysesSection, r.bytes(), compress);
+  }
+}
+
+// The checksum of everything before it, and the end magic.
+void PutTrailer(std::vector<uint8_t>* out) {
+  uint8_t trailer[kTrailerSize];
+  StoreLE<uint64_t>(trailer, Checksum64(out->data(), out->size()));
+  std::memcpy(trailer + 8, kTrailerMagic, sizeof kTrailerMagic);
+  out->insert(out->end(), trailer, trailer + kTrailerSize);
+}
+
 void PutStats(IndexWriter* w, const model::LoadStats& s) {
   for (uint64_t v : {s.records, s.unknown_record_kinds, s.leave_without_enter, s.leave_mismatch,
                      s.unclosed_slices, s.undefined_refs, s.lost_records, s.damaged_chunks})
@@ -225,21 +247,8 @@ std::vector<uint8_t> EncodeIndex(const IndexContents& contents, bool compress) {
     PutSummary(&r, *contents.summary);
     PutSection(&out, kSummarySection, r.bytes(), compress);
   }
-  if (contents.statistics) {
-    IndexWriter r;
-    PutStatistics(&r, *contents.statistics);
-    PutSection(&out, kStatisticsSection, r.bytes(), compress);
-  }
-  if (contents.analyses) {
-    IndexWriter r;
-    PutAnalyses(&r, *contents.analyses);
-    PutSection(&out, kAnalysesSection, r.bytes(), compress);
-  }
-
-  uint8_t trailer[kTrailerSize];
-  StoreLE<uint64_t>(trailer, Checksum64(out.data(), out.size()));
-  std::memcpy(trailer + 8, kTrailerMagic, sizeof kTrailerMagic);
-  out.insert(out.end(), trailer, trailer + kTrailerSize);
+  PutResults(&out, contents, compress);
+  PutTrailer(&out);
   return out;
 }
 
@@ -348,20 +357,8 @@ StatusOr<std::vector<uint8_t>> ReplaceResults(std::span<const uint8_t> old, cons
     if (!replaced) out.insert(out.end(), d + off, d + end);
     off = end;
   }
-  if (results.statistics) {
-    IndexWriter r;
-    PutStatistics(&r, *results.statistics);
-    PutSection(&out, kStatisticsSection, r.bytes(), true);
-  }
-  if (results.analyses) {
-    IndexWriter r;
-    PutAnalyses(&r, *results.analyses);
-    PutSection(&out, kAnalysesSection, r.bytes(), true);
-  }
-  uint8_t trailer[kTrailerSize];
-  StoreLE<uint64_t>(trailer, Checksum64(out.data(), out.size()));
-  std::memcpy(trailer + 8, kTrailerMagic, sizeof kTrailerMagic);
-  out.insert(out.end(), trailer, trailer + kTrailerSize);
+  PutResults(&out, results, /*compress=*/true);
+  PutTrailer(&out);
   return out;
 }
 

@@ -130,7 +130,12 @@ bool TraceStore::WriteContents(const IndexContents& contents, const std::string&
   const std::vector<std::string> paths =
       index_path_.empty() ? index_paths_ : std::vector<std::string>{index_path_};
   if (paths.empty()) return false;
-  StatusOr<std::string> written = WriteIndexFile(paths, EncodeIndex(contents));
+  return WriteIndexBytes(paths, EncodeIndex(contents), what);
+}
+
+bool TraceStore::WriteIndexBytes(const std::vector<std::string>& paths,
+                                 const std::vector<uint8_t>& bytes, const std::string& what) const {
+  StatusOr<std::string> written = WriteIndexFile(paths, bytes);
   if (!written.ok() && warn_)
     warn_(what + " could not be kept in the trace's index (" + written.status().message() +
           "); the next run computes it again");
@@ -227,10 +232,7 @@ void TraceStore::KeepResults(const IndexContents& results, const std::string& wh
           old.ok() && old->identity == IdentityOf(file_, threads())) {
         StatusOr<std::vector<uint8_t>> replaced = ReplaceResults(*bytes, index_path_, results);
         if (replaced.ok()) {
-          StatusOr<std::string> written = WriteIndexFile({index_path_}, *replaced);
-          if (!written.ok() && warn_)
-            warn_(what + " could not be kept in the trace's index (" + written.status().message() +
-                  "); the next run computes it again");
+          WriteIndexBytes({index_path_}, *replaced, what);
           return;
         }
       }

@@ -117,6 +117,10 @@ class TraceStore {
   // Writes `contents` as the trace's index; a warning naming `what` when it
   // cannot be written.
   bool WriteContents(const IndexContents& contents, const std::string& what) const;
+  // Writes index `bytes` at the first of `paths` that takes them; the same
+  // warning.
+  bool WriteIndexBytes(const std::vector<std::string>& paths, const std::vector<uint8_t>& bytes,
+                       const std::string& what) const;
   void Finish();
 
   const format::TraceFile& file_;
