@@ -91,29 +91,11 @@ StatusOr<std::string> WriteIndexFile(const std::vector<std::string>& paths,
   return IoError(why.empty() ? "no place to keep the index" : why);
 }
 
-StatusOr<std::vector<uint8_t>> ReadIndexFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return NotFound(path + ": no index");
-    return IoError(path + ": " + std::strerror(errno));
-  }
-  std::vector<uint8_t> bytes;
+StatusOr<std::unique_ptr<MappedFile>> ReadIndexFile(const std::string& path) {
   struct stat st;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) bytes.reserve(static_cast<size_t>(st.st_size));
-  uint8_t buf[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int e = errno;
-      ::close(fd);
-      return IoError(path + ": " + std::strerror(e));
-    }
-    if (n == 0) break;
-    bytes.insert(bytes.end(), buf, buf + n);
-  }
-  ::close(fd);
-  return bytes;
+  if (::stat(path.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+    return NotFound(path + ": no index");
+  return MappedFile::Open(path);
 }
 
 }  // namespace plx::store

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "base/mapped_file.h"
 #include "base/status.h"
 
 namespace plx::store {
@@ -27,7 +29,8 @@ std::vector<std::string> IndexPaths(const std::string& trace_path, const IndexSe
 StatusOr<std::string> WriteIndexFile(const std::vector<std::string>& paths,
                                      std::span<const uint8_t> bytes);
 
-/// The bytes of the file at `path`; NotFound when there is none.
-StatusOr<std::vector<uint8_t>> ReadIndexFile(const std::string& path);
+/// The file at `path`, mapped (an index of hundreds of MB is not copied);
+/// NotFound when there is none.
+StatusOr<std::unique_ptr<MappedFile>> ReadIndexFile(const std::string& path);
 
 }  // namespace plx::store

@@ -10,6 +10,14 @@
 
 namespace plx::store {
 
+namespace {
+
+std::span<const uint8_t> Bytes(const MappedFile& f) {
+  return {f.data(), f.size()};
+}
+
+}  // namespace
+
 TraceStore::TraceStore(const format::TraceFile& file, const StoreOptions& options)
     : file_(file), pool_(options.pool), memory_bytes_(options.memory_bytes), warn_(options.warn) {
   if (pool_ == nullptr) {
@@ -61,13 +69,13 @@ bool TraceStore::ReadIndex(const std::vector<std::string>& paths, const StoreOpt
   for (const ThreadSource& s : sources_)
     streams.push_back(s.stream);
   for (const std::string& path : paths) {
-    StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(path);
+    StatusOr<std::unique_ptr<MappedFile>> bytes = ReadIndexFile(path);
     if (!bytes.ok()) {
       if (bytes.status().code() != StatusCode::kNotFound && options.warn)
         options.warn(bytes.status().message());
       continue;
     }
-    StatusOr<IndexContents> contents = DecodeIndex(*bytes, path);
+    StatusOr<IndexContents> contents = DecodeIndex(Bytes(**bytes), path);
     Status fits = contents.ok() ? Status::Ok() : contents.status();
     if (fits.ok()) {
       // Placeholders first: the long slices may name them.
@@ -110,9 +118,9 @@ void TraceStore::WriteIndex(const std::vector<std::string>& paths, const StoreOp
 
 std::optional<IndexedRepair> TraceStore::FindRepair(const time::RepairOptions& options) const {
   if (index_path_.empty()) return std::nullopt;
-  StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_);
+  StatusOr<std::unique_ptr<MappedFile>> bytes = ReadIndexFile(index_path_);
   if (!bytes.ok()) return std::nullopt;
-  StatusOr<IndexContents> contents = DecodeIndex(*bytes, index_path_, /*with_repair=*/true);
+  StatusOr<IndexContents> contents = DecodeIndex(Bytes(**bytes), index_path_, /*with_repair=*/true);
   // Another process may have replaced the index since the open: it must
   // still be this trace's, and its repair must fit.
   if (!contents.ok() || !(contents->identity == IdentityOf(file_, threads())) ||
@@ -159,10 +167,10 @@ void TraceStore::KeepRepair(IndexedRepair* repair) const {
 std::optional<TimelineSummary> TraceStore::FindSummary(
     const std::optional<time::RepairOptions>& repair) const {
   if (index_path_.empty()) return std::nullopt;
-  StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_);
+  StatusOr<std::unique_ptr<MappedFile>> bytes = ReadIndexFile(index_path_);
   if (!bytes.ok()) return std::nullopt;
   StatusOr<IndexContents> contents =
-      DecodeIndex(*bytes, index_path_, /*with_repair=*/false, /*with_summary=*/true);
+      DecodeIndex(Bytes(**bytes), index_path_, /*with_repair=*/false, /*with_summary=*/true);
   if (!contents.ok() || !(contents->identity == IdentityOf(file_, threads())) ||
       !contents->summary || contents->summary->repair.has_value() != repair.has_value() ||
       (repair && !SameRepairOptions(*contents->summary->repair, *repair)))
@@ -185,9 +193,9 @@ void TraceStore::KeepSummary(IndexedSummary* summary) const {
 
 std::optional<IndexContents> TraceStore::ReadKept(bool whole) const {
   if (index_path_.empty()) return std::nullopt;
-  StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_);
+  StatusOr<std::unique_ptr<MappedFile>> bytes = ReadIndexFile(index_path_);
   if (!bytes.ok()) return std::nullopt;
-  StatusOr<IndexContents> contents = DecodeIndex(*bytes, index_path_, /*with_repair=*/whole,
+  StatusOr<IndexContents> contents = DecodeIndex(Bytes(**bytes), index_path_, /*with_repair=*/whole,
                                                  /*with_summary=*/whole, /*with_results=*/true);
   // Another process may have replaced the index since the open.
   if (!contents.ok() || !(contents->identity == IdentityOf(file_, threads()))) return std::nullopt;
@@ -227,10 +235,11 @@ void TraceStore::KeepResults(const IndexContents& results, const std::string& wh
   // compressing again a repair and a summary of hundreds of MB would cost
   // seconds and as much memory.
   if (!index_path_.empty())
-    if (StatusOr<std::vector<uint8_t>> bytes = ReadIndexFile(index_path_); bytes.ok())
-      if (StatusOr<IndexContents> old = DecodeIndex(*bytes, index_path_);
+    if (StatusOr<std::unique_ptr<MappedFile>> bytes = ReadIndexFile(index_path_); bytes.ok())
+      if (StatusOr<IndexContents> old = DecodeIndex(Bytes(**bytes), index_path_);
           old.ok() && old->identity == IdentityOf(file_, threads())) {
-        StatusOr<std::vector<uint8_t>> replaced = ReplaceResults(*bytes, index_path_, results);
+        StatusOr<std::vector<uint8_t>> replaced =
+            ReplaceResults(Bytes(**bytes), index_path_, results);
         if (replaced.ok()) {
           WriteIndexBytes({index_path_}, *replaced, what);
           return;
