@@ -47,6 +47,33 @@ std::vector<double> Edges(int64_t min, int64_t max, size_t bins, bool logarithmi
 
 }  // namespace
 
+DurationBins::DurationBins(int64_t min, int64_t max, size_t bins, bool logarithmic)
+    : edges_(Edges(min, max, bins, logarithmic)),
+      min_(min),
+      log_scale_(logarithmic && max > std::max<int64_t>(min, 1)),
+      lo_(static_cast<double>(std::max<int64_t>(min, 1))) {
+  scale_ = max == min ? 0.0
+                      : static_cast<double>(bins) /
+                            (log_scale_ ? std::log(static_cast<double>(max) / lo_)
+                                        : static_cast<double>(max) - static_cast<double>(min));
+}
+
+size_t DurationBins::Bin(int64_t d) const {
+  const size_t last_bin = edges_.size() - 2;
+  const double x = static_cast<double>(d);
+  double estimate = 0;
+  if (log_scale_)
+    estimate = d >= 1 ? std::log(x / lo_) * scale_ : 0.0;
+  else
+    estimate = (x - static_cast<double>(min_)) * scale_;
+  size_t bin = estimate <= 0 ? 0 : std::min(static_cast<size_t>(estimate), last_bin);
+  while (bin > 0 && x < edges_[bin])
+    --bin;
+  while (bin < last_bin && x >= edges_[bin + 1])
+    ++bin;
+  return bin;
+}
+
 StatusOr<Histogram> ComputeDurationHistogram(const model::Trace& trace, const HistogramOptions& o) {
   if (o.bins == 0) return InvalidArgument("histogram: bins must be at least 1");
   if (o.state >= trace.states.size())
@@ -93,31 +120,12 @@ StatusOr<Histogram> ComputeDurationHistogram(const model::Trace& trace, const Hi
   if (h.total == 0) min = max = 0;
   h.min_ns = min;
   h.max_ns = max;
-  h.edges = Edges(min, max, o.bins, o.logarithmic);
+  const DurationBins binner(min, max, o.bins, o.logarithmic);
+  h.edges = binner.edges();
   if (h.total == 0) return h;
-
-  const bool log_scale = o.logarithmic && max > std::max<int64_t>(min, 1);
-  const double lo = static_cast<double>(std::max<int64_t>(min, 1));
-  const double scale = max == min
-                           ? 0.0
-                           : static_cast<double>(o.bins) /
-                                 (log_scale ? std::log(static_cast<double>(max) / lo)
-                                            : static_cast<double>(max) - static_cast<double>(min));
-  const size_t last_bin = o.bins - 1;
   for (size_t row = begin_row; row < end_row; ++row) {
     if (!selected(row)) continue;
-    const int64_t d = s.end[row] - s.begin[row];
-    const double x = static_cast<double>(d);
-    double estimate = 0;
-    if (log_scale)
-      estimate = d >= 1 ? std::log(x / lo) * scale : 0.0;
-    else
-      estimate = (x - static_cast<double>(min)) * scale;
-    size_t bin = estimate <= 0 ? 0 : std::min(static_cast<size_t>(estimate), last_bin);
-    while (bin > 0 && x < h.edges[bin])
-      --bin;
-    while (bin < last_bin && x >= h.edges[bin + 1])
-      ++bin;
+    const size_t bin = binner.Bin(s.end[row] - s.begin[row]);
     ++h.counts[bin];
   }
   return h;

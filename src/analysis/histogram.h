@@ -36,6 +36,22 @@ struct Histogram {
   int64_t max_ns = 0;
 };
 
+/// The bins of ComputeDurationHistogram for durations in [min, max]: its
+/// edges, and the bin of a duration (as the edges say, on an edge too). For
+/// engines that count the durations themselves.
+class DurationBins {
+ public:
+  DurationBins(int64_t min, int64_t max, size_t bins, bool logarithmic);
+  const std::vector<double>& edges() const { return edges_; }
+  size_t Bin(int64_t duration) const;
+
+ private:
+  std::vector<double> edges_;
+  int64_t min_ = 0;
+  bool log_scale_ = false;
+  double lo_ = 1, scale_ = 0;
+};
+
 /// The histogram of the durations (end - begin) of the selected slices.
 /// Linear bins split [min, max] evenly; logarithmic ones evenly in log scale
 /// from max(min, 1 ns) to max, with the first bin starting at min (0 allowed).

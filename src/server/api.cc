@@ -340,7 +340,7 @@ bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::s
     return true;
   const bool analysis = endpoint == "waits" || endpoint == "critical-path" ||
                         endpoint == "diagnostics" || endpoint == "anomalies" ||
-                        endpoint == "matrix";
+                        endpoint == "matrix" || endpoint == "histogram";
   if (!analysis) {
     *r = ErrorResponse(501, "trace '" + trace.id() + "' is served from its file (" +
                                 std::to_string(trace.file_records()) +

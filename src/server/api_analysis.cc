@@ -110,7 +110,17 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
   h.state = static_cast<uint32_t>(*state);
   h.bins = static_cast<size_t>(*bins);
   h.logarithmic = *log;
-  const auto histogram = analysis::ComputeDurationHistogram(t, h);
+  StatusOr<analysis::Histogram> histogram = Status::Ok();
+  if (served.from_store()) {
+    if (options->method == analysis::AnomalyMethod::kPercentile)
+      return ErrorResponse(501, "parameter 'method': percentile selections need trace '" +
+                                    served.id() +
+                                    "' in memory; run `parallax anomalies --percentile` on it");
+    // A pass over the file (the range is the state's statistics).
+    histogram = served.store_timeline().Histogram(h.state, h.bins, h.logarithmic);
+  } else {
+    histogram = analysis::ComputeDurationHistogram(t, h);
+  }
   if (!histogram.ok()) return StatusResponse(histogram.status());
   options->state = h.state;
   std::vector<analysis::Anomaly> selected;

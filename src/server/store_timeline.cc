@@ -7,6 +7,7 @@
 #include "model/tables.h"
 #include "store/chunk_decoder.h"
 #include "store/row_fetch.h"
+#include "store/stream_histogram.h"
 #include "store/stream_repair.h"
 #include "store/stream_stats.h"
 #include "store/time_mapper.h"
@@ -199,6 +200,13 @@ std::optional<StatusOr<analysis::ConcurrencyProfile>> StoreTimeline::Mountain(
   const double to_t = static_cast<double>(std::max(to, from) - defs_.begin_ns);
   const Decoded window = Decode(rows, from_t, to_t);
   return analysis::ComputeConcurrencyProfile(window.trace, options);
+}
+
+analysis::Histogram StoreTimeline::Histogram(uint32_t state, size_t bins, bool logarithmic) {
+  const analysis::StateStats* row = nullptr;
+  for (const analysis::StateStats& r : stats().all.states)
+    if (r.state == state) row = &r;
+  return store::StreamDurationHistogram(*store_, &maps_, state, row, bins, logarithmic);
 }
 
 const std::vector<analysis::StateStats>& StoreTimeline::callsite_stats() {

@@ -25,6 +25,7 @@
 #include "analysis/concurrency_profile.h"
 #include "analysis/critical_path.h"
 #include "analysis/deadlock.h"
+#include "analysis/histogram.h"
 #include "analysis/imbalance.h"
 #include "analysis/state_stats.h"
 #include "analysis/wait_states.h"
@@ -118,6 +119,11 @@ class StoreTimeline {
   /// read from there.
   const analysis::StateStatsReport& stats();
   const std::vector<analysis::StateStats>& callsite_stats();
+
+  /// The duration histogram of `state` over the whole trace, on the
+  /// repaired times (ComputeDurationHistogram's answer): one pass over the
+  /// file, its range from the statistics.
+  analysis::Histogram Histogram(uint32_t state, size_t bins, bool logarithmic);
 
   /// The analyses (three passes over the file, or four with RMA records),
   /// made once and kept in the trace's index, or read from there: a call

@@ -1,6 +1,6 @@
 // A trace served from its file answers the analysis panels as the in-memory
 // server does: on every test trace (support/test_traces.h), /waits,
-// /critical-path, /diagnostics, /anomalies and /matrix give the in-memory
+// /critical-path, /diagnostics, /anomalies, /matrix and /histogram give the in-memory
 // answers byte for byte, with a budget so small that every decoded chunk is
 // evicted at once (before they are made they answer 503, to retry:
 // store_timeline_test.cc); the next start reads them, and the statistics,
@@ -26,7 +26,7 @@ class StoreAnalysesTest : public testing::TestTracesSuite {};
 
 TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   testing::TempDir index;
-  int compared = 0, with_waits = 0, reread = 0;
+  int compared = 0, with_waits = 0, reread = 0, histograms = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
     ServedBothWays both;
@@ -49,6 +49,18 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
       EXPECT_EQ(got.body, want.body) << endpoint;
       ++compared;
     }
+    // Duration histograms, with the robust selection (a pass each).
+    for (size_t state = 0; state < memory.trace().states.size() && state < 6; ++state)
+      for (const std::string params : {"", "&bins=7&log=1", "&bins=1&limit=3"}) {
+        const std::string query = "state=" + std::to_string(state) + params;
+        const ApiResponse want = api.Handle("/traces/" + memory.id() + "/histogram", query);
+        const ApiResponse got = api.Handle("/traces/" + file.id() + "/histogram", query);
+        ASSERT_EQ(want.status, 200) << query << ": " << want.body;
+        EXPECT_EQ(got.body, want.body) << "histogram?" << query;
+        ++histograms;
+      }
+    EXPECT_EQ(api.Handle("/traces/" + file.id() + "/histogram", "state=0&method=percentile").status,
+              501);
     if (!memory.waits().instances.empty()) ++with_waits;
     const ApiResponse percentile =
         api.Handle("/traces/" + file.id() + "/anomalies", "method=percentile");
@@ -81,6 +93,7 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   EXPECT_GT(compared, 30);
   EXPECT_GT(with_waits, 2);
   EXPECT_GT(reread, 40);
+  EXPECT_GT(histograms, 50);
 }
 
 // Per state, the innermost thread-time of the whole profile (values x
