@@ -338,6 +338,13 @@ bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::s
   if (endpoint == "summary" || endpoint == "processes" || endpoint == "tile" ||
       endpoint == "details" || endpoint == "stats" || endpoint == "mountain")
     return true;
+  // Search counts its matches from the statistics (made right after ready).
+  if (endpoint == "search") {
+    if (held.stats_ready()) return true;
+    *r = ErrorResponse(503, "trace '" + trace.id() + "': /search waits for the statistics");
+    r->retry_after = true;
+    return false;
+  }
   const bool analysis = endpoint == "waits" || endpoint == "critical-path" ||
                         endpoint == "diagnostics" || endpoint == "anomalies" ||
                         endpoint == "matrix" || endpoint == "histogram";

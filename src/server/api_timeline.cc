@@ -7,6 +7,7 @@
 
 #include "base/strings.h"
 #include "server/api_handlers.h"
+#include "server/store_timeline.h"
 #include "server/tile_builder.h"
 
 namespace plx::server::handlers {
@@ -227,6 +228,21 @@ ApiResponse Search(ServedTrace& served, const QueryParams& q) {
   const int64_t begin = ModelTime(t, *from);
   std::vector<uint32_t> found;
   uint64_t total = 0;
+  if (served.from_store()) {
+    // The count from the statistics; the slices from each thread's chunks.
+    StoreTimeline& store = served.store_timeline();
+    for (const analysis::StateStats& row : store.stats().all.states)
+      if (row.state < match.size() && match[row.state]) total += row.count;
+    if (!states.empty()) found = store.Search(match, begin, static_cast<size_t>(*limit));
+    Json slices = Json::array();
+    const SliceRefs refs(served);
+    for (uint32_t row : found)
+      slices.push_back(refs.Ref(row));
+    return JsonResponse(Json{{"states", std::move(states)},
+                             {"event_types", std::move(event_types)},
+                             {"slices", std::move(slices)},
+                             {"total", total}});
+  }
   if (!states.empty()) {
     const model::SliceTable& s = t.slices;
     for (uint32_t i = 0; i < s.size(); ++i) {

@@ -309,6 +309,39 @@ std::optional<StoreTimeline::SliceRow> StoreTimeline::SliceAt(uint64_t id) const
   return SliceRow{s.thread[r], s.state[r], s.begin[r], s.end[r], s.depth[r]};
 }
 
+std::vector<uint32_t> StoreTimeline::Search(const std::vector<uint8_t>& match, int64_t from,
+                                            size_t limit) const {
+  using Hit = std::pair<int64_t, uint32_t>;  // (begin, global row)
+  std::vector<std::vector<Hit>> hits(defs_.threads.size());
+  tile_pool_->ParallelFor(hits.size(), [&](size_t t) {
+    const auto thread = static_cast<uint32_t>(t);
+    const store::ThreadSkeleton& k = store_->skeleton(thread);
+    const time::ThreadTimeMap& map = maps_[thread];
+    // Chunks before the one that holds `from` begin all their slices
+    // before it (a thread's slices are in begin order).
+    size_t c = 0;
+    while (c + 1 < k.chunks.size() && map.Apply(k.chunks[c + 1].last_ns) < from)
+      ++c;
+    std::vector<Hit>& out = hits[t];
+    for (; c < k.chunks.size() && out.size() < limit; ++c) {
+      const std::shared_ptr<const ChunkPart> part = Chunk(thread, c);
+      const model::SliceTable& ps = part->slices;
+      for (size_t r = 0; r < ps.size() && out.size() < limit; ++r)
+        if (ps.state[r] < match.size() && match[ps.state[r]] && ps.begin[r] >= from)
+          out.push_back({ps.begin[r], part->first_slice + static_cast<uint32_t>(r)});
+    }
+  });
+  std::vector<Hit> all;
+  for (const std::vector<Hit>& h : hits)
+    all.insert(all.end(), h.begin(), h.end());
+  const size_t keep = std::min(all.size(), limit);
+  std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(keep), all.end());
+  std::vector<uint32_t> rows;
+  for (size_t i = 0; i < keep; ++i)
+    rows.push_back(all[i].second);
+  return rows;
+}
+
 void StoreTimeline::DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const {
   model::SliceTable& s = out->trace.slices;
   const store::ThreadSkeleton& k = store_->skeleton(thread);

@@ -120,6 +120,14 @@ class StoreTimeline {
   const analysis::StateStatsReport& stats();
   const std::vector<analysis::StateStats>& callsite_stats();
 
+  /// Search's slices: the global rows of the earliest `limit` slices of the
+  /// states `match` marks that begin at or after `from` (repaired ns), by
+  /// begin, then row. Each thread's chunks are decoded from the one that
+  /// holds `from` until it has `limit` of them (or ends).
+  std::vector<uint32_t> Search(const std::vector<uint8_t>& match, int64_t from,
+                               size_t limit) const;
+  bool stats_ready() const { return stats_ready_.load(std::memory_order_acquire); }
+
   /// The duration histogram of `state` over the whole trace, on the
   /// repaired times (ComputeDurationHistogram's answer): one pass over the
   /// file, its range from the statistics.

@@ -1,6 +1,6 @@
 // A trace served from its file answers the analysis panels as the in-memory
 // server does: on every test trace (support/test_traces.h), /waits,
-// /critical-path, /diagnostics, /anomalies, /matrix and /histogram give the in-memory
+// /critical-path, /diagnostics, /anomalies, /matrix, /histogram and /search give the in-memory
 // answers byte for byte, with a budget so small that every decoded chunk is
 // evicted at once (before they are made they answer 503, to retry:
 // store_timeline_test.cc); the next start reads them, and the statistics,
@@ -26,7 +26,7 @@ class StoreAnalysesTest : public testing::TestTracesSuite {};
 
 TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   testing::TempDir index;
-  int compared = 0, with_waits = 0, reread = 0, histograms = 0;
+  int compared = 0, with_waits = 0, reread = 0, histograms = 0, searches = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
     ServedBothWays both;
@@ -61,6 +61,19 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
       }
     EXPECT_EQ(api.Handle("/traces/" + file.id() + "/histogram", "state=0&method=percentile").status,
               501);
+    // Search: the earliest matches from a time on, from each thread's chunks.
+    const model::Trace& defs = memory.trace();
+    const std::string middle = std::to_string((defs.end_ns - defs.begin_ns) / 2);
+    for (size_t state = 0; state < defs.states.size() && state < 4; ++state)
+      for (const std::string& params :
+           {std::string(), std::string("&limit=3"), "&from=" + middle + "&limit=7"}) {
+        const std::string query = "q=" + defs.states[state].name.substr(0, 3) + params;
+        const ApiResponse want = api.Handle("/traces/" + memory.id() + "/search", query);
+        const ApiResponse got = api.Handle("/traces/" + file.id() + "/search", query);
+        ASSERT_EQ(want.status, 200) << query << ": " << want.body;
+        EXPECT_EQ(got.body, want.body) << "search?" << query;
+        ++searches;
+      }
     if (!memory.waits().instances.empty()) ++with_waits;
     const ApiResponse percentile =
         api.Handle("/traces/" + file.id() + "/anomalies", "method=percentile");
@@ -94,6 +107,7 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   EXPECT_GT(with_waits, 2);
   EXPECT_GT(reread, 40);
   EXPECT_GT(histograms, 50);
+  EXPECT_GT(searches, 40);
 }
 
 // Per state, the innermost thread-time of the whole profile (values x

@@ -58,9 +58,9 @@ try {
     assert.ok(summary.threads.length > 0 && summary.slices > 0, JSON.stringify(summary).slice(0, 300));
     const ask = (path) => fetch(`${server.origin}/api/v1/traces/${entry.id}/${path}`,
                                 { headers: { Authorization: `Bearer ${server.token}` } });
-    const search = await ask('search?q=MPI');
-    assert.equal(search.status, 501);
-    assert.match((await search.json()).error, /served from its file/);
+    const replay = await ask('at?t=0');
+    assert.equal(replay.status, 501);
+    assert.match((await replay.json()).error, /served from its file/);
     // The analyses come after the timeline: 503 with Retry-After until made.
     let waits = await ask('waits');
     for (let i = 0; i < 600 && waits.status === 503; ++i) {

@@ -286,9 +286,9 @@ export class Shell {
     if (summary.from_file)
       this.errors.show(
         `${summary.name} is larger than the server's memory budget and is served from its file: ` +
-          'the timeline (without message arrows), slice details, the statistics and the mountain range are shown first, ' +
-          'the wait states, critical path, diagnostics, anomalies and matrix once computed from the file; ' +
-          'for search, histograms and replay, serve it with a larger --memory.',
+          'the timeline (without message arrows), slice details, search, the statistics and the mountain range are shown first, ' +
+          'the wait states, critical path, diagnostics, anomalies, matrix and histograms once computed from the file; ' +
+          'for arrows and replay, serve it with a larger --memory.',
       );
     const details = new DetailsPanel(summary);
     this.details = details;

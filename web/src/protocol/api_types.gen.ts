@@ -126,7 +126,7 @@ export interface TraceSummary {
   slices: number;
   /** matched messages (arrows); served from the file: message sends */
   messages: number;
-  /** served from its file (over the server's --memory): tiles without arrows; summary, processes, tile, details (slices and instants), stats and mountain answer, then waits, critical-path, diagnostics, anomalies (robust), matrix and histogram (robust selection; a pass over the file each) once made from the file (503 with Retry-After until then), the rest 501 */
+  /** served from its file (over the server's --memory): tiles without arrows; summary, processes, tile, details (slices and instants), stats and mountain answer, search once the statistics are made, then waits, critical-path, diagnostics, anomalies (robust), matrix and histogram (robust selection; a pass over the file each) once made from the file (503 with Retry-After until then), the rest 501 */
   from_file: boolean;
   /** served from its file on the recorded times while the causal repair runs (first open, index without it): the answers change when it is done; fetch the summary again until false */
   repairing: boolean;
