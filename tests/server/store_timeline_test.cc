@@ -332,10 +332,19 @@ TEST_F(StoreTimelineTest, TheApiAnswersWhatTheFileCanTell) {
     EXPECT_EQ(waits.status, 503) << waits.body;
     EXPECT_TRUE(waits.retry_after);
     EXPECT_NE(waits.body.find("/waits"), std::string::npos) << waits.body;
+    // Search counts from the statistics, histograms select from the analyses.
+    for (const auto& [endpoint, query] :
+         {std::pair{"search", "q=MPI"}, std::pair{"histogram", "state=0"}}) {
+      const ApiResponse r = api.Handle(prefix + endpoint, query);
+      EXPECT_EQ(r.status, 503) << endpoint << ": " << r.body;
+      EXPECT_TRUE(r.retry_after) << endpoint;
+    }
   });
   EXPECT_TRUE(checked);
   ASSERT_TRUE(t.ready()) << t.progress().error;
   EXPECT_EQ(api.Handle(prefix + "waits", "").status, 200);
+  EXPECT_EQ(api.Handle(prefix + "search", "q=MPI").status, 200);
+  EXPECT_EQ(api.Handle(prefix + "histogram", "state=0").status, 200);
   const ApiResponse summary = api.Handle(prefix + "summary", "");
   EXPECT_EQ(summary.status, 200) << summary.body;
   EXPECT_NE(summary.body.find("\"from_file\":true"), std::string::npos) << summary.body;
