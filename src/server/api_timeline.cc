@@ -229,38 +229,30 @@ ApiResponse Search(ServedTrace& served, const QueryParams& q) {
   std::vector<uint32_t> found;
   uint64_t total = 0;
   if (served.from_store()) {
-    // The count from the statistics; the slices from each thread's chunks.
+    // The count from the statistics; the earliest slices from each thread's
+    // chunks, already in order.
     StoreTimeline& store = served.store_timeline();
     for (const analysis::StateStats& row : store.stats().all.states)
       if (row.state < match.size() && match[row.state]) total += row.count;
     if (!states.empty()) found = store.Search(match, begin, static_cast<size_t>(*limit));
-    Json slices = Json::array();
-    const SliceRefs refs(served);
-    for (uint32_t row : found)
-      slices.push_back(refs.Ref(row));
-    return JsonResponse(Json{{"states", std::move(states)},
-                             {"event_types", std::move(event_types)},
-                             {"slices", std::move(slices)},
-                             {"total", total}});
-  }
-  if (!states.empty()) {
+  } else if (!states.empty()) {
     const model::SliceTable& s = t.slices;
     for (uint32_t i = 0; i < s.size(); ++i) {
       if (!match[s.state[i]]) continue;
       ++total;
       if (s.begin[i] >= begin) found.push_back(i);
     }
+    const size_t keep = std::min<size_t>(found.size(), static_cast<size_t>(*limit));
+    std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep), found.end(),
+                      [&](uint32_t a, uint32_t b) {
+                        return s.begin[a] != s.begin[b] ? s.begin[a] < s.begin[b] : a < b;
+                      });
+    found.resize(keep);
   }
-  const size_t keep = std::min<size_t>(found.size(), static_cast<size_t>(*limit));
-  std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep), found.end(),
-                    [&](uint32_t a, uint32_t b) {
-                      return t.slices.begin[a] != t.slices.begin[b]
-                                 ? t.slices.begin[a] < t.slices.begin[b]
-                                 : a < b;
-                    });
   Json slices = Json::array();
-  for (size_t i = 0; i < keep; ++i)
-    slices.push_back(SliceRefJson(t, found[i]));
+  const SliceRefs refs(served);
+  for (uint32_t row : found)
+    slices.push_back(refs.Ref(row));
   return JsonResponse(Json{{"states", std::move(states)},
                            {"event_types", std::move(event_types)},
                            {"slices", std::move(slices)},

@@ -309,6 +309,16 @@ std::optional<StoreTimeline::SliceRow> StoreTimeline::SliceAt(uint64_t id) const
   return SliceRow{s.thread[r], s.state[r], s.begin[r], s.end[r], s.depth[r]};
 }
 
+size_t StoreTimeline::ChunkAt(uint32_t thread, int64_t t) const {
+  const store::ThreadSkeleton& k = store_->skeleton(thread);
+  const time::ThreadTimeMap& map = maps_[thread];
+  // Chunk c's records come after the record before it (its last_ns).
+  size_t c = 0;
+  while (c + 1 < k.chunks.size() && map.Apply(k.chunks[c + 1].last_ns) < t)
+    ++c;
+  return c;
+}
+
 std::vector<uint32_t> StoreTimeline::Search(const std::vector<uint8_t>& match, int64_t from,
                                             size_t limit) const {
   using Hit = std::pair<int64_t, uint32_t>;  // (begin, global row)
@@ -316,12 +326,9 @@ std::vector<uint32_t> StoreTimeline::Search(const std::vector<uint8_t>& match, i
   tile_pool_->ParallelFor(hits.size(), [&](size_t t) {
     const auto thread = static_cast<uint32_t>(t);
     const store::ThreadSkeleton& k = store_->skeleton(thread);
-    const time::ThreadTimeMap& map = maps_[thread];
     // Chunks before the one that holds `from` begin all their slices
     // before it (a thread's slices are in begin order).
-    size_t c = 0;
-    while (c + 1 < k.chunks.size() && map.Apply(k.chunks[c + 1].last_ns) < from)
-      ++c;
+    size_t c = ChunkAt(thread, from);
     std::vector<Hit>& out = hits[t];
     for (; c < k.chunks.size() && out.size() < limit; ++c) {
       const std::shared_ptr<const ChunkPart> part = Chunk(thread, c);
@@ -350,9 +357,7 @@ void StoreTimeline::DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* 
   // A chunk's records lie between the record before it and the first
   // record of the next chunk.
   auto start = [&](size_t c) { return map.Apply(c == 0 ? k.first_ns : k.chunks[c].last_ns); };
-  size_t c = 0;
-  while (c + 1 < k.chunks.size() && start(c + 1) < lo)
-    ++c;
+  size_t c = ChunkAt(thread, lo);
   if (c < k.chunks.size()) {
     // The slices open at the first chunk's start, as they end.
     for (const store::OpenFrame* f = k.frames_begin(c); f != k.frames_end(c); ++f) {

@@ -124,8 +124,7 @@ class StoreTimeline {
   /// states `match` marks that begin at or after `from` (repaired ns), by
   /// begin, then row. Each thread's chunks are decoded from the one that
   /// holds `from` until it has `limit` of them (or ends).
-  std::vector<uint32_t> Search(const std::vector<uint8_t>& match, int64_t from,
-                               size_t limit) const;
+  std::vector<uint32_t> Search(const std::vector<uint8_t>& match, int64_t from, size_t limit) const;
   bool stats_ready() const { return stats_ready_.load(std::memory_order_acquire); }
 
   /// The duration histogram of `state` over the whole trace, on the
@@ -164,6 +163,9 @@ class StoreTimeline {
     std::vector<uint32_t> slice_ids, instant_ids;
   };
   Decoded Decode(const std::vector<uint32_t>& rows, double from, double to) const;
+  // The first of `thread`'s chunks that may hold records at or after `t`
+  // (repaired ns): every record of the chunks before it is before `t`.
+  size_t ChunkAt(uint32_t thread, int64_t t) const;
   // One row's chunks that hold records in [lo, hi] (repaired ns).
   void DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const;
   // A chunk's own rows on the repaired times, and the global id of its
