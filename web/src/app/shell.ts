@@ -1,6 +1,7 @@
 // The application shell: top bar, timeline, mountain strip, panel tabs,
 // details, legend, status bar, progress and errors; wires them to the server
-// session and exposes test hooks on window.parallax.
+// session and exposes test hooks on window.parallax. The panel tabs are in
+// panels.ts.
 import { formatCount, formatDuration, formatTime } from '../base/format';
 import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
@@ -9,7 +10,7 @@ import { Session } from '../engine/session';
 import { TraceUpdateHub } from '../engine/trace_updates';
 import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
 import type { Painter } from '../render/painter';
-import type { View, ViewContext, ViewFactory } from '../views/context';
+import type { ViewContext } from '../views/context';
 import { liveWindow } from '../views/timeline/follow';
 import { LABEL_WIDTH } from '../views/timeline/geometry';
 import { TimelineView } from '../views/timeline/timeline';
@@ -22,10 +23,10 @@ import { ProgressBar } from '../widgets/progress';
 import { ReplayBar } from '../widgets/replay_bar';
 import { SearchBox } from '../widgets/search';
 import { StatusBar } from '../widgets/status_bar';
-import { mountainView, PANEL_VIEWS } from '../views/registry';
+import { mountainView } from '../views/registry';
 import './hooks';
 import { SwappableStyles } from './live_styles';
-import { PanelRefresher } from './panel_refresh';
+import { mountView, PanelTabs } from './panels';
 import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
 
@@ -47,8 +48,7 @@ export class Shell {
   private readonly controls: HTMLElement;
   private readonly timelineHost: HTMLElement;
   private readonly mountainHost: HTMLElement;
-  private readonly tabs: HTMLElement;
-  private readonly panelBody: HTMLElement;
+  private readonly panels: PanelTabs;
   private readonly side: HTMLElement;
   private timeline: TimelineView | null = null;
   private readonly cursor = new Cursor(0);
@@ -65,11 +65,6 @@ export class Shell {
   private generation = -1;
   private liveStatus: LiveStatus | null = null;
   private refreshing = false;
-  private panelView: View | null = null;
-  private panelFactory: ViewFactory | null = null;
-  private panelCtx: ViewContext | null = null;
-  private readonly panelRefresher = new PanelRefresher((s) => this.remountPanel(s));
-  private panelId = '';
   private activeExport: 'timeline' | 'panel' = 'timeline';
   private session: Session | null = null;
   private summary: TraceSummary | null = null;
@@ -91,12 +86,17 @@ export class Shell {
     this.controls = h('div', { class: 'controls' });
     this.timelineHost = h('div', { id: 'timeline', class: 'timeline-host', 'data-testid': 'timeline' });
     this.mountainHost = h('div', { id: 'mountain', class: 'mountain-strip', 'data-testid': 'mountain' });
-    this.tabs = h('nav', { class: 'tabs', role: 'tablist', 'data-testid': 'tabs' });
-    this.panelBody = h('div', { class: 'panel-body', 'data-testid': 'panel' });
+    this.panels = new PanelTabs({
+      summary: () => this.summary,
+      onError: (e) => this.errors.show(e),
+      onOpen: () => {
+        if (this.activeExport === 'panel' && !this.panels.view?.paint) this.setActiveExport('timeline');
+      },
+    });
     this.side = h('div', { class: 'side' });
     this.replaySlot = h('div', { class: 'replay-slot' });
     const splitter = h('div', { class: 'splitter', title: 'Drag to resize' });
-    const panel = h('section', { class: 'panel' }, this.tabs, this.panelBody);
+    const panel = h('section', { class: 'panel' }, this.panels.tabs, this.panels.body);
     const center = h('div', { class: 'center' }, this.timelineHost, this.mountainHost, splitter, panel);
     this.root = h(
       'div',
@@ -348,22 +348,20 @@ export class Shell {
     this.status.update({ pointer: null, window: timeline.window(), range: null, selection: '', loading: false });
 
     const ctx: ViewContext = { api, summary, timeline, states: styles, replay: this.cursor, updates: this.updates };
-    this.updates.onUpdate((s) => {
-      if (this.panelFactory && !this.panelFactory.followsUpdates) this.panelRefresher.update(s);
-    });
+    this.updates.onUpdate((s) => this.panels.update(s));
     const search = new SearchBox(api, summary, (s) => {
       timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id });
     });
     this.searchSlot.replaceChildren(search.el);
     this.buildControls(timeline);
     this.timelineHost.addEventListener('pointerdown', () => this.setActiveExport('timeline'));
-    this.panelBody.addEventListener('pointerdown', () => this.setActiveExport('panel'));
+    this.panels.body.addEventListener('pointerdown', () => this.setActiveExport('panel'));
 
     // The mountain range shares the timeline's time axis: same label column
     // on the left, the scrollbar's width on the right.
     const mountain = mountainView({ labelWidth: LABEL_WIDTH, rightMargin: SCROLLBAR_WIDTH, height: 90 });
-    this.mountView(mountain, ctx, this.mountainHost);
-    this.buildTabs(ctx);
+    mountView(mountain, ctx, this.mountainHost, (e) => this.errors.show(e));
+    this.panels.build(ctx);
   }
 
   private buildReplay(api: TraceApi, summary: TraceSummary, timeline: TimelineView): void {
@@ -418,10 +416,10 @@ export class Shell {
   }
 
   private setActiveExport(which: 'timeline' | 'panel'): void {
-    if (which === 'panel' && !this.panelView?.paint) return;
+    if (which === 'panel' && !this.panels.view?.paint) return;
     this.activeExport = which;
     this.timelineHost.classList.toggle('active-view', which === 'timeline');
-    this.panelBody.classList.toggle('active-view', which === 'panel');
+    this.panels.body.classList.toggle('active-view', which === 'panel');
   }
 
   private exportActive(format: 'png' | 'svg'): void {
@@ -429,10 +427,10 @@ export class Shell {
     let name: string;
     let size: { width: number; height: number };
     let paint: (p: Painter) => void;
-    const view = this.panelView;
+    const view = this.panels.view;
     if (this.activeExport === 'panel' && view?.paint) {
-      name = `${base}-${this.panelId}`;
-      size = view.exportSize?.() ?? { width: this.panelBody.clientWidth, height: this.panelBody.clientHeight };
+      name = `${base}-${this.panels.id}`;
+      size = view.exportSize?.() ?? { width: this.panels.body.clientWidth, height: this.panels.body.clientHeight };
       paint = (p) => view.paint!(p);
     } else if (this.timeline) {
       const t = this.timeline;
@@ -444,63 +442,6 @@ export class Shell {
     }
     const done = exportView(name, size, paint, format) as unknown;
     if (done instanceof Promise) done.catch((e: unknown) => this.errors.show(e));
-  }
-
-  private mountView(factory: ViewFactory, ctx: ViewContext, host: HTMLElement): View | null {
-    try {
-      const view = factory.create(ctx);
-      view.mount(host);
-      return view;
-    } catch (e) {
-      this.errors.show(e);
-      return null;
-    }
-  }
-
-  private buildTabs(ctx: ViewContext): void {
-    const buttons = PANEL_VIEWS.map((f) => {
-      const b = h('button', { type: 'button', role: 'tab', class: 'tab', 'data-view': f.id }, f.title);
-      b.addEventListener('click', () => this.openPanel(f, ctx, buttons));
-      return b;
-    });
-    this.tabs.replaceChildren(...buttons);
-    const first = PANEL_VIEWS[0];
-    if (first) this.openPanel(first, ctx, buttons);
-  }
-
-  private openPanel(f: ViewFactory, ctx: ViewContext, buttons: HTMLButtonElement[]): void {
-    if (this.panelId === f.id) return;
-    try {
-      this.panelView?.unmount();
-    } catch (e) {
-      this.errors.show(e);
-    }
-    this.panelBody.replaceChildren();
-    this.panelId = f.id;
-    for (const b of buttons) {
-      const on = b.dataset['view'] === f.id;
-      b.classList.toggle('selected', on);
-      b.setAttribute('aria-selected', String(on));
-    }
-    this.panelBody.dataset['view'] = f.id;
-    this.panelRefresher.cancel();
-    this.panelFactory = f;
-    this.panelCtx = ctx;
-    this.panelView = this.mountView(f, { ...ctx, summary: this.summary ?? ctx.summary }, this.panelBody);
-    if (this.activeExport === 'panel' && !this.panelView?.paint) this.setActiveExport('timeline');
-  }
-
-  /** A live trace's newer summary for a panel view that does not follow updates itself. */
-  private remountPanel(summary: TraceSummary): void {
-    const f = this.panelFactory;
-    if (!f || !this.panelCtx) return;
-    try {
-      this.panelView?.unmount();
-    } catch (e) {
-      this.errors.show(e);
-    }
-    this.panelBody.replaceChildren();
-    this.panelView = this.mountView(f, { ...this.panelCtx, summary }, this.panelBody);
   }
 
   private bindSplitter(splitter: HTMLElement, panel: HTMLElement): void {
