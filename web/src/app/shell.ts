@@ -1,7 +1,8 @@
 // The application shell: top bar, timeline, mountain strip, panel tabs,
 // details, legend, status bar, progress and errors; wires them to the server
-// session and exposes test hooks on window.parallax. The panel tabs are in
-// panels.ts.
+// session and exposes test hooks on window.parallax. The panel tabs
+// (panels.ts) and the top bar's controls with export (toolbar.ts) live in
+// their own files.
 import { formatCount, formatDuration, formatTime } from '../base/format';
 import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
@@ -9,7 +10,6 @@ import { ReplayController } from '../engine/replay';
 import { Session } from '../engine/session';
 import { TraceUpdateHub } from '../engine/trace_updates';
 import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
-import type { Painter } from '../render/painter';
 import type { ViewContext } from '../views/context';
 import { liveWindow } from '../views/timeline/follow';
 import { LABEL_WIDTH } from '../views/timeline/geometry';
@@ -17,7 +17,6 @@ import { TimelineView } from '../views/timeline/timeline';
 import { DetailsPanel, rowLabel } from '../widgets/details';
 import { h } from '../widgets/dom';
 import { ErrorBanner } from '../widgets/error_banner';
-import { exportView } from '../widgets/export';
 import { Legend } from '../widgets/legend';
 import { ProgressBar } from '../widgets/progress';
 import { ReplayBar } from '../widgets/replay_bar';
@@ -29,6 +28,7 @@ import { SwappableStyles } from './live_styles';
 import { mountView, PanelTabs } from './panels';
 import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
+import { timelineControls, ViewExport } from './toolbar';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
 const SCROLLBAR_WIDTH = 14;
@@ -65,7 +65,7 @@ export class Shell {
   private generation = -1;
   private liveStatus: LiveStatus | null = null;
   private refreshing = false;
-  private activeExport: 'timeline' | 'panel' = 'timeline';
+  private exports: ViewExport | null = null;
   private session: Session | null = null;
   private summary: TraceSummary | null = null;
 
@@ -89,9 +89,7 @@ export class Shell {
     this.panels = new PanelTabs({
       summary: () => this.summary,
       onError: (e) => this.errors.show(e),
-      onOpen: () => {
-        if (this.activeExport === 'panel' && !this.panels.view?.paint) this.setActiveExport('timeline');
-      },
+      onOpen: () => this.exports?.panelChanged(),
     });
     this.side = h('div', { class: 'side' });
     this.replaySlot = h('div', { class: 'replay-slot' });
@@ -353,9 +351,17 @@ export class Shell {
       timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id });
     });
     this.searchSlot.replaceChildren(search.el);
-    this.buildControls(timeline);
-    this.timelineHost.addEventListener('pointerdown', () => this.setActiveExport('timeline'));
-    this.panels.body.addEventListener('pointerdown', () => this.setActiveExport('panel'));
+    const exports = new ViewExport({
+      timelineHost: this.timelineHost,
+      panelBody: this.panels.body,
+      timeline: () => this.timeline,
+      panelView: () => this.panels.view,
+      panelId: () => this.panels.id,
+      traceName: () => this.summary?.name ?? null,
+      onError: (e) => this.errors.show(e),
+    });
+    this.exports = exports;
+    this.controls.replaceChildren(...timelineControls(timeline, (format) => exports.export(format)));
 
     // The mountain range shares the timeline's time axis: same label column
     // on the left, the scrollbar's width on the right.
@@ -384,64 +390,6 @@ export class Shell {
       breakpoints: () => replay.breakpoints(),
       idle: () => replay.idle(),
     };
-  }
-
-  private buildControls(timeline: TimelineView): void {
-    const button = (label: string, title: string, testid: string, fn: () => void): HTMLButtonElement => {
-      const b = h('button', { type: 'button', title, 'data-testid': testid }, label);
-      b.addEventListener('click', fn);
-      return b;
-    };
-    const overlay = (label: string, which: 'critical-path' | 'anomalies'): HTMLElement => {
-      const box = h('input', { type: 'checkbox', 'data-testid': `overlay-${which}` });
-      box.addEventListener('change', () => timeline.setOverlay(which, box.checked));
-      return h('label', { class: 'toggle', title: `Show the ${label} on the timeline` }, box, label);
-    };
-    this.controls.replaceChildren(
-      h(
-        'span',
-        { class: 'group' },
-        button('+', 'Zoom in (W)', 'zoom-in', () => timeline.zoomBy(0.5)),
-        button('−', 'Zoom out (S)', 'zoom-out', () => timeline.zoomBy(2)),
-        button('Fit', 'Show the whole trace (F)', 'zoom-fit', () => timeline.fit()),
-      ),
-      h('span', { class: 'group' }, overlay('critical path', 'critical-path'), overlay('anomalies', 'anomalies')),
-      h(
-        'span',
-        { class: 'group' },
-        button('PNG', 'Export the active view as PNG', 'export-png', () => this.exportActive('png')),
-        button('SVG', 'Export the active view as SVG', 'export-svg', () => this.exportActive('svg')),
-      ),
-    );
-  }
-
-  private setActiveExport(which: 'timeline' | 'panel'): void {
-    if (which === 'panel' && !this.panels.view?.paint) return;
-    this.activeExport = which;
-    this.timelineHost.classList.toggle('active-view', which === 'timeline');
-    this.panels.body.classList.toggle('active-view', which === 'panel');
-  }
-
-  private exportActive(format: 'png' | 'svg'): void {
-    const base = this.summary?.name.replace(/\.[^.]*$/, '') ?? 'parallax';
-    let name: string;
-    let size: { width: number; height: number };
-    let paint: (p: Painter) => void;
-    const view = this.panels.view;
-    if (this.activeExport === 'panel' && view?.paint) {
-      name = `${base}-${this.panels.id}`;
-      size = view.exportSize?.() ?? { width: this.panels.body.clientWidth, height: this.panels.body.clientHeight };
-      paint = (p) => view.paint!(p);
-    } else if (this.timeline) {
-      const t = this.timeline;
-      name = `${base}-timeline`;
-      size = t.exportSize();
-      paint = (p) => t.paint(p);
-    } else {
-      return;
-    }
-    const done = exportView(name, size, paint, format) as unknown;
-    if (done instanceof Promise) done.catch((e: unknown) => this.errors.show(e));
   }
 
   private bindSplitter(splitter: HTMLElement, panel: HTMLElement): void {
