@@ -1,13 +1,12 @@
 // The application shell: top bar, timeline, mountain strip, panel tabs,
 // details, legend, status bar, progress and errors; wires them to the server
-// session and exposes test hooks on window.parallax. The panel tabs
-// (panels.ts) and the top bar's controls with export (toolbar.ts) live in
-// their own files.
+// session and exposes test hooks on window.parallax. Loading the trace and
+// following a live one (trace_loading.ts), the panel tabs (panels.ts) and the
+// top bar's controls with export (toolbar.ts) live in their own files.
 import { formatCount, formatDuration, formatTime } from '../base/format';
-import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
+import type { TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
 import { ReplayController } from '../engine/replay';
-import { Session } from '../engine/session';
 import { TraceUpdateHub } from '../engine/trace_updates';
 import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
 import type { ViewContext } from '../views/context';
@@ -29,6 +28,7 @@ import { mountView, PanelTabs } from './panels';
 import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
 import { timelineControls, ViewExport } from './toolbar';
+import { LiveSummaries, openTrace, showFileProgramState } from './trace_loading';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
 const SCROLLBAR_WIDTH = 14;
@@ -56,17 +56,15 @@ export class Shell {
   private readonly replaySlot: HTMLElement;
   private replay: ReplayController | null = null;
   private replayBar: ReplayBar | null = null;
-  private api: TraceApi | null = null;
   private styles: SwappableStyles | null = null;
   private legendSlot: HTMLElement | null = null;
   private details: DetailsPanel | null = null;
   private waiting: HTMLElement | null = null;
-  /** the live snapshot the shown summary is from; the newest status seen */
-  private generation = -1;
-  private liveStatus: LiveStatus | null = null;
-  private refreshing = false;
+  private readonly live = new LiveSummaries({
+    onStatus: (s) => this.showLive(s),
+    apply: (summary) => this.applySummary(summary),
+  });
   private exports: ViewExport | null = null;
-  private session: Session | null = null;
   private summary: TraceSummary | null = null;
 
   constructor(
@@ -119,46 +117,22 @@ export class Shell {
   }
 
   async start(): Promise<void> {
-    const http = new HttpClient({ token: this.options.token, onError: (e) => this.errors.show(e) });
-    this.session = new Session({
-      http,
-      wanted: this.options.trace,
-      socketUrl: webSocketUrl(window.location, this.options.token),
-      onProgress: (p) => {
-        this.progress.update(this.session?.entry?.name ?? p.trace, p.phase, p.done, p.total);
+    const opened = await openTrace({
+      token: this.options.token,
+      trace: this.options.trace,
+      progress: this.progress,
+      errors: this.errors,
+      live: this.live,
+      onEntry: (entry) => {
+        this.traceName.textContent = entry.name;
+        document.title = `${entry.name} – Parallax`;
+        this.updates.setLive(entry.live === true);
       },
-      onReady: () => this.progress.hide(),
-      onFailed: (p) => {
-        this.progress.hide();
-        this.errors.show(`trace ${this.session?.entry?.name ?? p.trace} failed to load: ${p.error}`);
-      },
-      onLive: (s, summary) => this.onLive(s, summary),
     });
-    let api: TraceApi;
-    try {
-      api = await this.session.open();
-    } catch (e) {
-      this.errors.show(e);
-      return;
-    }
-    const entry = this.session.entry!;
-    this.traceName.textContent = entry.name;
-    document.title = `${entry.name} – Parallax`;
-    this.updates.setLive(entry.live === true);
-    let summary: TraceSummary;
-    try {
-      if (entry.live) {
-        // The snapshot the summary will be at least as new as.
-        const status = await api.get('live', {});
-        this.generation = status.generation;
-        this.showLive(status);
-      }
-      summary = await api.get('summary', {});
-    } catch {
-      return; // in the banner
-    }
-    this.api = api;
+    if (!opened) return;
+    const { api, entry, summary } = opened;
     this.build(api, summary);
+    this.live.attach(api);
     new RepairWatch({
       api,
       onProgress: (f) => this.progress.note(`${entry.name}: times as recorded while the server repairs causality…`, f),
@@ -167,64 +141,13 @@ export class Shell {
         this.applySummary(s);
       },
     }).start(summary);
-    if (entry.live) {
-      if (this.liveStatus && this.liveStatus.generation > this.generation) void this.refresh();
-    } else {
-      void this.showFileProgramState(api);
-    }
-  }
-
-  /** For a trace file: deadlocked when the diagnostics found a deadlock, else finished. */
-  private async showFileProgramState(api: TraceApi): Promise<void> {
-    try {
-      const d = await api.get('diagnostics', { limit: 1 });
-      const dead = d.findings.find((f) => f.kind === 'deadlock');
-      if (dead) this.status.setProgram('deadlocked', dead.text);
-      else this.status.setProgram('finished');
-    } catch {
-      this.status.setProgram('finished', 'diagnostics unavailable');
-    }
+    if (entry.live) this.live.catchUp();
+    else void showFileProgramState(api, this.status);
   }
 
   private showLive(s: LiveStatus): void {
-    this.liveStatus = s;
     window.parallax.live = s;
     this.status.setLive(s);
-  }
-
-  /** A `live` message: new counts in the status bar; a new snapshot's summary
-   *  is shown from the message, or fetched when the message has none. */
-  private onLive(s: LiveStatus, summary?: TraceSummary): void {
-    this.showLive(s);
-    if (!this.api || !this.timeline || s.generation <= this.generation) return;
-    if (summary) {
-      this.generation = s.generation;
-      this.applySummary(summary);
-    } else {
-      void this.refresh();
-    }
-  }
-
-  private async refresh(): Promise<void> {
-    if (this.refreshing || !this.api) return;
-    this.refreshing = true;
-    try {
-      while (this.liveStatus && this.liveStatus.generation > this.generation) {
-        const generation = this.liveStatus.generation;
-        let summary: TraceSummary;
-        try {
-          summary = await this.api.get('summary', {});
-        } catch {
-          return; // in the banner; the next message tries again
-        }
-        // A message may have brought a summary as new while this one was fetched.
-        if (generation <= this.generation) continue;
-        this.generation = generation;
-        this.applySummary(summary);
-      }
-    } finally {
-      this.refreshing = false;
-    }
   }
 
   /** A live trace's newer summary: timeline rows, duration and tiles, replay end, then every view. */
