@@ -1,33 +1,34 @@
 // The application shell: top bar, timeline, mountain strip, panel tabs,
 // details, legend, status bar, progress and errors; wires them to the server
-// session and exposes test hooks on window.parallax.
+// session and exposes test hooks on window.parallax. Loading the trace and
+// following a live one (trace_loading.ts), the panel tabs (panels.ts) and the
+// top bar's controls with export (toolbar.ts) live in their own files.
 import { formatCount, formatDuration, formatTime } from '../base/format';
-import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
+import type { TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
 import { ReplayController } from '../engine/replay';
-import { Session } from '../engine/session';
 import { TraceUpdateHub } from '../engine/trace_updates';
 import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
-import type { Painter } from '../render/painter';
-import type { View, ViewContext, ViewFactory } from '../views/context';
+import type { ViewContext } from '../views/context';
 import { liveWindow } from '../views/timeline/follow';
 import { LABEL_WIDTH } from '../views/timeline/geometry';
 import { TimelineView } from '../views/timeline/timeline';
 import { DetailsPanel, rowLabel } from '../widgets/details';
 import { h } from '../widgets/dom';
 import { ErrorBanner } from '../widgets/error_banner';
-import { exportView } from '../widgets/export';
 import { Legend } from '../widgets/legend';
 import { ProgressBar } from '../widgets/progress';
 import { ReplayBar } from '../widgets/replay_bar';
 import { SearchBox } from '../widgets/search';
 import { StatusBar } from '../widgets/status_bar';
-import { mountainView, PANEL_VIEWS } from '../views/registry';
+import { mountainView } from '../views/registry';
 import './hooks';
 import { SwappableStyles } from './live_styles';
-import { PanelRefresher } from './panel_refresh';
+import { mountView, PanelTabs } from './panels';
 import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
+import { timelineControls, ViewExport } from './toolbar';
+import { LiveSummaries, openTrace, showFileProgramState } from './trace_loading';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
 const SCROLLBAR_WIDTH = 14;
@@ -47,8 +48,7 @@ export class Shell {
   private readonly controls: HTMLElement;
   private readonly timelineHost: HTMLElement;
   private readonly mountainHost: HTMLElement;
-  private readonly tabs: HTMLElement;
-  private readonly panelBody: HTMLElement;
+  private readonly panels: PanelTabs;
   private readonly side: HTMLElement;
   private timeline: TimelineView | null = null;
   private readonly cursor = new Cursor(0);
@@ -56,22 +56,15 @@ export class Shell {
   private readonly replaySlot: HTMLElement;
   private replay: ReplayController | null = null;
   private replayBar: ReplayBar | null = null;
-  private api: TraceApi | null = null;
   private styles: SwappableStyles | null = null;
   private legendSlot: HTMLElement | null = null;
   private details: DetailsPanel | null = null;
   private waiting: HTMLElement | null = null;
-  /** the live snapshot the shown summary is from; the newest status seen */
-  private generation = -1;
-  private liveStatus: LiveStatus | null = null;
-  private refreshing = false;
-  private panelView: View | null = null;
-  private panelFactory: ViewFactory | null = null;
-  private panelCtx: ViewContext | null = null;
-  private readonly panelRefresher = new PanelRefresher((s) => this.remountPanel(s));
-  private panelId = '';
-  private activeExport: 'timeline' | 'panel' = 'timeline';
-  private session: Session | null = null;
+  private readonly live = new LiveSummaries({
+    onStatus: (s) => this.showLive(s),
+    apply: (summary) => this.applySummary(summary),
+  });
+  private exports: ViewExport | null = null;
   private summary: TraceSummary | null = null;
 
   constructor(
@@ -91,12 +84,15 @@ export class Shell {
     this.controls = h('div', { class: 'controls' });
     this.timelineHost = h('div', { id: 'timeline', class: 'timeline-host', 'data-testid': 'timeline' });
     this.mountainHost = h('div', { id: 'mountain', class: 'mountain-strip', 'data-testid': 'mountain' });
-    this.tabs = h('nav', { class: 'tabs', role: 'tablist', 'data-testid': 'tabs' });
-    this.panelBody = h('div', { class: 'panel-body', 'data-testid': 'panel' });
+    this.panels = new PanelTabs({
+      summary: () => this.summary,
+      onError: (e) => this.errors.show(e),
+      onOpen: () => this.exports?.panelChanged(),
+    });
     this.side = h('div', { class: 'side' });
     this.replaySlot = h('div', { class: 'replay-slot' });
     const splitter = h('div', { class: 'splitter', title: 'Drag to resize' });
-    const panel = h('section', { class: 'panel' }, this.tabs, this.panelBody);
+    const panel = h('section', { class: 'panel' }, this.panels.tabs, this.panels.body);
     const center = h('div', { class: 'center' }, this.timelineHost, this.mountainHost, splitter, panel);
     this.root = h(
       'div',
@@ -121,46 +117,22 @@ export class Shell {
   }
 
   async start(): Promise<void> {
-    const http = new HttpClient({ token: this.options.token, onError: (e) => this.errors.show(e) });
-    this.session = new Session({
-      http,
-      wanted: this.options.trace,
-      socketUrl: webSocketUrl(window.location, this.options.token),
-      onProgress: (p) => {
-        this.progress.update(this.session?.entry?.name ?? p.trace, p.phase, p.done, p.total);
+    const opened = await openTrace({
+      token: this.options.token,
+      trace: this.options.trace,
+      progress: this.progress,
+      errors: this.errors,
+      live: this.live,
+      onEntry: (entry) => {
+        this.traceName.textContent = entry.name;
+        document.title = `${entry.name} – Parallax`;
+        this.updates.setLive(entry.live === true);
       },
-      onReady: () => this.progress.hide(),
-      onFailed: (p) => {
-        this.progress.hide();
-        this.errors.show(`trace ${this.session?.entry?.name ?? p.trace} failed to load: ${p.error}`);
-      },
-      onLive: (s, summary) => this.onLive(s, summary),
     });
-    let api: TraceApi;
-    try {
-      api = await this.session.open();
-    } catch (e) {
-      this.errors.show(e);
-      return;
-    }
-    const entry = this.session.entry!;
-    this.traceName.textContent = entry.name;
-    document.title = `${entry.name} – Parallax`;
-    this.updates.setLive(entry.live === true);
-    let summary: TraceSummary;
-    try {
-      if (entry.live) {
-        // The snapshot the summary will be at least as new as.
-        const status = await api.get('live', {});
-        this.generation = status.generation;
-        this.showLive(status);
-      }
-      summary = await api.get('summary', {});
-    } catch {
-      return; // in the banner
-    }
-    this.api = api;
+    if (!opened) return;
+    const { api, entry, summary } = opened;
     this.build(api, summary);
+    this.live.attach(api);
     new RepairWatch({
       api,
       onProgress: (f) => this.progress.note(`${entry.name}: times as recorded while the server repairs causality…`, f),
@@ -169,64 +141,13 @@ export class Shell {
         this.applySummary(s);
       },
     }).start(summary);
-    if (entry.live) {
-      if (this.liveStatus && this.liveStatus.generation > this.generation) void this.refresh();
-    } else {
-      void this.showFileProgramState(api);
-    }
-  }
-
-  /** For a trace file: deadlocked when the diagnostics found a deadlock, else finished. */
-  private async showFileProgramState(api: TraceApi): Promise<void> {
-    try {
-      const d = await api.get('diagnostics', { limit: 1 });
-      const dead = d.findings.find((f) => f.kind === 'deadlock');
-      if (dead) this.status.setProgram('deadlocked', dead.text);
-      else this.status.setProgram('finished');
-    } catch {
-      this.status.setProgram('finished', 'diagnostics unavailable');
-    }
+    if (entry.live) this.live.catchUp();
+    else void showFileProgramState(api, this.status);
   }
 
   private showLive(s: LiveStatus): void {
-    this.liveStatus = s;
     window.parallax.live = s;
     this.status.setLive(s);
-  }
-
-  /** A `live` message: new counts in the status bar; a new snapshot's summary
-   *  is shown from the message, or fetched when the message has none. */
-  private onLive(s: LiveStatus, summary?: TraceSummary): void {
-    this.showLive(s);
-    if (!this.api || !this.timeline || s.generation <= this.generation) return;
-    if (summary) {
-      this.generation = s.generation;
-      this.applySummary(summary);
-    } else {
-      void this.refresh();
-    }
-  }
-
-  private async refresh(): Promise<void> {
-    if (this.refreshing || !this.api) return;
-    this.refreshing = true;
-    try {
-      while (this.liveStatus && this.liveStatus.generation > this.generation) {
-        const generation = this.liveStatus.generation;
-        let summary: TraceSummary;
-        try {
-          summary = await this.api.get('summary', {});
-        } catch {
-          return; // in the banner; the next message tries again
-        }
-        // A message may have brought a summary as new while this one was fetched.
-        if (generation <= this.generation) continue;
-        this.generation = generation;
-        this.applySummary(summary);
-      }
-    } finally {
-      this.refreshing = false;
-    }
   }
 
   /** A live trace's newer summary: timeline rows, duration and tiles, replay end, then every view. */
@@ -348,22 +269,28 @@ export class Shell {
     this.status.update({ pointer: null, window: timeline.window(), range: null, selection: '', loading: false });
 
     const ctx: ViewContext = { api, summary, timeline, states: styles, replay: this.cursor, updates: this.updates };
-    this.updates.onUpdate((s) => {
-      if (this.panelFactory && !this.panelFactory.followsUpdates) this.panelRefresher.update(s);
-    });
+    this.updates.onUpdate((s) => this.panels.update(s));
     const search = new SearchBox(api, summary, (s) => {
       timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id });
     });
     this.searchSlot.replaceChildren(search.el);
-    this.buildControls(timeline);
-    this.timelineHost.addEventListener('pointerdown', () => this.setActiveExport('timeline'));
-    this.panelBody.addEventListener('pointerdown', () => this.setActiveExport('panel'));
+    const exports = new ViewExport({
+      timelineHost: this.timelineHost,
+      panelBody: this.panels.body,
+      timeline: () => this.timeline,
+      panelView: () => this.panels.view,
+      panelId: () => this.panels.id,
+      traceName: () => this.summary?.name ?? null,
+      onError: (e) => this.errors.show(e),
+    });
+    this.exports = exports;
+    this.controls.replaceChildren(...timelineControls(timeline, (format) => exports.export(format)));
 
     // The mountain range shares the timeline's time axis: same label column
     // on the left, the scrollbar's width on the right.
     const mountain = mountainView({ labelWidth: LABEL_WIDTH, rightMargin: SCROLLBAR_WIDTH, height: 90 });
-    this.mountView(mountain, ctx, this.mountainHost);
-    this.buildTabs(ctx);
+    mountView(mountain, ctx, this.mountainHost, (e) => this.errors.show(e));
+    this.panels.build(ctx);
   }
 
   private buildReplay(api: TraceApi, summary: TraceSummary, timeline: TimelineView): void {
@@ -386,121 +313,6 @@ export class Shell {
       breakpoints: () => replay.breakpoints(),
       idle: () => replay.idle(),
     };
-  }
-
-  private buildControls(timeline: TimelineView): void {
-    const button = (label: string, title: string, testid: string, fn: () => void): HTMLButtonElement => {
-      const b = h('button', { type: 'button', title, 'data-testid': testid }, label);
-      b.addEventListener('click', fn);
-      return b;
-    };
-    const overlay = (label: string, which: 'critical-path' | 'anomalies'): HTMLElement => {
-      const box = h('input', { type: 'checkbox', 'data-testid': `overlay-${which}` });
-      box.addEventListener('change', () => timeline.setOverlay(which, box.checked));
-      return h('label', { class: 'toggle', title: `Show the ${label} on the timeline` }, box, label);
-    };
-    this.controls.replaceChildren(
-      h(
-        'span',
-        { class: 'group' },
-        button('+', 'Zoom in (W)', 'zoom-in', () => timeline.zoomBy(0.5)),
-        button('−', 'Zoom out (S)', 'zoom-out', () => timeline.zoomBy(2)),
-        button('Fit', 'Show the whole trace (F)', 'zoom-fit', () => timeline.fit()),
-      ),
-      h('span', { class: 'group' }, overlay('critical path', 'critical-path'), overlay('anomalies', 'anomalies')),
-      h(
-        'span',
-        { class: 'group' },
-        button('PNG', 'Export the active view as PNG', 'export-png', () => this.exportActive('png')),
-        button('SVG', 'Export the active view as SVG', 'export-svg', () => this.exportActive('svg')),
-      ),
-    );
-  }
-
-  private setActiveExport(which: 'timeline' | 'panel'): void {
-    if (which === 'panel' && !this.panelView?.paint) return;
-    this.activeExport = which;
-    this.timelineHost.classList.toggle('active-view', which === 'timeline');
-    this.panelBody.classList.toggle('active-view', which === 'panel');
-  }
-
-  private exportActive(format: 'png' | 'svg'): void {
-    const base = this.summary?.name.replace(/\.[^.]*$/, '') ?? 'parallax';
-    let name: string;
-    let size: { width: number; height: number };
-    let paint: (p: Painter) => void;
-    const view = this.panelView;
-    if (this.activeExport === 'panel' && view?.paint) {
-      name = `${base}-${this.panelId}`;
-      size = view.exportSize?.() ?? { width: this.panelBody.clientWidth, height: this.panelBody.clientHeight };
-      paint = (p) => view.paint!(p);
-    } else if (this.timeline) {
-      const t = this.timeline;
-      name = `${base}-timeline`;
-      size = t.exportSize();
-      paint = (p) => t.paint(p);
-    } else {
-      return;
-    }
-    const done = exportView(name, size, paint, format) as unknown;
-    if (done instanceof Promise) done.catch((e: unknown) => this.errors.show(e));
-  }
-
-  private mountView(factory: ViewFactory, ctx: ViewContext, host: HTMLElement): View | null {
-    try {
-      const view = factory.create(ctx);
-      view.mount(host);
-      return view;
-    } catch (e) {
-      this.errors.show(e);
-      return null;
-    }
-  }
-
-  private buildTabs(ctx: ViewContext): void {
-    const buttons = PANEL_VIEWS.map((f) => {
-      const b = h('button', { type: 'button', role: 'tab', class: 'tab', 'data-view': f.id }, f.title);
-      b.addEventListener('click', () => this.openPanel(f, ctx, buttons));
-      return b;
-    });
-    this.tabs.replaceChildren(...buttons);
-    const first = PANEL_VIEWS[0];
-    if (first) this.openPanel(first, ctx, buttons);
-  }
-
-  private openPanel(f: ViewFactory, ctx: ViewContext, buttons: HTMLButtonElement[]): void {
-    if (this.panelId === f.id) return;
-    try {
-      this.panelView?.unmount();
-    } catch (e) {
-      this.errors.show(e);
-    }
-    this.panelBody.replaceChildren();
-    this.panelId = f.id;
-    for (const b of buttons) {
-      const on = b.dataset['view'] === f.id;
-      b.classList.toggle('selected', on);
-      b.setAttribute('aria-selected', String(on));
-    }
-    this.panelBody.dataset['view'] = f.id;
-    this.panelRefresher.cancel();
-    this.panelFactory = f;
-    this.panelCtx = ctx;
-    this.panelView = this.mountView(f, { ...ctx, summary: this.summary ?? ctx.summary }, this.panelBody);
-    if (this.activeExport === 'panel' && !this.panelView?.paint) this.setActiveExport('timeline');
-  }
-
-  /** A live trace's newer summary for a panel view that does not follow updates itself. */
-  private remountPanel(summary: TraceSummary): void {
-    const f = this.panelFactory;
-    if (!f || !this.panelCtx) return;
-    try {
-      this.panelView?.unmount();
-    } catch (e) {
-      this.errors.show(e);
-    }
-    this.panelBody.replaceChildren();
-    this.panelView = this.mountView(f, { ...this.panelCtx, summary }, this.panelBody);
   }
 
   private bindSplitter(splitter: HTMLElement, panel: HTMLElement): void {

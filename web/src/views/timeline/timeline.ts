@@ -1,6 +1,8 @@
 // The timeline view: rows of nested state bars, arrows, instants and counters
 // drawn from server tiles, with zoom, pan, selection, search jumps, blinking
 // highlights and overlays. Implements TimelineControl for the other views.
+// Wheel, pointer and keys are read by TimelineInput (input.ts), which changes
+// the view only through the methods bindInput() hands it.
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -17,15 +19,9 @@ import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarg
 import { followWindow } from './follow';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { hitTest, type Hit } from './hit';
+import { TimelineInput } from './input';
 import { paintTimeline, type SliceBox } from './paint';
 import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
-
-/** Wheel zoom per pixel of wheel movement. */
-const WHEEL_ZOOM = 0.0015;
-const KEY_ZOOM = 0.8;
-const KEY_PAN = 0.15;
-/** Movement (px) under which a press is a click, not a drag. */
-const CLICK_SLOP = 4;
 
 export interface TimelineOptions {
   api: ApiClient;
@@ -50,11 +46,6 @@ export interface TimelineStatus {
   selected: SliceBox & { id: number; name: string } | null;
   loading: boolean;
 }
-
-type Drag =
-  | { mode: 'pan'; x: number; y: number; window: TimeWindow; scroll: number; moved: boolean }
-  | { mode: 'range'; zoom: boolean; from: number; x: number; ruler?: boolean }
-  | { mode: 'measure'; from: number };
 
 export class TimelineView implements TimelineControl {
   readonly root: HTMLElement;
@@ -82,9 +73,7 @@ export class TimelineView implements TimelineControl {
   private criticalPath: PathSegment[] | null = null;
   private anomalies: SliceRef[] | null = null;
   private overlays = { 'critical-path': false, anomalies: false };
-  private range: { from: number; to: number } | null = null;
-  private pointerX: number | null = null;
-  private drag: Drag | null = null;
+  private readonly input: TimelineInput;
   private frame = 0;
   private drawnOnce = false;
   private destroyed = false;
@@ -128,6 +117,7 @@ export class TimelineView implements TimelineControl {
     this.generationDurations.set(this.loader.generation, summary.duration);
     this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
     if (options.replay) this.cleanups.push(options.replay.onMove((t) => this.followReplay(t)));
+    this.input = this.bindInput();
     this.bindEvents();
     this.resize();
   }
@@ -349,8 +339,8 @@ export class TimelineView implements TimelineControl {
         blink: this.highlights.length ? 0.5 + 0.5 * Math.sin((performance.now() / 1000) * 2 * Math.PI * 2) : 0,
         criticalPath: this.overlays['critical-path'] ? this.criticalPath : null,
         anomalies: this.overlays.anomalies ? this.anomalies : null,
-        range: this.range,
-        cursorX: this.drag ? null : this.pointerX,
+        range: this.input.range,
+        cursorX: this.input.dragging ? null : this.input.pointer,
         replayX: this.options.replay ? g.timeToX(this.options.replay.time()) : null,
       },
       this.textWidths,
@@ -594,12 +584,12 @@ export class TimelineView implements TimelineControl {
   }
 
   private emitStatus(loading = this.loader.inFlight > 0): void {
-    const pointer =
-      this.pointerX !== null && this.pointerX >= LABEL_WIDTH ? this.geometry().xToTime(this.pointerX) : null;
+    const x = this.input.pointer;
+    const pointer = x !== null && x >= LABEL_WIDTH ? this.geometry().xToTime(x) : null;
     this.options.onStatus?.({
       pointer,
       window: this.window(),
-      range: this.range,
+      range: this.input.range,
       selected: this.selectedBox,
       loading,
     });
@@ -607,19 +597,25 @@ export class TimelineView implements TimelineControl {
 
   // ---- events ------------------------------------------------------------
 
-  private listen<K extends keyof HTMLElementEventMap>(
-    target: HTMLElement | Window,
-    type: K,
-    fn: (e: HTMLElementEventMap[K]) => void,
-    opts?: AddEventListenerOptions,
-  ): void {
-    target.addEventListener(type, fn as EventListener, opts);
-    this.cleanups.push(() => target.removeEventListener(type, fn as EventListener, opts));
-  }
-
-  private localXY(e: MouseEvent): { x: number; y: number } {
-    const r = this.canvas.getBoundingClientRect();
-    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  /** Wheel, pointer and keys: the input module changes the view through these. */
+  private bindInput(): TimelineInput {
+    const input = new TimelineInput(this.canvas, this.root, {
+      geometry: () => this.geometry(),
+      setWindow: (w) => this.setWindow(w),
+      setScroll: (top) => this.setScroll(top),
+      zoomBy: (factor, anchor) => this.zoomBy(factor, anchor),
+      panBy: (fraction) => this.panBy(fraction),
+      fit: () => this.fit(),
+      clickAt: (x, y) => this.clickAt(x, y),
+      clearSelection: () => this.clearSelection(),
+      seekReplay: (time) => this.options.replay?.seek(time),
+      changed: () => {
+        this.emitStatus();
+        this.requestDraw();
+      },
+    });
+    this.cleanups.push(() => input.destroy());
+    return input;
   }
 
   private bindEvents(): void {
@@ -627,169 +623,14 @@ export class TimelineView implements TimelineControl {
     ro.observe(this.root);
     this.cleanups.push(() => ro.disconnect());
 
-    this.listen(this.scroller, 'scroll', () => {
+    const onScroll = (): void => {
       const s = this.clampScroll(this.scroller.scrollTop);
       if (s !== this.scrollTop) {
         this.scrollTop = s;
         this.requestDraw();
       }
-    });
-
-    this.listen(
-      this.canvas,
-      'wheel',
-      (e: WheelEvent) => {
-        e.preventDefault();
-        const { x, y } = this.localXY(e);
-        const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? this.cssHeight : 1;
-        const dx = e.deltaX * unit;
-        const dy = e.deltaY * unit;
-        if (x < LABEL_WIDTH || (e.shiftKey && !e.ctrlKey)) {
-          this.setScroll(this.scrollTop + (dy || dx));
-          return;
-        }
-        const g = this.geometry();
-        if (Math.abs(dx) > Math.abs(dy)) {
-          this.setWindow(panWindow(this.win, dx * g.scale.resolution));
-        } else if (dy !== 0) {
-          const anchor = y < 0 ? (this.win.from + this.win.to) / 2 : g.xToTime(x);
-          this.setWindow(zoomWindow(this.win, Math.exp(dy * WHEEL_ZOOM), anchor));
-        }
-      },
-      { passive: false },
-    );
-
-    this.listen(this.canvas, 'pointerdown', (e: PointerEvent) => {
-      if (e.button !== 0) return;
-      this.root.focus({ preventScroll: true });
-      const { x, y } = this.localXY(e);
-      const g = this.geometry();
-      this.canvas.setPointerCapture?.(e.pointerId);
-      if (x >= LABEL_WIDTH && y < RULER_HEIGHT) {
-        const t = g.xToTime(x);
-        this.drag = { mode: 'range', zoom: true, from: t, x, ruler: true };
-        this.range = { from: t, to: t };
-      } else if (x >= LABEL_WIDTH && e.shiftKey) {
-        const t = g.xToTime(x);
-        this.drag = { mode: 'range', zoom: true, from: t, x };
-        this.range = { from: t, to: t };
-      } else if (x >= LABEL_WIDTH && e.altKey) {
-        const t = g.xToTime(x);
-        this.drag = { mode: 'measure', from: t };
-        this.range = { from: t, to: t };
-      } else {
-        this.range = null;
-        this.drag = { mode: 'pan', x, y, window: this.win, scroll: this.scrollTop, moved: false };
-      }
-      this.requestDraw();
-    });
-
-    this.listen(this.canvas, 'pointermove', (e: PointerEvent) => {
-      const { x, y } = this.localXY(e);
-      this.pointerX = x;
-      const d = this.drag;
-      const g = this.geometry();
-      if (d?.mode === 'pan') {
-        const dx = x - d.x;
-        const dy = y - d.y;
-        if (!d.moved && Math.hypot(dx, dy) >= CLICK_SLOP) d.moved = true;
-        if (d.moved) {
-          const res = (d.window.to - d.window.from) / g.plotWidth;
-          this.setWindow(panWindow(d.window, -dx * res));
-          this.setScroll(d.scroll - dy);
-        }
-      } else if (d && (d.mode === 'range' || d.mode === 'measure')) {
-        this.range = { from: d.from, to: g.xToTime(Math.max(x, LABEL_WIDTH)) };
-      }
-      this.canvas.style.cursor = this.cursorFor(x, y);
-      this.emitStatus();
-      this.requestDraw();
-    });
-
-    const end = (e: PointerEvent, cancelled: boolean): void => {
-      const d = this.drag;
-      this.drag = null;
-      if (!d) return;
-      const { x, y } = this.localXY(e);
-      if (d.mode === 'pan') {
-        if (!d.moved && !cancelled) this.clickAt(x, y);
-      } else if (d.mode === 'range') {
-        const r = this.range;
-        this.range = null;
-        if (!cancelled && r && Math.abs(x - d.x) >= CLICK_SLOP) {
-          this.setWindow({ from: Math.min(r.from, r.to), to: Math.max(r.from, r.to) });
-        } else if (!cancelled && d.ruler) {
-          // A click on the ruler (no drag) moves the replay cursor there.
-          this.options.replay?.seek(d.from);
-        }
-      } else if (d.mode === 'measure') {
-        // The measurement stays until the next click or Escape.
-      }
-      this.emitStatus();
-      this.requestDraw();
     };
-    this.listen(this.canvas, 'pointerup', (e: PointerEvent) => end(e, false));
-    this.listen(this.canvas, 'pointercancel', (e: PointerEvent) => end(e, true));
-    this.listen(this.canvas, 'pointerleave', () => {
-      if (this.drag) return;
-      this.pointerX = null;
-      this.emitStatus();
-      this.requestDraw();
-    });
-    this.listen(this.canvas, 'dblclick', (e: MouseEvent) => {
-      const { x, y } = this.localXY(e);
-      if (x >= LABEL_WIDTH && y < RULER_HEIGHT) this.fit();
-    });
-
-    this.listen(window, 'keydown', (e: KeyboardEvent) => {
-      if (typesText(e.target)) return;
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      const anchor =
-        this.pointerX !== null && this.pointerX >= LABEL_WIDTH ? this.geometry().xToTime(this.pointerX) : undefined;
-      switch (e.key.toLowerCase()) {
-        case 'w':
-          this.zoomBy(KEY_ZOOM, anchor);
-          break;
-        case 's':
-          this.zoomBy(1 / KEY_ZOOM, anchor);
-          break;
-        case 'a':
-          this.panBy(-KEY_PAN);
-          break;
-        case 'd':
-          this.panBy(KEY_PAN);
-          break;
-        case 'f':
-          this.fit();
-          break;
-        case 'escape':
-          this.range = null;
-          this.clearSelection();
-          break;
-        default:
-          return;
-      }
-      e.preventDefault();
-    });
+    this.scroller.addEventListener('scroll', onScroll);
+    this.cleanups.push(() => this.scroller.removeEventListener('scroll', onScroll));
   }
-
-  private cursorFor(x: number, y: number): string {
-    if (this.drag?.mode === 'pan' && this.drag.moved) return 'grabbing';
-    if (x >= LABEL_WIDTH && y < RULER_HEIGHT) return 'col-resize';
-    if (x < LABEL_WIDTH) {
-      const item = this.layout.itemAt(this.geometry().toContentY(y));
-      return item && (item.kind === 'host' || item.kind === 'process') ? 'pointer' : 'default';
-    }
-    return 'crosshair';
-  }
-}
-
-/** Whether keys typed at `target` are text (then W/A/S/D are not ours). */
-function typesText(target: EventTarget | null): boolean {
-  const t = target as HTMLElement | null;
-  if (!t || !t.tagName) return false;
-  if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') return true;
-  if (t.tagName !== 'INPUT') return false;
-  const type = (t as HTMLInputElement).type;
-  return !['checkbox', 'radio', 'color', 'button', 'submit', 'range', 'reset'].includes(type);
 }

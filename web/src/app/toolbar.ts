@@ -1,0 +1,99 @@
+// The controls in the top bar (zoom buttons, overlay toggles, PNG and SVG
+// export) and which view an export takes: the timeline, or the panel view
+// last pressed on when it is a drawing.
+import type { Painter } from '../render/painter';
+import type { View } from '../views/context';
+import type { TimelineView } from '../views/timeline/timeline';
+import { h } from '../widgets/dom';
+import { exportView } from '../widgets/export';
+
+export type ExportFormat = 'png' | 'svg';
+
+export interface ViewExportOptions {
+  /** the timeline's host and the panel's body: a press on either makes it the one exported */
+  timelineHost: HTMLElement;
+  panelBody: HTMLElement;
+  timeline: () => TimelineView | null;
+  /** the open panel view and its id (part of the file name) */
+  panelView: () => View | null;
+  panelId: () => string;
+  /** the trace's name, the file name's start (without its extension) */
+  traceName: () => string | null;
+  onError: (e: unknown) => void;
+}
+
+/** Which view PNG and SVG export take, marked with the active-view class. */
+export class ViewExport {
+  private active: 'timeline' | 'panel' = 'timeline';
+
+  constructor(private readonly options: ViewExportOptions) {
+    options.timelineHost.addEventListener('pointerdown', () => this.setActive('timeline'));
+    options.panelBody.addEventListener('pointerdown', () => this.setActive('panel'));
+  }
+
+  /** Another panel view opened: a table cannot be exported, so the timeline is again. */
+  panelChanged(): void {
+    if (this.active === 'panel' && !this.options.panelView()?.paint) this.setActive('timeline');
+  }
+
+  /** Exports the active view as a download. */
+  export(format: ExportFormat): void {
+    const o = this.options;
+    const base = o.traceName()?.replace(/\.[^.]*$/, '') ?? 'parallax';
+    let name: string;
+    let size: { width: number; height: number };
+    let paint: (p: Painter) => void;
+    const view = o.panelView();
+    const timeline = o.timeline();
+    if (this.active === 'panel' && view?.paint) {
+      name = `${base}-${o.panelId()}`;
+      size = view.exportSize?.() ?? { width: o.panelBody.clientWidth, height: o.panelBody.clientHeight };
+      paint = (p) => view.paint!(p);
+    } else if (timeline) {
+      name = `${base}-timeline`;
+      size = timeline.exportSize();
+      paint = (p) => timeline.paint(p);
+    } else {
+      return;
+    }
+    const done = exportView(name, size, paint, format) as unknown;
+    if (done instanceof Promise) done.catch((e: unknown) => o.onError(e));
+  }
+
+  private setActive(which: 'timeline' | 'panel'): void {
+    if (which === 'panel' && !this.options.panelView()?.paint) return;
+    this.active = which;
+    this.options.timelineHost.classList.toggle('active-view', which === 'timeline');
+    this.options.panelBody.classList.toggle('active-view', which === 'panel');
+  }
+}
+
+/** The top bar's groups of controls: zoom, overlays, export. */
+export function timelineControls(timeline: TimelineView, exportAs: (format: ExportFormat) => void): HTMLElement[] {
+  const button = (label: string, title: string, testid: string, fn: () => void): HTMLButtonElement => {
+    const b = h('button', { type: 'button', title, 'data-testid': testid }, label);
+    b.addEventListener('click', fn);
+    return b;
+  };
+  const overlay = (label: string, which: 'critical-path' | 'anomalies'): HTMLElement => {
+    const box = h('input', { type: 'checkbox', 'data-testid': `overlay-${which}` });
+    box.addEventListener('change', () => timeline.setOverlay(which, box.checked));
+    return h('label', { class: 'toggle', title: `Show the ${label} on the timeline` }, box, label);
+  };
+  return [
+    h(
+      'span',
+      { class: 'group' },
+      button('+', 'Zoom in (W)', 'zoom-in', () => timeline.zoomBy(0.5)),
+      button('−', 'Zoom out (S)', 'zoom-out', () => timeline.zoomBy(2)),
+      button('Fit', 'Show the whole trace (F)', 'zoom-fit', () => timeline.fit()),
+    ),
+    h('span', { class: 'group' }, overlay('critical path', 'critical-path'), overlay('anomalies', 'anomalies')),
+    h(
+      'span',
+      { class: 'group' },
+      button('PNG', 'Export the active view as PNG', 'export-png', () => exportAs('png')),
+      button('SVG', 'Export the active view as SVG', 'export-svg', () => exportAs('svg')),
+    ),
+  ];
+}

@@ -1,0 +1,268 @@
+// Mouse, wheel and keyboard input of the timeline: wheel zoom and pan, drag
+// to pan, shift-drag or a ruler drag to zoom to a range, alt-drag to measure,
+// clicks, and the W/A/S/D/F/Escape keys. It keeps the state of the gesture
+// under way (the pointer, the range being dragged) and changes the view only
+// through the TimelineInputHost the timeline gives it.
+import { panWindow, zoomWindow, type TimeWindow } from '../../base/time_scale';
+import { LABEL_WIDTH, RULER_HEIGHT, type TimelineGeometry } from './geometry';
+
+/** Wheel zoom per pixel of wheel movement. */
+export const WHEEL_ZOOM = 0.0015;
+/** Zoom factor of the W key (S zooms out by its inverse). */
+export const KEY_ZOOM = 0.8;
+/** Pan of the A and D keys, as a fraction of the window. */
+export const KEY_PAN = 0.15;
+/** Movement (px) under which a press is a click, not a drag. */
+export const CLICK_SLOP = 4;
+
+/** What the input needs of the timeline; x and y are CSS px within the canvas. */
+export interface TimelineInputHost {
+  /** The screen geometry now: window, scroll, canvas size and rows. */
+  geometry(): TimelineGeometry;
+  setWindow(w: TimeWindow): void;
+  /** Scrolls the rows so that content y `top` is at the ruler's bottom (clamped). */
+  setScroll(top: number): void;
+  /** Zooms by `factor` (< 1 zooms in) around `anchor` (a trace time; default the middle). */
+  zoomBy(factor: number, anchor?: number): void;
+  /** Pans by `fraction` of the window (negative: to earlier times). */
+  panBy(fraction: number): void;
+  /** Shows the whole trace. */
+  fit(): void;
+  /** A click (press and release without a drag) at (x, y): select, toggle a group, or zoom in. */
+  clickAt(x: number, y: number): void;
+  clearSelection(): void;
+  /** Moves the replay cursor to trace time `time`. */
+  seekReplay(time: number): void;
+  /** The pointer or the range changed: report the status and draw again. */
+  changed(): void;
+}
+
+export interface TimeRange {
+  from: number;
+  to: number;
+}
+
+type Drag =
+  | { mode: 'pan'; x: number; y: number; window: TimeWindow; scroll: number; moved: boolean }
+  | { mode: 'range'; zoom: boolean; from: number; x: number; ruler?: boolean }
+  | { mode: 'measure'; from: number };
+
+export class TimelineInput {
+  private pointerX: number | null = null;
+  private rangeValue: TimeRange | null = null;
+  private drag: Drag | null = null;
+  private readonly cleanups: Array<() => void> = [];
+
+  /**
+   * Listens on `canvas` for the pointer and wheel, and on the window for keys;
+   * a press gives `focusTarget` the focus.
+   */
+  constructor(
+    private readonly canvas: HTMLElement,
+    private readonly focusTarget: HTMLElement,
+    private readonly host: TimelineInputHost,
+  ) {
+    this.listen(canvas, 'wheel', (e) => this.onWheel(e), { passive: false });
+    this.listen(canvas, 'pointerdown', (e) => this.onPointerDown(e));
+    this.listen(canvas, 'pointermove', (e) => this.onPointerMove(e));
+    this.listen(canvas, 'pointerup', (e) => this.onPointerEnd(e, false));
+    this.listen(canvas, 'pointercancel', (e) => this.onPointerEnd(e, true));
+    this.listen(canvas, 'pointerleave', () => this.onPointerLeave());
+    this.listen(canvas, 'dblclick', (e) => this.onDoubleClick(e));
+    this.listen(window, 'keydown', (e) => this.onKey(e));
+  }
+
+  /** The pointer's x over the canvas; null once it left (unless a drag holds it). */
+  get pointer(): number | null {
+    return this.pointerX;
+  }
+
+  /** The time range being dragged, or measured and kept; null when there is none. */
+  get range(): TimeRange | null {
+    return this.rangeValue;
+  }
+
+  /** Whether a button is down over the timeline (then no pointer line is drawn). */
+  get dragging(): boolean {
+    return this.drag !== null;
+  }
+
+  destroy(): void {
+    for (const c of this.cleanups) c();
+    this.cleanups.length = 0;
+  }
+
+  private listen<K extends keyof HTMLElementEventMap>(
+    target: HTMLElement | Window,
+    type: K,
+    fn: (e: HTMLElementEventMap[K]) => void,
+    opts?: AddEventListenerOptions,
+  ): void {
+    target.addEventListener(type, fn as EventListener, opts);
+    this.cleanups.push(() => target.removeEventListener(type, fn as EventListener, opts));
+  }
+
+  private localXY(e: MouseEvent): { x: number; y: number } {
+    const r = this.canvas.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  }
+
+  /**
+   * Over the labels, or with shift, the wheel scrolls the rows; elsewhere a
+   * mostly sideways wheel pans and an up/down one zooms around the pointer.
+   */
+  private onWheel(e: WheelEvent): void {
+    e.preventDefault();
+    const { x, y } = this.localXY(e);
+    const g = this.host.geometry();
+    const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? g.height : 1;
+    const dx = e.deltaX * unit;
+    const dy = e.deltaY * unit;
+    if (x < LABEL_WIDTH || (e.shiftKey && !e.ctrlKey)) {
+      this.host.setScroll(g.scrollTop + (dy || dx));
+      return;
+    }
+    const win = g.window;
+    if (Math.abs(dx) > Math.abs(dy)) {
+      this.host.setWindow(panWindow(win, dx * g.scale.resolution));
+    } else if (dy !== 0) {
+      const anchor = y < 0 ? (win.from + win.to) / 2 : g.xToTime(x);
+      this.host.setWindow(zoomWindow(win, Math.exp(dy * WHEEL_ZOOM), anchor));
+    }
+  }
+
+  /** Starts a drag: a range on the ruler or with shift, a measurement with alt, else a pan (or a click). */
+  private onPointerDown(e: PointerEvent): void {
+    if (e.button !== 0) return;
+    this.focusTarget.focus({ preventScroll: true });
+    const { x, y } = this.localXY(e);
+    const g = this.host.geometry();
+    this.canvas.setPointerCapture?.(e.pointerId);
+    if (x >= LABEL_WIDTH && y < RULER_HEIGHT) {
+      const t = g.xToTime(x);
+      this.drag = { mode: 'range', zoom: true, from: t, x, ruler: true };
+      this.rangeValue = { from: t, to: t };
+    } else if (x >= LABEL_WIDTH && e.shiftKey) {
+      const t = g.xToTime(x);
+      this.drag = { mode: 'range', zoom: true, from: t, x };
+      this.rangeValue = { from: t, to: t };
+    } else if (x >= LABEL_WIDTH && e.altKey) {
+      const t = g.xToTime(x);
+      this.drag = { mode: 'measure', from: t };
+      this.rangeValue = { from: t, to: t };
+    } else {
+      this.rangeValue = null;
+      this.drag = { mode: 'pan', x, y, window: g.window, scroll: g.scrollTop, moved: false };
+    }
+    this.host.changed();
+  }
+
+  private onPointerMove(e: PointerEvent): void {
+    const { x, y } = this.localXY(e);
+    this.pointerX = x;
+    const d = this.drag;
+    const g = this.host.geometry();
+    if (d?.mode === 'pan') {
+      const dx = x - d.x;
+      const dy = y - d.y;
+      if (!d.moved && Math.hypot(dx, dy) >= CLICK_SLOP) d.moved = true;
+      if (d.moved) {
+        const res = (d.window.to - d.window.from) / g.plotWidth;
+        this.host.setWindow(panWindow(d.window, -dx * res));
+        this.host.setScroll(d.scroll - dy);
+      }
+    } else if (d && (d.mode === 'range' || d.mode === 'measure')) {
+      this.rangeValue = { from: d.from, to: g.xToTime(Math.max(x, LABEL_WIDTH)) };
+    }
+    this.canvas.style.cursor = this.cursorFor(x, y);
+    this.host.changed();
+  }
+
+  /** Ends a drag: a pan that did not move is a click; a range zooms to it, or on the ruler seeks replay. */
+  private onPointerEnd(e: PointerEvent, cancelled: boolean): void {
+    const d = this.drag;
+    this.drag = null;
+    if (!d) return;
+    const { x, y } = this.localXY(e);
+    if (d.mode === 'pan') {
+      if (!d.moved && !cancelled) this.host.clickAt(x, y);
+    } else if (d.mode === 'range') {
+      const r = this.rangeValue;
+      this.rangeValue = null;
+      if (!cancelled && r && Math.abs(x - d.x) >= CLICK_SLOP) {
+        this.host.setWindow({ from: Math.min(r.from, r.to), to: Math.max(r.from, r.to) });
+      } else if (!cancelled && d.ruler) {
+        // A click on the ruler (no drag) moves the replay cursor there.
+        this.host.seekReplay(d.from);
+      }
+    } else if (d.mode === 'measure') {
+      // The measurement stays until the next click or Escape.
+    }
+    this.host.changed();
+  }
+
+  private onPointerLeave(): void {
+    if (this.drag) return;
+    this.pointerX = null;
+    this.host.changed();
+  }
+
+  /** A double click on the ruler shows the whole trace. */
+  private onDoubleClick(e: MouseEvent): void {
+    const { x, y } = this.localXY(e);
+    if (x >= LABEL_WIDTH && y < RULER_HEIGHT) this.host.fit();
+  }
+
+  /** W/S zoom in/out around the pointer, A/D pan, F fits, Escape clears the range and selection. */
+  private onKey(e: KeyboardEvent): void {
+    if (typesText(e.target)) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const anchor =
+      this.pointerX !== null && this.pointerX >= LABEL_WIDTH ? this.host.geometry().xToTime(this.pointerX) : undefined;
+    switch (e.key.toLowerCase()) {
+      case 'w':
+        this.host.zoomBy(KEY_ZOOM, anchor);
+        break;
+      case 's':
+        this.host.zoomBy(1 / KEY_ZOOM, anchor);
+        break;
+      case 'a':
+        this.host.panBy(-KEY_PAN);
+        break;
+      case 'd':
+        this.host.panBy(KEY_PAN);
+        break;
+      case 'f':
+        this.host.fit();
+        break;
+      case 'escape':
+        this.rangeValue = null;
+        this.host.clearSelection();
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+
+  private cursorFor(x: number, y: number): string {
+    if (this.drag?.mode === 'pan' && this.drag.moved) return 'grabbing';
+    if (x >= LABEL_WIDTH && y < RULER_HEIGHT) return 'col-resize';
+    if (x < LABEL_WIDTH) {
+      const g = this.host.geometry();
+      const item = g.layout.itemAt(g.toContentY(y));
+      return item && (item.kind === 'host' || item.kind === 'process') ? 'pointer' : 'default';
+    }
+    return 'crosshair';
+  }
+}
+
+/** Whether keys typed at `target` are text (then W/A/S/D are not ours). */
+function typesText(target: EventTarget | null): boolean {
+  const t = target as HTMLElement | null;
+  if (!t || !t.tagName) return false;
+  if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') return true;
+  if (t.tagName !== 'INPUT') return false;
+  const type = (t as HTMLInputElement).type;
+  return !['checkbox', 'radio', 'color', 'button', 'submit', 'range', 'reset'].includes(type);
+}
