@@ -53,7 +53,13 @@ void WindowSolver::Emit(ThreadAnchors* t, uint32_t thread, int64_t time, int64_t
 
 void WindowSolver::Remove(uint32_t thread, int64_t before) {
   ThreadAnchors& t = threads_[thread];
+  // Anchors leave oldest first; they left the cache long ago.
+  constexpr size_t kAhead = 8;
+  for (size_t k = 0; k < kAhead && k < t.by_time.size() && t.by_time[k].first < before; ++k)
+    __builtin_prefetch(&anchors_[t.by_time[k].second]);
   while (!t.by_time.empty()) {
+    if (t.by_time.size() > kAhead && t.by_time[kAhead].first < before)
+      __builtin_prefetch(&anchors_[t.by_time[kAhead].second]);
     const uint32_t id = t.by_time.front().second;
     Anchor& a = anchors_[id];
     if (a.time >= before || a.refs > 0) break;

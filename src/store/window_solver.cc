@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "base/sort_runs.h"
+
 namespace plx::store {
 
 using time::Scaled;
@@ -56,8 +58,9 @@ void WindowSolver::Prepare(const std::vector<ConstraintEvent>& events, std::vect
   for (uint32_t thread = 0; thread < threads; ++thread) {
     const size_t i = thread_start_[thread], j = thread_start_[thread + 1];
     if (i == j) continue;
-    std::sort(by_thread_.begin() + static_cast<ptrdiff_t>(i),
-              by_thread_.begin() + static_cast<ptrdiff_t>(j));
+    // A few sorted runs (each partition's pairs come in time order).
+    SortRuns(by_thread_.begin() + static_cast<ptrdiff_t>(i),
+             by_thread_.begin() + static_cast<ptrdiff_t>(j));
     ThreadAnchors& t = threads_[thread];
     // The thread's anchors from the first new time on, merged with the new.
     const size_t from = IndexOf(t, by_thread_[i].first);
@@ -82,6 +85,10 @@ void WindowSolver::Prepare(const std::vector<ConstraintEvent>& events, std::vect
       if (time < frozen_before_) exceeded_ = true;  // the window was too short
       uint32_t id;
       if (!free_anchors_.empty()) {
+        // Anchors freed long ago have left the cache: fetch a few ahead.
+        constexpr size_t kAhead = 8;
+        if (free_anchors_.size() > kAhead)
+          __builtin_prefetch(&anchors_[free_anchors_[free_anchors_.size() - 1 - kAhead]], 1);
         id = free_anchors_.back();
         free_anchors_.pop_back();
         anchors_[id] = Anchor();
@@ -296,6 +303,9 @@ void WindowSolver::Run() {
 
 uint32_t WindowSolver::NewGroup() {
   if (!free_groups_.empty()) {
+    constexpr size_t kAhead = 8;  // groups freed long ago have left the cache
+    if (free_groups_.size() > kAhead)
+      __builtin_prefetch(&groups_[free_groups_[free_groups_.size() - 1 - kAhead]], 1);
     const uint32_t id = free_groups_.back();
     free_groups_.pop_back();
     groups_[id] = Group();
