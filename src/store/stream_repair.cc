@@ -4,11 +4,14 @@
 #include "store/stream_repair.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <tuple>
 
+#include "base/serial_worker.h"
 #include "store/collective_groups.h"
 #include "store/message_pass.h"
 #include "store/thread_pass.h"
@@ -66,7 +69,8 @@ model::Trace RepairedDefinitions(const model::Trace& trace,
 namespace {
 
 StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options,
-                     const std::function<void(uint64_t, uint64_t)>& progress) {
+                     const std::function<void(uint64_t, uint64_t)>& progress,
+                     const RepairPassSize& size) {
   const model::Trace& trace = store.trace();
   const auto by_rank = time::ProcessesByRank(trace);
   std::vector<PairCollector*> collectors;
@@ -117,57 +121,108 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
     g.order = {1, Ordered(earliest), key[0], key[1], key[2]};
     pending.push_back(std::move(g));
   };
+  // The solver runs on a thread of its own, a slab behind the pairing: it
+  // is sequential, and the pairing of the next slab need not wait for it.
+  // Each slab's pairs and collective instances go to it as one batch, in
+  // the order they would have been added in one thread, so the results do
+  // not change. Its verdict on the window reaches the pass a slab late.
+  struct Batch {
+    std::vector<std::vector<std::pair<MessageSide, MessageSide>>> pairs;  // per partition
+    std::vector<CollectiveConstraint> collectives;
+    bool advance = false;
+    int64_t frontier = 0;
+  };
+  std::atomic<bool> exceeded{false};
   // A slab's pairs' anchors are made in one go per thread (one at a time,
   // anchors arriving far from a thread's latest would be costly).
   std::vector<ConstraintEvent> events;
   std::vector<uint32_t> ids;
-  const auto drain = [&] {
+  const auto solve = [&](Batch& batch) {
     events.clear();
-    for (PairCollector* c : collectors)
-      for (const auto& [send, recv] : c->pairs) {
+    for (const auto& pairs : batch.pairs)
+      for (const auto& [send, recv] : pairs) {
         events.push_back({send.thread, send.time});
         events.push_back({recv.thread, recv.time});
       }
-    for (const CollectiveConstraint& g : pending) {
+    for (const CollectiveConstraint& g : batch.collectives) {
       events.insert(events.end(), g.sources.begin(), g.sources.end());
       events.insert(events.end(), g.targets.begin(), g.targets.end());
     }
     solver->Prepare(events, &ids);
     size_t next = 0;
-    for (PairCollector* c : collectors) {
-      for (const auto& [send, recv] : c->pairs) {
+    constexpr size_t kAhead = 2 * 8;  // ids of the pair 8 ahead
+    for (const auto& pairs : batch.pairs)
+      for (const auto& [send, recv] : pairs) {
+        if (next + kAhead + 1 < ids.size())
+          solver->Prefetch(ids[next + kAhead], ids[next + kAhead + 1]);
         message_group(send, ids[next], recv, ids[next + 1]);
         next += 2;
       }
-      c->pairs.clear();
-    }
-    for (CollectiveConstraint& g : pending) {
+    for (CollectiveConstraint& g : batch.collectives) {
       const size_t n = g.sources.size() + g.targets.size();
       solver->AddCollective(std::move(g), ids.data() + next);
       next += n;
     }
-    pending.clear();
+    if (batch.advance) solver->Advance(batch.frontier);
+    if (solver->exceeded()) exceeded = true;
+  };
+  // Batches are used again, and with them the room of their vectors (a
+  // slab's pairs are tens of megabytes: allocating them anew each slab cost
+  // more system time than the thread saved).
+  std::mutex spare_mu;
+  std::vector<std::unique_ptr<Batch>> spare;
+  SerialWorker worker(/*max_queued=*/1);
+  // Hands what the slab paired and completed to the solver.
+  const auto drain = [&](bool advance, int64_t frontier) {
+    std::unique_ptr<Batch> batch;
+    {
+      std::lock_guard<std::mutex> lock(spare_mu);
+      if (!spare.empty()) {
+        batch = std::move(spare.back());
+        spare.pop_back();
+      }
+    }
+    if (!batch) batch = std::make_unique<Batch>();
+    batch->pairs.resize(collectors.size());
+    for (size_t p = 0; p < collectors.size(); ++p)
+      batch->pairs[p].swap(collectors[p]->pairs);
+    batch->collectives.swap(pending);
+    batch->advance = advance;
+    batch->frontier = frontier;
+    worker.Post([b = batch.release(), &solve, &spare_mu, &spare] {
+      std::unique_ptr<Batch> done(b);
+      solve(*done);
+      for (auto& pairs : done->pairs)
+        pairs.clear();
+      done->collectives.clear();
+      std::lock_guard<std::mutex> lock(spare_mu);
+      spare.push_back(std::move(done));
+    });
   };
 
   MessagePassOptions pass;
+  pass.slab_records = size.slab_records;
+  pass.horizon_ns = size.horizon_ns;
   pass.begin_attempt = [&](int64_t horizon) {
+    worker.Wait();  // what an attempt that stopped early still had queued
     // Pairs come a horizon after their records: the window is a few more.
     const int64_t window =
         horizon > std::numeric_limits<int64_t>::max() / 16 ? horizon : 2 * horizon;
     solver = std::make_unique<WindowSolver>(trace, options, window);
+    exceeded = false;
     groups.Reset(horizon);
   };
   pass.after_slab = [&](const Slab& slab) {
     const bool in_order = groups.Add(slab.collectives, slab.until, collective_group);
-    drain();
     // After the last slab, pairs still come (sends to any stream): the
     // window stays open until Finish.
-    if (slab.until != std::numeric_limits<int64_t>::max()) solver->Advance(slab.until);
-    return in_order && !solver->exceeded();
+    drain(slab.until != std::numeric_limits<int64_t>::max(), slab.until);
+    return in_order && !exceeded;
   };
   pass.end_attempt = [&] {
     groups.Finish(collective_group);
-    drain();
+    drain(false, 0);
+    worker.Wait();
     solver->Finish();
     return !solver->exceeded();
   };
@@ -180,13 +235,15 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
         return c;
       },
       pass, progress);
+  worker.Wait();
   return StreamedRepair{std::move(solver->report()), std::move(solver->maps())};
 }
 
 }  // namespace
 
 StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::RepairOptions& options,
-                                      const std::function<void(uint64_t, uint64_t)>& progress) {
+                                      const std::function<void(uint64_t, uint64_t)>& progress,
+                                      const RepairPassSize& size) {
   if (options.min_latency_ns < 0)
     return InvalidArgument("RepairCausality: min_latency_ns must not be negative");
   if (!(options.max_slope > 0 && options.max_slope < 1))
@@ -201,7 +258,7 @@ StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::Repai
     if (progress) progress(1, 1);
     return StreamedRepair{std::move(kept->report), std::move(kept->maps)};
   }
-  StreamedRepair solved = Solve(store, options, progress);
+  StreamedRepair solved = Solve(store, options, progress, size);
   if (options.pairs == nullptr) {
     IndexedRepair keep{options, std::move(solved.report), std::move(solved.maps)};
     store.KeepRepair(&keep);

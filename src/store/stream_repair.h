@@ -32,8 +32,17 @@ time::TimeMapStats MeasureTimeMaps(const TraceStore& store,
 model::Trace RepairedDefinitions(const model::Trace& trace,
                                  const std::vector<time::ThreadTimeMap>& maps);
 
+/// How the repair's message pass is cut: records per slab and the first
+/// horizon tried (store/message_pass.h). Tests make both tiny, for many
+/// slabs and attempts that stop early; the answer does not depend on them.
+struct RepairPassSize {
+  uint64_t slab_records = 4'000'000;
+  int64_t horizon_ns = 100'000'000;
+};
+
 StatusOr<StreamedRepair> StreamRepair(const TraceStore& store,
                                       const time::RepairOptions& options = {},
-                                      const std::function<void(uint64_t, uint64_t)>& progress = {});
+                                      const std::function<void(uint64_t, uint64_t)>& progress = {},
+                                      const RepairPassSize& size = {});
 
 }  // namespace plx::store
