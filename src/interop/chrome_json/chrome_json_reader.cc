@@ -6,9 +6,9 @@
 
 #include <charconv>
 
-#include "interop/chrome_json.h"
-#include "interop/chrome_json_events.h"
-#include "interop/chrome_json_scan.h"
+#include "interop/chrome_json/chrome_json.h"
+#include "interop/chrome_json/chrome_json_events.h"
+#include "interop/chrome_json/chrome_json_scan.h"
 
 namespace plx::interop {
 

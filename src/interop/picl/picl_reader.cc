@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "interop/picl.h"
+#include "interop/picl/picl.h"
 #include "interop/text_file.h"
 
 namespace plx::interop {

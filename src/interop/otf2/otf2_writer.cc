@@ -13,8 +13,8 @@
 
 #include "base/strings.h"
 #include "interop/event_walk.h"
-#include "interop/otf2.h"
-#include "interop/otf2_common.h"
+#include "interop/otf2/otf2.h"
+#include "interop/otf2/otf2_common.h"
 
 namespace plx::interop {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "interop/paje.h"
+#include "interop/paje/paje.h"
 #include "interop/text_file.h"
 
 namespace plx::interop {

@@ -2,7 +2,7 @@
 // object parser and exact number conversion. Hand-written rather than a JSON
 // library so that numbers keep their text (time stamps are converted from
 // their decimal digits) and errors carry byte offsets.
-#include "interop/chrome_json_scan.h"
+#include "interop/chrome_json/chrome_json_scan.h"
 
 #include <zlib.h>
 
