@@ -4,11 +4,10 @@
 // (events in a JSON trace are not sorted). See docs/interop.md.
 #include <sys/stat.h>
 
-#include <charconv>
-
 #include "interop/chrome_json/chrome_json.h"
 #include "interop/chrome_json/chrome_json_events.h"
 #include "interop/chrome_json/chrome_json_scan.h"
+#include "interop/text_file.h"
 
 namespace plx::interop {
 
@@ -35,14 +34,12 @@ const JsonValue* Find(const std::vector<JsonMember>& members, std::string_view k
 // An integer from a number or a string holding one.
 bool IntOf(const JsonValue* v, int64_t* out) {
   if (v == nullptr || (v->type != JsonType::kNumber && v->type != JsonType::kString)) return false;
-  return chrome::ParseInt(v->text, out);
+  return ParseInt(v->text, out);
 }
 
 bool U64Of(const JsonValue* v, uint64_t* out) {
   if (v == nullptr || (v->type != JsonType::kNumber && v->type != JsonType::kString)) return false;
-  const char* end = v->text.data() + v->text.size();
-  auto [ptr, ec] = std::from_chars(v->text.data(), end, *out);
-  return ec == std::errc() && ptr == end;
+  return ParseUint(v->text, out);
 }
 
 std::string_view StringOf(const JsonValue* v) {
@@ -513,9 +510,9 @@ class Reader {
       const JsonValue& a = args_[0].value;
       switch (a.type) {
         case JsonType::kNumber:
-          if (IsInteger(a.text) && chrome::ParseInt(a.text, &v.i)) {
+          if (IsInteger(a.text) && ParseInt(a.text, &v.i)) {
             v.kind = model::ValueKind::kInt;
-          } else if (chrome::ParseDouble(a.text, &v.d)) {
+          } else if (ParseDouble(a.text, &v.d)) {
             v.kind = model::ValueKind::kDouble;
           }
           break;
@@ -549,9 +546,9 @@ class Reader {
         out_.Note("chrome.counter_not_a_number");
         continue;
       }
-      if (!(IsInteger(a.value.text) && chrome::ParseInt(a.value.text, &s.i))) {
+      if (!(IsInteger(a.value.text) && ParseInt(a.value.text, &s.i))) {
         s.is_int = false;
-        if (!chrome::ParseDouble(a.value.text, &s.d)) {
+        if (!ParseDouble(a.value.text, &s.d)) {
           out_.Note("chrome.counter_not_a_number");
           continue;
         }
@@ -636,7 +633,7 @@ class Reader {
           while (!item.empty() && (item.back() == ' ' || item.back() == '\n'))
             item.remove_suffix(1);
           int64_t rank = 0;
-          if (chrome::ParseInt(item, &rank)) c.members.push_back(rank);
+          if (ParseInt(item, &rank)) c.members.push_back(rank);
           if (comma == std::string_view::npos) break;
           rest.remove_prefix(comma + 1);
         }

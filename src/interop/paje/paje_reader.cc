@@ -5,7 +5,6 @@
 // variable and event type holds integers, the second writes the trace.
 // The mapping onto processes and threads is described in docs/interop.md.
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -164,30 +163,6 @@ std::vector<Role> Required(Kind k) {
   return {};
 }
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\r';
-}
-
-// Decimal seconds ("12.345678901", "1e-3", "-0") to nanoseconds, exactly
-// (digits beyond the nanosecond are rounded half up). False on anything else.
-bool ParseSeconds(std::string_view s, int64_t* ns) {
-  const std::optional<int64_t> v = ParseFixed(s, 9);
-  if (v) *ns = *v;
-  return v.has_value();
-}
-
-bool ParseInt(std::string_view s, int64_t* v) {
-  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
-  auto r = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-bool ParseDouble(std::string_view s, double* v) {
-  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
-  auto r = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
 // "r g b", each 0..1, as 0x1000000 | 0xRRGGBB; 0 when it is not a colour.
 uint32_t ParseColor(std::string_view s) {
   double c[3];
@@ -197,7 +172,8 @@ uint32_t ParseColor(std::string_view s) {
     size_t n = 0;
     while (n < s.size() && !IsSpace(s[n]))
       ++n;
-    if (n == 0 || !ParseDouble(s.substr(0, n), &x) || !(x >= 0 && x <= 1)) return 0;
+    if (n == 0 || !ParseDouble(s.substr(0, n), &x, Plus::kAccepted) || !(x >= 0 && x <= 1))
+      return 0;
     s.remove_prefix(n);
   }
   uint32_t rgb = 0;
@@ -211,9 +187,9 @@ uint32_t ParseColor(std::string_view s) {
 constexpr uint8_t kNotInt = 1, kNotNumber = 2;
 uint8_t Classify(std::string_view v) {
   int64_t i;
-  if (ParseInt(v, &i)) return 0;
+  if (ParseInt(v, &i, Plus::kAccepted)) return 0;
   double d;
-  return ParseDouble(v, &d) ? kNotInt : kNotInt | kNotNumber;
+  return ParseDouble(v, &d, Plus::kAccepted) ? kNotInt : kNotInt | kNotNumber;
 }
 
 constexpr uint32_t kNo = 0xffffffffu;
@@ -283,7 +259,7 @@ class Reader {
     return d.at[r] >= 0 ? std::string_view(d.fields[d.at[r]].name) : std::string_view();
   }
   std::string_view Tok(const EventDef& d, Role r) const {
-    return d.at[r] >= 0 ? tok_[d.at[r]] : std::string_view();
+    return d.at[r] >= 0 ? fields_[d.at[r]] : std::string_view();
   }
 
   Status Pass(FILE* f, int pass) {
@@ -318,47 +294,36 @@ class Reader {
     return Status::Ok();
   }
 
-  // Splits `line` into tok_/ntok_: words and "quoted strings".
+  // Splits `line` into fields_: words and "quoted strings" ('quoted' too).
   Status Split(std::string_view line) {
-    ntok_ = 0;
-    size_t i = 0;
-    while (true) {
-      while (i < line.size() && IsSpace(line[i]))
-        ++i;
-      if (i == line.size()) return Status::Ok();
-      if (ntok_ == kMaxTokens) return Error("", "more than 64 fields");
-      if (line[i] == '"' || line[i] == '\'') {
-        const char q = line[i];
-        const size_t end = line.find(q, i + 1);
-        if (end == std::string_view::npos) return Error("", "unterminated quoted string");
-        tok_[ntok_++] = line.substr(i + 1, end - i - 1);
-        i = end + 1;
-      } else {
-        const size_t start = i;
-        while (i < line.size() && !IsSpace(line[i]))
-          ++i;
-        tok_[ntok_++] = line.substr(start, i - start);
-      }
+    switch (fields_.Split(line)) {
+      case LineFields::Result::kOk:
+        return Status::Ok();
+      case LineFields::Result::kTooMany:
+        return Error("", "more than 64 fields");
+      case LineFields::Result::kUnterminated:
+        return Error("", "unterminated quoted string");
     }
+    return Status::Ok();
   }
 
   Status HeaderLine(std::string_view line) {
     PLX_RETURN_IF_ERROR(Split(line));
-    if (ntok_ == 0) return Status::Ok();
-    if (tok_[0] == "EventDef") {
+    if (fields_.size() == 0) return Status::Ok();
+    if (fields_[0] == "EventDef") {
       if (in_def_ != kNo) return Error("%EventDef", "inside another %EventDef");
-      if (ntok_ < 3) return Error("%EventDef", "needs an event name and an id");
+      if (fields_.size() < 3) return Error("%EventDef", "needs an event name and an id");
       const KindName* k = nullptr;
       for (const KindName& kn : kKinds) {
-        if (tok_[1] == kn.name) k = &kn;
+        if (fields_[1] == kn.name) k = &kn;
       }
-      if (tok_[1] == "PajeTraceFile") {
+      if (fields_[1] == "PajeTraceFile") {
         return Error("%EventDef", "PajeTraceFile (a trace in several files) is not supported");
       }
-      if (k == nullptr) return Error("%EventDef", "unknown event " + std::string(tok_[1]));
+      if (k == nullptr) return Error("%EventDef", "unknown event " + std::string(fields_[1]));
       int64_t id;
-      if (!ParseInt(tok_[2], &id) || id < 0 || id > 65535) {
-        return Error("%EventDef", "bad event id " + std::string(tok_[2]));
+      if (!ParseInt(fields_[2], &id, Plus::kAccepted) || id < 0 || id > 65535) {
+        return Error("%EventDef", "bad event id " + std::string(fields_[2]));
       }
       const auto uid = static_cast<uint32_t>(id);
       if (uid >= defs_.size()) defs_.resize(uid + 1);
@@ -370,7 +335,7 @@ class Reader {
       in_def_ = uid;
       return Status::Ok();
     }
-    if (tok_[0] == "EndEventDef") {
+    if (fields_[0] == "EndEventDef") {
       if (in_def_ == kNo) return Error("%EndEventDef", "without %EventDef");
       EventDef& d = defs_[in_def_];
       for (Role r : Required(d.kind)) {
@@ -385,11 +350,11 @@ class Reader {
       return Status::Ok();
     }
     if (in_def_ == kNo) return Status::Ok();  // a comment line
-    if (ntok_ != 2) return Error("%field", "needs a name and a type");
+    if (fields_.size() != 2) return Error("%field", "needs a name and a type");
     EventDef& d = defs_[in_def_];
     Field fld;
-    fld.name = std::string(tok_[0]);
-    const std::string_view type = tok_[1];
+    fld.name = std::string(fields_[0]);
+    const std::string_view type = fields_[1];
     if (type == "date") {
       fld.type = FieldType::kDate;
     } else if (type == "int") {
@@ -403,14 +368,14 @@ class Reader {
     } else if (type == "color") {
       fld.type = FieldType::kColor;
     } else {
-      return Error(tok_[0], "unknown field type " + std::string(type));
+      return Error(fields_[0], "unknown field type " + std::string(type));
     }
     for (const RoleName& rn : kRoleNames) {
-      if (tok_[0] == rn.name) fld.role = rn.role;
+      if (fields_[0] == rn.name) fld.role = rn.role;
     }
-    if (d.fields.size() >= kMaxTokens - 1) return Error(tok_[0], "too many fields");
+    if (d.fields.size() >= LineFields::kMax - 1) return Error(fields_[0], "too many fields");
     if (fld.role != kExtra) {
-      if (d.at[fld.role] >= 0) return Error(tok_[0], "defined twice");
+      if (d.at[fld.role] >= 0) return Error(fields_[0], "defined twice");
       d.at[fld.role] = static_cast<int8_t>(d.fields.size());
     }
     d.fields.push_back(std::move(fld));
@@ -421,17 +386,15 @@ class Reader {
   Status Fields(std::string_view line, const EventDef** def) {
     PLX_RETURN_IF_ERROR(Split(line));
     int64_t id;
-    if (!ParseInt(tok_[0], &id) || id < 0 || static_cast<uint64_t>(id) >= defs_.size() ||
-        !defs_[id].defined) {
-      return Error("event id", "unknown " + std::string(tok_[0]));
+    if (!ParseInt(fields_[0], &id, Plus::kAccepted) || id < 0 ||
+        static_cast<uint64_t>(id) >= defs_.size() || !defs_[id].defined) {
+      return Error("event id", "unknown " + std::string(fields_[0]));
     }
     const EventDef& d = defs_[id];
-    const size_t n = ntok_ - 1;
+    const size_t n = fields_.size() - 1;
     if (n < d.fields.size()) return Error(d.fields[n].name, "missing (line has too few fields)");
     if (n > d.fields.size()) return Error("", "more fields than the event definition has");
-    // Shift so that tok_[i] is field i.
-    for (size_t i = 0; i < n; ++i)
-      tok_[i] = tok_[i + 1];
+    fields_.DropFirst();  // so that fields_[i] is field i
     *def = &d;
     return Status::Ok();
   }
@@ -443,7 +406,7 @@ class Reader {
       while (n < line.size() && !IsSpace(line[n]))
         ++n;
       int64_t id;
-      if (!ParseInt(line.substr(0, n), &id) || id < 0 ||
+      if (!ParseInt(line.substr(0, n), &id, Plus::kAccepted) || id < 0 ||
           static_cast<uint64_t>(id) >= defs_.size() || !defs_[id].defined) {
         return Error("event id", "unknown " + std::string(line.substr(0, n)));
       }
@@ -478,9 +441,9 @@ class Reader {
       if (fld.role != kExtra && fld.role != kTag && fld.role != kSize) continue;
       int64_t iv;
       double dv;
-      if (fld.type == FieldType::kInt && !ParseInt(tok_[i], &iv))
+      if (fld.type == FieldType::kInt && !ParseInt(fields_[i], &iv, Plus::kAccepted))
         return Error(fld.name, "bad integer");
-      if (fld.type == FieldType::kDouble && !ParseDouble(tok_[i], &dv)) {
+      if (fld.type == FieldType::kDouble && !ParseDouble(fields_[i], &dv, Plus::kAccepted)) {
         return Error(fld.name, "bad number");
       }
     }
@@ -650,7 +613,8 @@ class Reader {
       int64_t rank;
       const auto index = static_cast<int64_t>(ranks_.size());
       info.rank = p.alias.size() > 1 && p.alias[0] == 'R' &&
-                          ParseInt(std::string_view(p.alias).substr(1), &rank) && rank >= 0
+                          ParseInt(std::string_view(p.alias).substr(1), &rank, Plus::kAccepted) &&
+                          rank >= 0
                       ? rank
                       : index;
       p.process = b_.AddProcess(info);
@@ -772,9 +736,9 @@ class Reader {
     }
     const int64_t peer = kind == 1 ? b_.StreamOf(peer_thread) : ranks_[peer_process];
     int64_t tag = 0, size = 0;
-    if (d.at[kTag] >= 0 && !ParseInt(Tok(d, kTag), &tag))
+    if (d.at[kTag] >= 0 && !ParseInt(Tok(d, kTag), &tag, Plus::kAccepted))
       return Error(FieldName(d, kTag), "bad integer");
-    if (d.at[kSize] >= 0 && !ParseInt(Tok(d, kSize), &size)) {
+    if (d.at[kSize] >= 0 && !ParseInt(Tok(d, kSize), &size, Plus::kAccepted)) {
       return Error(FieldName(d, kSize), "bad integer");
     }
     const uint64_t match = kl.base + n + 1;
@@ -797,14 +761,16 @@ class Reader {
     bool ok;
     if (t.value_kind == model::ValueKind::kInt) {
       int64_t x;
-      if (!ParseInt(Tok(d, kValue), &x)) return Error(FieldName(d, kValue), "bad integer");
+      if (!ParseInt(Tok(d, kValue), &x, Plus::kAccepted))
+        return Error(FieldName(d, kValue), "bad integer");
       // Wrapping arithmetic: damaged input must not overflow.
       const auto ux = static_cast<uint64_t>(x), ui = static_cast<uint64_t>(v.i);
       v.i = static_cast<int64_t>(sign == 0 ? ux : sign > 0 ? ui + ux : ui - ux);
       ok = b_.CounterInt(thread, ns, t.handle, v.i);
     } else {
       double x;
-      if (!ParseDouble(Tok(d, kValue), &x)) return Error(FieldName(d, kValue), "bad number");
+      if (!ParseDouble(Tok(d, kValue), &x, Plus::kAccepted))
+        return Error(FieldName(d, kValue), "bad number");
       v.d = sign == 0 ? x : v.d + sign * x;
       ok = b_.CounterDouble(thread, ns, t.handle, v.d);
     }
@@ -822,9 +788,10 @@ class Reader {
     int64_t i;
     double x;
     bool ok;
-    if (t.value_kind == model::ValueKind::kInt && ParseInt(text, &i)) {
+    if (t.value_kind == model::ValueKind::kInt && ParseInt(text, &i, Plus::kAccepted)) {
       ok = b_.InstantInt(thread, ns, t.handle, i);
-    } else if (t.value_kind == model::ValueKind::kDouble && ParseDouble(text, &x)) {
+    } else if (t.value_kind == model::ValueKind::kDouble &&
+               ParseDouble(text, &x, Plus::kAccepted)) {
       ok = b_.InstantDouble(thread, ns, t.handle, x);
     } else {
       // A defined entity value reads as its name.
@@ -848,8 +815,6 @@ class Reader {
     if (closed > 0) b_.Note("paje.states_open_at_end", closed);
   }
 
-  static constexpr size_t kMaxTokens = 64;
-
   const std::string& path_;
   TraceBuilder& b_;
   const Progress& progress_;
@@ -857,8 +822,7 @@ class Reader {
   int pass_ = 1;
   uint64_t line_no_ = 0;
   bool content_ = false;  // a line other than blanks and comments
-  std::string_view tok_[kMaxTokens];
-  size_t ntok_ = 0;
+  LineFields fields_{{.quotes = "\"'"}};
   int64_t last_ns_ = 0;
 
   std::vector<EventDef> defs_;
