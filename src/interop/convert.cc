@@ -8,12 +8,12 @@
 
 #include "base/strings.h"
 #include "format/trace_file.h"
-#include "interop/chrome_json.h"
-#include "interop/csv.h"
+#include "interop/chrome_json/chrome_json.h"
+#include "interop/csv/csv.h"
 #include "interop/event_walk.h"
-#include "interop/otf2.h"
-#include "interop/paje.h"
-#include "interop/picl.h"
+#include "interop/otf2/otf2.h"
+#include "interop/paje/paje.h"
+#include "interop/picl/picl.h"
 #include "model/load_trace.h"
 
 namespace plx::interop {

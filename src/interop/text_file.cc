@@ -277,4 +277,66 @@ std::optional<int64_t> ParseFixed(std::string_view text, int decimals) {
   return minus ? static_cast<int64_t>(~mant + 1) : static_cast<int64_t>(mant);
 }
 
+bool ParseSeconds(std::string_view text, int64_t* ns) {
+  const std::optional<int64_t> v = ParseFixed(text, 9);
+  if (v) *ns = *v;
+  return v.has_value();
+}
+
+namespace {
+
+// std::from_chars over all of `text`, after a '+' where that is accepted.
+template <typename T>
+bool FromChars(std::string_view text, T* value, Plus plus) {
+  if (plus == Plus::kAccepted && !text.empty() && text[0] == '+') text.remove_prefix(1);
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, *value);
+  return ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+bool ParseInt(std::string_view text, int64_t* value, Plus plus) {
+  return FromChars(text, value, plus);
+}
+
+bool ParseUint(std::string_view text, uint64_t* value) {
+  return FromChars(text, value, Plus::kRefused);
+}
+
+bool ParseDouble(std::string_view text, double* value, Plus plus) {
+  return FromChars(text, value, plus);
+}
+
+LineFields::Result LineFields::Split(std::string_view line) {
+  size_ = 0;
+  size_t i = 0;
+  for (;;) {
+    while (i < line.size() && IsSpace(line[i]))
+      ++i;
+    if (i == line.size()) return Result::kOk;
+    if (size_ == kMax) return Result::kTooMany;
+    if (syntax_.quotes.find(line[i]) != std::string_view::npos) {
+      size_t end = line.find(line[i], i + 1);
+      if (end == std::string_view::npos) {
+        if (!syntax_.open_quote_to_end) return Result::kUnterminated;
+        end = line.size();
+      }
+      fields_[size_++] = line.substr(i + 1, end - i - 1);
+      i = std::min(end + 1, line.size());
+    } else {
+      const size_t start = i;
+      while (i < line.size() && !IsSpace(line[i]))
+        ++i;
+      fields_[size_++] = line.substr(start, i - start);
+    }
+  }
+}
+
+void LineFields::DropFirst() {
+  if (size_ == 0) return;
+  std::copy(fields_ + 1, fields_ + size_, fields_);
+  --size_;
+}
+
 }  // namespace plx::interop

@@ -1,6 +1,9 @@
 // TextWriter: the buffered output of the text exporters (CSV, JSON, Paje,
-// PICL), with exact fixed-point numbers and gzip where asked; ParseFixed: their inverse, for the
-// importers (seconds or microseconds with decimals to integer nanoseconds).
+// PICL), with exact fixed-point numbers and gzip where asked. For the
+// importers: LineReader, LineFields (a line split into words and quoted
+// strings) and the number parsers, ParseFixed among them (seconds or
+// microseconds with decimals to integer nanoseconds) - one set, so that the
+// formats read numbers and blanks alike.
 #pragma once
 
 #include <cstdint>
@@ -113,5 +116,55 @@ class LineReader {
 /// `decimals` are rounded half away from zero. nullopt when it is not a
 /// decimal number or does not fit int64_t.
 std::optional<int64_t> ParseFixed(std::string_view text, int decimals);
+
+/// Decimal seconds ("12.345678901", "1e-3") as nanoseconds, exactly:
+/// ParseFixed(text, 9). False when ParseFixed gives nullopt.
+bool ParseSeconds(std::string_view text, int64_t* ns);
+
+/// Whether a number may be written "+5": the line formats take it (as C's
+/// strtol does), JSON has no such number.
+enum class Plus : uint8_t { kRefused, kAccepted };
+
+/// All of `text` as a decimal integer that fits *value; false on anything
+/// else (blanks, a fraction, a number out of range).
+bool ParseInt(std::string_view text, int64_t* value, Plus plus = Plus::kRefused);
+bool ParseUint(std::string_view text, uint64_t* value);
+/// All of `text` as the nearest double ("1.5", "-2e-3", also "inf" and "nan").
+bool ParseDouble(std::string_view text, double* value, Plus plus = Plus::kRefused);
+
+/// The blanks between fields: space, tab, CR (a line of a file written on
+/// Windows keeps it) and LF (JSON's white space is these four).
+inline bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/// The fields of one line of a text trace (Paje, PICL): words between blanks
+/// and quoted strings, each without its quotes (so "" is an empty field).
+/// The fields are views into the line.
+class LineFields {
+ public:
+  static constexpr size_t kMax = 64;
+  struct Syntax {
+    /// The characters that open a quoted field; the same one closes it.
+    std::string_view quotes = "\"";
+    /// A quote left open runs to the end of the line (else kUnterminated).
+    bool open_quote_to_end = false;
+  };
+  enum class Result : uint8_t { kOk, kTooMany, kUnterminated };
+
+  explicit LineFields(Syntax syntax) : syntax_(syntax) {}
+  /// Replaces the fields by those of `line`: kTooMany past kMax fields,
+  /// kUnterminated at a quote left open; the fields before it are kept.
+  Result Split(std::string_view line);
+  size_t size() const { return size_; }
+  std::string_view operator[](size_t i) const { return fields_[i]; }
+  /// Drops the first field (Paje's event id): [0] is then the one after it.
+  void DropFirst();
+
+ private:
+  Syntax syntax_;
+  std::string_view fields_[kMax];
+  size_t size_ = 0;
+};
 
 }  // namespace plx::interop

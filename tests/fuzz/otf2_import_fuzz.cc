@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "format/trace_file.h"
-#include "interop/otf2.h"
+#include "interop/otf2/otf2.h"
 #include "interop/trace_builder.h"
 #include "model/load_trace.h"
 

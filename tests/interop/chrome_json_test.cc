@@ -1,7 +1,7 @@
 // Chrome Trace Event JSON: the round trip of the interop test trace, catapult's
 // test traces, both file forms, bad input with located one-line errors, and a
 // large file imported in far less memory than its size.
-#include "interop/chrome_json.h"
+#include "interop/chrome_json/chrome_json.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>

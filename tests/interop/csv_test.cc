@@ -1,4 +1,4 @@
-#include "interop/csv.h"
+#include "interop/csv/csv.h"
 
 #include <gtest/gtest.h>
 

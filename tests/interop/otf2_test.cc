@@ -1,7 +1,7 @@
 // OTF2 export and import: the round trip of the interop test trace, an archive
 // written with the OTF2 library's own writer, otf2-print reading our archives,
 // real Score-P archives, and damaged input.
-#include "interop/otf2.h"
+#include "interop/otf2/otf2.h"
 
 #include <gtest/gtest.h>
 #include <otf2/otf2.h>

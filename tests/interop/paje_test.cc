@@ -1,7 +1,7 @@
 // Paje export and import: the round trip of the interop test trace, PajeNG's
 // pj_dump reading our export, a general header reader (reordered and extra
 // fields, old field names), exact times, and one-line errors on bad input.
-#include "interop/paje.h"
+#include "interop/paje/paje.h"
 
 #include <gtest/gtest.h>
 

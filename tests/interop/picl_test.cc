@@ -2,7 +2,7 @@
 // MPICL-format file with exact expectations, sequence numbers ordering
 // records with equal clocks, many nodes in linear size, and one-line errors
 // on bad input.
-#include "interop/picl.h"
+#include "interop/picl/picl.h"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "interop/otf2.h"
-#include "interop/paje.h"
+#include "interop/otf2/otf2.h"
+#include "interop/paje/paje.h"
 #include "interop_test_trace.h"
 #include "support/test_support.h"
 

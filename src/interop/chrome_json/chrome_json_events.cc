@@ -3,7 +3,7 @@
 // by time; at one time ends before begins, longer complete events before the
 // shorter ones they hold), complete events that overlap their parent's end
 // are cut to it, and the result is written thread by thread.
-#include "interop/chrome_json_events.h"
+#include "interop/chrome_json/chrome_json_events.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // The OTF2 library's callbacks for the importer: definitions are kept as
 // read, events go to the Importer (otf2_importer.h), records without a
 // counterpart in the model are counted as "otf2.<record>".
-#include "interop/otf2_common.h"
-#include "interop/otf2_importer.h"
+#include "interop/otf2/otf2_common.h"
+#include "interop/otf2/otf2_importer.h"
 
 namespace plx::interop::otf2 {
 

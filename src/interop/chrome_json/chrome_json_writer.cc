@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "interop/chrome_json.h"
+#include "interop/chrome_json/chrome_json.h"
 #include "interop/event_walk.h"
 #include "interop/text_file.h"
 #include "time/message_pairs.h"

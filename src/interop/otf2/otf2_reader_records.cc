@@ -2,8 +2,8 @@
 // communicator ranks as world ranks or streams, receive requests as posts,
 // metrics as counters, parameters as instants.
 #include "base/strings.h"
-#include "interop/otf2_common.h"
-#include "interop/otf2_importer.h"
+#include "interop/otf2/otf2_common.h"
+#include "interop/otf2/otf2_importer.h"
 
 namespace plx::interop::otf2 {
 

@@ -1,5 +1,5 @@
 // Shared pieces of the OTF2 reader and writer (see otf2_common.h).
-#include "interop/otf2_common.h"
+#include "interop/otf2/otf2_common.h"
 
 #include <cstdarg>
 #include <cstdio>

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "interop/otf2.h"
+#include "interop/otf2/otf2.h"
 
 namespace plx::interop::otf2 {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "interop/event_walk.h"
-#include "interop/picl.h"
+#include "interop/picl/picl.h"
 #include "interop/text_file.h"
 
 namespace plx::interop {

@@ -2,7 +2,7 @@
 // receive paired) and per counter sample. Times are ns since the trace began.
 #include <string>
 
-#include "interop/csv.h"
+#include "interop/csv/csv.h"
 #include "interop/text_file.h"
 #include "time/message_pairs.h"
 

@@ -4,7 +4,6 @@
 // ordered per node by (clock, sequence number) before they are written, so a
 // file need not be sorted and equal clocks keep the node's own order.
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -15,7 +14,7 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "interop/picl.h"
+#include "interop/picl/picl.h"
 #include "interop/text_file.h"
 
 namespace plx::interop {
@@ -25,24 +24,6 @@ namespace {
 constexpr int64_t kEntry = -3, kExit = -4;
 constexpr int64_t kOpenEvent = -901;
 constexpr int64_t kSendEvent = -21, kIsendEvent = -27, kRecvEvent = -52, kWaitRecvEvent = -61;
-
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\r';
-}
-
-bool ParseInt(std::string_view s, int64_t* v) {
-  if (!s.empty() && s[0] == '+') s.remove_prefix(1);
-  auto r = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-// Decimal seconds to nanoseconds, exactly: digits beyond the ninth decimal are
-// rounded half up. No exponents (PICL clocks are written "%f"-style).
-bool ParseSeconds(std::string_view s, int64_t* ns) {
-  const std::optional<int64_t> v = ParseFixed(s, 9);
-  if (v) *ns = *v;
-  return v.has_value();
-}
 
 // One record that maps onto the model, kept until its node is sorted.
 struct Record {
@@ -93,46 +74,30 @@ class Reader {
     return InputError(path_, std::to_string(line), field, what);
   }
 
-  // Splits into tok_/ntok_ (words and "quoted strings"); false past kMaxTokens.
-  bool Split(std::string_view line) {
-    ntok_ = 0;
-    size_t i = 0;
-    for (;;) {
-      while (i < line.size() && IsSpace(line[i]))
-        ++i;
-      if (i == line.size()) return true;
-      if (ntok_ == kMaxTokens) return false;
-      if (line[i] == '"') {
-        size_t end = line.find('"', i + 1);
-        if (end == std::string_view::npos) end = line.size();
-        tok_[ntok_++] = line.substr(i + 1, end - i - 1);
-        i = std::min(end + 1, line.size());
-      } else {
-        const size_t start = i;
-        while (i < line.size() && !IsSpace(line[i]))
-          ++i;
-        tok_[ntok_++] = line.substr(start, i - start);
-      }
-    }
-  }
+  // Fields are words and "quoted strings" (a quote left open, as in a
+  // damaged line, ends with the line).
+  bool Split(std::string_view line) { return fields_.Split(line) == LineFields::Result::kOk; }
 
   Node& NodeOf(int64_t node) { return nodes_[node]; }
 
   // "#plx ..." lines: the sequence-number convention and names.
   Status Comment(std::string_view line) {
-    if (line.substr(0, 5) != "#plx " || !Split(line.substr(5)) || ntok_ == 0) return Status::Ok();
+    if (line.substr(0, 5) != "#plx " || !Split(line.substr(5)) || fields_.size() == 0)
+      return Status::Ok();
     int64_t n;
-    if (tok_[0] == "seq") {
+    if (fields_[0] == "seq") {
       if (records_ > 0) return Error(line_no_, "#plx seq", "after the first record");
       has_seq_ = true;
-    } else if (tok_[0] == "process" && ntok_ == 4) {
-      if (!ParseInt(tok_[1], &n) || n < 0) return Error(line_no_, "node", "bad node number");
-      NodeOf(n).process_name = std::string(tok_[2]);
-      NodeOf(n).thread_name = std::string(tok_[3]);
+    } else if (fields_[0] == "process" && fields_.size() == 4) {
+      if (!ParseInt(fields_[1], &n, Plus::kAccepted) || n < 0)
+        return Error(line_no_, "node", "bad node number");
+      NodeOf(n).process_name = std::string(fields_[2]);
+      NodeOf(n).thread_name = std::string(fields_[3]);
       NodeOf(n).named = true;
-    } else if (tok_[0] == "state" && ntok_ == 3) {
-      if (!ParseInt(tok_[1], &n)) return Error(line_no_, "task", "bad task number");
-      state_names_[n] = std::string(tok_[2]);
+    } else if (fields_[0] == "state" && fields_.size() == 3) {
+      if (!ParseInt(fields_[1], &n, Plus::kAccepted))
+        return Error(line_no_, "task", "bad task number");
+      state_names_[n] = std::string(fields_[2]);
     }
     return Status::Ok();
   }
@@ -146,21 +111,23 @@ class Reader {
     if (!Split(line.substr(i))) return Error(line_no_, "", "more than 64 fields");
     static constexpr const char* kHead[] = {"record type", "event type", "clock",
                                             "node",        "process",    "data count"};
-    if (ntok_ < 6) return Error(line_no_, kHead[ntok_], "missing (line has too few fields)");
+    if (fields_.size() < 6)
+      return Error(line_no_, kHead[fields_.size()], "missing (line has too few fields)");
     int64_t head[6];
     for (size_t k = 0; k < 6; ++k) {
       if (k == 2) continue;
-      if (!ParseInt(tok_[k], &head[k])) return Error(line_no_, kHead[k], "bad integer");
+      if (!ParseInt(fields_[k], &head[k], Plus::kAccepted))
+        return Error(line_no_, kHead[k], "bad integer");
     }
     Record r;
     r.record = head[0];
     r.event = head[1];
     r.line = line_no_;
-    if (!ParseSeconds(tok_[2], &r.ns)) return Error(line_no_, "clock", "bad time");
+    if (!ParseSeconds(fields_[2], &r.ns)) return Error(line_no_, "clock", "bad time");
     const int64_t ndata = head[5];
     if (ndata < 0) return Error(line_no_, "data count", "negative");
     const size_t want = ndata > 0 ? static_cast<size_t>(ndata) + 7 : 6;
-    if (want > ntok_) return Error(line_no_, "data", "missing (line has too few fields)");
+    if (want > fields_.size()) return Error(line_no_, "data", "missing (line has too few fields)");
     // More words than data fields: a format string with words (tracemsg);
     // only records this reader skips look like this.
     ++records_;
@@ -169,11 +136,12 @@ class Reader {
       b_.Note("picl.records_skipped");
       return Status::Ok();
     }
-    if (want != ntok_) return Error(line_no_, "data", "more fields than the data count");
-    if (ndata > 0 && tok_[6] != "2") return Error(line_no_, "data type", "not 2 (integers)");
-    int64_t data[kMaxTokens];
+    if (want != fields_.size()) return Error(line_no_, "data", "more fields than the data count");
+    if (ndata > 0 && fields_[6] != "2") return Error(line_no_, "data type", "not 2 (integers)");
+    int64_t data[LineFields::kMax];
     for (int64_t k = 0; k < ndata; ++k) {
-      if (!ParseInt(tok_[7 + k], &data[k])) return Error(line_no_, "data", "bad integer");
+      if (!ParseInt(fields_[7 + k], &data[k], Plus::kAccepted))
+        return Error(line_no_, "data", "bad integer");
     }
     int64_t n = ndata;
     if (has_seq_) {
@@ -283,16 +251,13 @@ class Reader {
     return it->second;
   }
 
-  static constexpr size_t kMaxTokens = 64;
-
   const std::string& path_;
   TraceBuilder& b_;
   const Progress& progress_;
   uint64_t line_no_ = 0;
   uint64_t records_ = 0;
   bool has_seq_ = false;
-  std::string_view tok_[kMaxTokens];
-  size_t ntok_ = 0;
+  LineFields fields_{{.quotes = "\"", .open_quote_to_end = true}};
   std::map<int64_t, Node> nodes_;
   std::unordered_map<int64_t, std::string> state_names_;
   std::unordered_map<int64_t, uint32_t> states_;

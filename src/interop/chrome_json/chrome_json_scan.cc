@@ -2,7 +2,7 @@
 // object parser and exact number conversion. Hand-written rather than a JSON
 // library so that numbers keep their text (time stamps are converted from
 // their decimal digits) and errors carry byte offsets.
-#include "interop/chrome_json_scan.h"
+#include "interop/chrome_json/chrome_json_scan.h"
 
 #include <zlib.h>
 
@@ -20,10 +20,6 @@ namespace {
 
 constexpr size_t kBlock = 4 << 20;  // read size; a value longer than this grows the buffer
 constexpr int kMaxDepth = 256;      // nesting the object parser follows
-
-bool IsSpace(char c) {
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
 
 void SkipSpace(const char*& p, const char* end) {
   while (p < end && IsSpace(*p))
@@ -470,18 +466,6 @@ bool MicrosToNanos(std::string_view s, int64_t* ns) {
   if (!v || *v >= kLimit || *v <= -kLimit) return false;
   *ns = *v;
   return true;
-}
-
-bool ParseInt(std::string_view s, int64_t* value) {
-  const char* end = s.data() + s.size();
-  auto [ptr, ec] = std::from_chars(s.data(), end, *value);
-  return ec == std::errc() && ptr == end;
-}
-
-bool ParseDouble(std::string_view s, double* value) {
-  const char* end = s.data() + s.size();
-  auto [ptr, ec] = std::from_chars(s.data(), end, *value);
-  return ec == std::errc() && ptr == end;
 }
 
 }  // namespace plx::interop::chrome

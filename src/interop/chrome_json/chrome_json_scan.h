@@ -98,10 +98,4 @@ class JsonStream {
 /// magnitude reaches 2^61 ns.
 bool MicrosToNanos(std::string_view number, int64_t* ns);
 
-/// An integer JSON number (no fraction or exponent) that fits int64_t.
-bool ParseInt(std::string_view number, int64_t* value);
-
-/// Any JSON number as a double (nearest).
-bool ParseDouble(std::string_view number, double* value);
-
 }  // namespace plx::interop::chrome

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "base/strings.h"
-#include "interop/otf2.h"
-#include "interop/otf2_common.h"
-#include "interop/otf2_importer.h"
+#include "interop/otf2/otf2.h"
+#include "interop/otf2/otf2_common.h"
+#include "interop/otf2/otf2_importer.h"
 
 namespace plx::interop {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "interop/event_walk.h"
-#include "interop/paje.h"
+#include "interop/paje/paje.h"
 #include "interop/text_file.h"
 #include "time/message_pairs.h"
 
