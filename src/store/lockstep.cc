@@ -5,8 +5,8 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <thread>
 
+#include "base/serial_worker.h"
 #include "base/shared_progress.h"
 #include "store/chunk_decoder.h"
 #include "store/side_extractor.h"
@@ -111,14 +111,18 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
 
   Slab slabs[2];
   bool last = fill(&slabs[0], trace.begin_ns);
+  // One thread decodes ahead for the whole pass (a thread made per slab
+  // cost its start and a fresh allocator cache every slab).
+  std::optional<SerialWorker> decoding;
+  if (ahead) decoding.emplace(1);
   for (size_t current = 0;; current ^= 1) {
     const Slab& slab = slabs[current];
     Slab* next = &slabs[current ^ 1];
     bool next_last = false;
-    std::thread decoding;
-    if (!last && ahead) decoding = std::thread([&] { next_last = fill(next, slab.until); });
+    const bool early = !last && ahead;
+    if (early) decoding->Post([&] { next_last = fill(next, slab.until); });
     const bool more = consume(slab);
-    if (decoding.joinable()) decoding.join();
+    if (early) decoding->Wait();
     if (last || !more) break;
     if (!ahead) next_last = fill(next, slab.until);
     last = next_last;
