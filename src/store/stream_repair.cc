@@ -26,9 +26,14 @@ namespace {
 class PairCollector : public MessageConsumer {
  public:
   void Pair(const MessageSide& send, const MessageSide& recv, bool, int64_t) override {
-    pairs.push_back({send, recv});
+    pairs.push_back({{send.thread, send.time}, {recv.thread, recv.time}, send.row, recv.row});
   }
-  std::vector<std::pair<MessageSide, MessageSide>> pairs;
+  // What the solver takes of a pair: 32 bytes, not the sides' 176.
+  struct Ends {
+    ConstraintEvent send, recv;
+    uint32_t send_row, recv_row;
+  };
+  std::vector<Ends> pairs;
 };
 
 uint64_t Ordered(int64_t t) {
@@ -78,11 +83,11 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
   CollectiveGroups groups(trace);
   std::vector<CollectiveConstraint> pending;  // instances handed on, for the next drain
 
-  const auto message_group = [&](const MessageSide& send, uint32_t send_anchor,
-                                 const MessageSide& recv, uint32_t recv_anchor) {
-    const bool same = trace.threads[send.thread].process == trace.threads[recv.thread].process;
-    solver->AddMessage({send.thread, send.time}, send_anchor, send.row, {recv.thread, recv.time},
-                       recv_anchor, recv.row, same ? 0 : options.min_latency_ns);
+  const auto message_group = [&](const PairCollector::Ends& p, uint32_t send_anchor,
+                                 uint32_t recv_anchor) {
+    const bool same = trace.threads[p.send.thread].process == trace.threads[p.recv.thread].process;
+    solver->AddMessage(p.send, send_anchor, p.send_row, p.recv, recv_anchor, p.recv_row,
+                       same ? 0 : options.min_latency_ns);
   };
   // The rules of time::BuildCausalConstraints for one instance.
   const auto collective_group = [&](const std::vector<CollectiveSide>& rows,
@@ -127,7 +132,7 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
   // the order they would have been added in one thread, so the results do
   // not change. Its verdict on the window reaches the pass a slab late.
   struct Batch {
-    std::vector<std::vector<std::pair<MessageSide, MessageSide>>> pairs;  // per partition
+    std::vector<std::vector<PairCollector::Ends>> pairs;  // per partition
     std::vector<CollectiveConstraint> collectives;
     bool advance = false;
     int64_t frontier = 0;
@@ -140,9 +145,9 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
   const auto solve = [&](Batch& batch) {
     events.clear();
     for (const auto& pairs : batch.pairs)
-      for (const auto& [send, recv] : pairs) {
-        events.push_back({send.thread, send.time});
-        events.push_back({recv.thread, recv.time});
+      for (const PairCollector::Ends& p : pairs) {
+        events.push_back(p.send);
+        events.push_back(p.recv);
       }
     for (const CollectiveConstraint& g : batch.collectives) {
       events.insert(events.end(), g.sources.begin(), g.sources.end());
@@ -152,10 +157,10 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
     size_t next = 0;
     constexpr size_t kAhead = 2 * 8;  // ids of the pair 8 ahead
     for (const auto& pairs : batch.pairs)
-      for (const auto& [send, recv] : pairs) {
+      for (const PairCollector::Ends& p : pairs) {
         if (next + kAhead + 1 < ids.size())
           solver->Prefetch(ids[next + kAhead], ids[next + kAhead + 1]);
-        message_group(send, ids[next], recv, ids[next + 1]);
+        message_group(p, ids[next], ids[next + 1]);
         next += 2;
       }
     for (CollectiveConstraint& g : batch.collectives) {
