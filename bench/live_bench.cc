@@ -1,4 +1,4 @@
-// Live ingest (`parallax serve --listen`, src/server/live_*) on the synthetic
+// Live ingest (`parallax serve --listen`, src/server/live/) on the synthetic
 // MPI trace (mpi_trace_gen.h), its 16 ranks replayed as 16 live streams:
 //   1. ingest through LiveSession on one thread: frame cutting, chunk
 //      checks and decoding, message keys, consistent-run construction and
@@ -30,11 +30,11 @@
 
 #include "bench/mpi_trace_gen.h"
 #include "format/layout.h"
-#include "server/live_frame.h"
-#include "server/live_listener.h"
-#include "server/live_publisher.h"
-#include "server/live_replay.h"
-#include "server/live_session.h"
+#include "server/live/live_frame.h"
+#include "server/live/live_listener.h"
+#include "server/live/live_publisher.h"
+#include "server/live/live_replay.h"
+#include "server/live/live_session.h"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "analysis/state_stats.h"
 #include "format/trace_file.h"
 #include "model/load_trace.h"
-#include "server/timeline_index.h"
+#include "server/timeline/timeline_index.h"
 #include "time/causal_repair.h"
 #include "time/message_pairs.h"
 

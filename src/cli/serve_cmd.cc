@@ -20,10 +20,10 @@
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/trace_input.h"
-#include "server/http_server.h"
-#include "server/live_listener.h"
-#include "server/live_publisher.h"
-#include "server/trace_loader.h"
+#include "server/http/http_server.h"
+#include "server/http/trace_loader.h"
+#include "server/live/live_listener.h"
+#include "server/live/live_publisher.h"
 
 namespace plx::cli {
 namespace {

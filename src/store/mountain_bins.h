@@ -2,7 +2,7 @@
 // whole trace, how long threads spent innermost in each state, gathered by
 // a thread pass (its visitors ride along the statistics pass). A window
 // whose buckets are each at least two bins wide is answered from the bins;
-// finer ones need the window's chunks (server/store_timeline.h).
+// finer ones need the window's chunks (server/timeline/store_timeline.h).
 #pragma once
 
 #include <atomic>

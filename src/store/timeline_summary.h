@@ -5,7 +5,7 @@
 // them ends), and the same for instants and for each counter's samples.
 // Built by one thread pass on the repaired times and kept in the trace's
 // index with the repair it was built on (docs/format.md). Below a bucket per
-// pixel, a tile decodes the chunks it shows instead (server/store_timeline.h).
+// pixel, a tile decodes the chunks it shows instead (server/timeline/store_timeline.h).
 #pragma once
 
 #include <cstdint>

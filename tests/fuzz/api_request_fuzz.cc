@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "server/api.gen.h"
-#include "server/api.h"
+#include "server/api/api.h"
 #include "server/api_test_trace.h"
 #include "support/trace_script.h"
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the HTTP request reader (src/server/http_wire.cc):
+// libFuzzer target for the HTTP request reader (src/server/http/http_wire.cc):
 // the input is what a client sends on one keep-alive connection. Requests
 // are read one after another with the server's parser and limits, and each
 // complete one goes through the server's checks on it (Host, Origin, the
@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "server/access_token.h"
-#include "server/http_wire.h"
-#include "server/request_checks.h"
+#include "server/api/access_token.h"
+#include "server/api/request_checks.h"
+#include "server/http/http_wire.h"
 
 namespace {
 

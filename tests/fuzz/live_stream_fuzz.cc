@@ -1,4 +1,4 @@
-// libFuzzer target for live ingest (src/server/live_*): the input is the
+// libFuzzer target for live ingest (src/server/live/): the input is the
 // bytes one or two traced programs send to `parallax serve --listen`, fed in
 // pieces to LiveSessions over one LiveTrace, then a snapshot is built from
 // what was applied and loaded. Nothing may crash, and the counters must
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "server/live_frame.h"
-#include "server/live_publisher.h"
-#include "server/live_session.h"
+#include "server/live/live_frame.h"
+#include "server/live/live_publisher.h"
+#include "server/live/live_session.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the viewer's WebSocket reader (src/server/ws_session.cc,
+// libFuzzer target for the viewer's WebSocket reader (src/server/http/ws_session.cc,
 // http_wire.h): after a valid upgrade request, the input is the frames a
 // client sends. The server side reads messages with the server's limits
 // (LimitWebSocket) and answers each (AnswerWsMessage) until the stream
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "server/http_wire.h"
+#include "server/http/http_wire.h"
 
 namespace {
 

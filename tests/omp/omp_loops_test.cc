@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "omp_run.h"
-#include "server/api.h"
+#include "server/api/api.h"
 #include "support/test_support.h"
 
 namespace plx {

@@ -1,6 +1,6 @@
 // The API handlers on a real (small) trace file, loaded as the server loads
 // it: every endpoint's answer, and a clear 400/404/503 for bad requests.
-#include "server/api.h"
+#include "server/api/api.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "server/api.gen.h"
+#include "server/api/query_params.h"
 #include "server/api_test_trace.h"
-#include "server/query_params.h"
 
 namespace plx::server {
 namespace {

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "server/api.h"
+#include "server/api/api.h"
 #include "support/test_support.h"
 #include "support/trace_script.h"
 

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "server/api.h"
+#include "server/api/api.h"
 #include "server/api_test_trace.h"
 #include "support/test_support.h"
 #include "support/trace_script.h"

@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "server/http_server.h"
+#include "server/http/http_server.h"
 #include "support/test_support.h"
 
 namespace plx::server {

@@ -1,7 +1,7 @@
 // The HTTP + WebSocket server on real sockets on 127.0.0.1: the token is
 // required everywhere, bad queries get a 400 without disturbing anyone, the
 // viewer's files are served, and the WebSocket says hello and answers pings.
-#include "server/http_server.h"
+#include "server/http/http_server.h"
 
 #include <gtest/gtest.h>
 

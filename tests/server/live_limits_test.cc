@@ -15,8 +15,8 @@
 
 #include "format/layout.h"
 #include "live_test_client.h"
-#include "server/live_listener.h"
-#include "server/live_replay.h"
+#include "server/live/live_listener.h"
+#include "server/live/live_replay.h"
 #include "support/test_support.h"
 
 namespace plx::server::live {

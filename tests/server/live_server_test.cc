@@ -18,10 +18,10 @@
 #include <thread>
 
 #include "live_test_client.h"
-#include "server/http_server.h"
-#include "server/live_listener.h"
-#include "server/live_publisher.h"
-#include "server/live_replay.h"
+#include "server/http/http_server.h"
+#include "server/live/live_listener.h"
+#include "server/live/live_publisher.h"
+#include "server/live/live_replay.h"
 #include "support/test_support.h"
 
 namespace plx::server::live {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "server/live_frame.h"
+#include "server/live/live_frame.h"
 
 namespace plx::testing {
 

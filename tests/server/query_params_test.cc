@@ -1,13 +1,13 @@
 // Query strings, access tokens and viewer file paths: the parts of the
 // server that read what a client sends.
-#include "server/query_params.h"
+#include "server/api/query_params.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "server/access_token.h"
-#include "server/static_files.h"
+#include "server/api/access_token.h"
+#include "server/api/static_files.h"
 
 namespace plx::server {
 namespace {

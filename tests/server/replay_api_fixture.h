@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "server/api.h"
+#include "server/api/api.h"
 #include "support/test_support.h"
 #include "support/trace_script.h"
 #include "time/logical_clocks.h"

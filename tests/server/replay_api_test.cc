@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "server/replay_api_fixture.h"
-#include "server/replay_index.h"
 #include "server/replay_test_traces.h"
-#include "server/timeline_index.h"
+#include "server/timeline/replay_index.h"
+#include "server/timeline/timeline_index.h"
 
 namespace plx::server {
 namespace {

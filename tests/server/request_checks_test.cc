@@ -1,6 +1,6 @@
 // Host and Origin checks without sockets: which names are this server's and
 // which origins are its own pages'.
-#include "server/request_checks.h"
+#include "server/api/request_checks.h"
 
 #include <gtest/gtest.h>
 

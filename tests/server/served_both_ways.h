@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "server/api.h"
-#include "server/served_trace.h"
+#include "server/api/api.h"
+#include "server/api/served_trace.h"
 
 namespace plx::server {
 

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "served_both_ways.h"
-#include "server/api.h"
-#include "server/served_trace.h"
+#include "server/api/api.h"
+#include "server/api/served_trace.h"
 #include "support/test_support.h"
 #include "support/test_traces.h"
 

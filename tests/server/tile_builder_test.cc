@@ -1,7 +1,7 @@
 // BuildTile: exact tiles of small hand-built traces (nesting, merging, dominant
 // state, instants, arrows, counters), bad requests, output bounds on a huge
 // row, and a property test over random traces and windows.
-#include "server/tile_builder.h"
+#include "server/timeline/tile_builder.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // TimelineIndex::Build on hand-built traces: depths, lanes and their summary
 // pyramids (by slice index and by time), counter tracks, message channels, progress and memory.
-#include "server/timeline_index.h"
+#include "server/timeline/timeline_index.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,500 @@
+// Routing of the API, the trace list, the summary and the process table,
+// and the JSON helpers every handler shares.
+#include "server/api/api.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <set>
+
+#include "server/api.gen.h"
+#include "server/api/api_handlers.h"
+
+#ifndef PLX_VERSION
+#define PLX_VERSION "unknown"
+#endif
+
+namespace plx::server {
+namespace handlers {
+
+ApiResponse JsonResponse(const Json& body) {
+  ApiResponse r;
+  r.body = body.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return r;
+}
+
+ApiResponse StatusResponse(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kInvalidArgument:
+      return ErrorResponse(400, status.message());
+    case StatusCode::kNotFound:
+      return ErrorResponse(404, status.message());
+    case StatusCode::kUnimplemented:
+      return ErrorResponse(501, status.message());
+    default:
+      return ErrorResponse(500, status.message());
+  }
+}
+
+int64_t ModelTime(const model::Trace& t, double trace_time) {
+  return t.begin_ns + static_cast<int64_t>(std::floor(trace_time));
+}
+
+Json CallsiteJson(const model::Trace& t, uint32_t callsite) {
+  if (callsite >= t.callsites.size()) return nullptr;
+  const model::Callsite& c = t.callsites[callsite];
+  return Json{{"file", c.file}, {"line", c.line}, {"function", c.function}};
+}
+
+Json SliceRefJson(const model::Trace& t, uint32_t slice) {
+  const model::SliceTable& s = t.slices;
+  return Json{{"id", slice},
+              {"row", s.thread[slice]},
+              {"state", s.state[slice]},
+              {"begin", TraceTime(t, s.begin[slice])},
+              {"end", TraceTime(t, s.end[slice])},
+              {"depth", s.depth[slice]}};
+}
+
+SliceRefs::SliceRefs(ServedTrace& served)
+    : store_(served.from_store() ? served.store_timeline_held() : nullptr),
+      t_(store_ ? store_->trace() : served.trace()) {}
+
+Json SliceRefs::Ref(uint32_t slice) const {
+  if (!store_) return slice < t_.slices.size() ? SliceRefJson(t_, slice) : Json();
+  const auto s = store_->SliceAt(slice);
+  if (!s) return Json();
+  return Json{{"id", slice},
+              {"row", s->thread},
+              {"state", s->state},
+              {"begin", TraceTime(t_, s->begin_ns)},
+              {"end", TraceTime(t_, s->end_ns)},
+              {"depth", s->depth}};
+}
+
+std::string SliceRefs::Name(uint32_t slice) const {
+  uint32_t state = model::kNone;
+  if (!store_) {
+    if (slice < t_.slices.size()) state = t_.slices.state[slice];
+  } else if (const auto s = store_->SliceAt(slice)) {
+    state = s->state;
+  }
+  return state < t_.states.size() ? t_.states[state].name : "?";
+}
+
+std::string ProcessLabel(const model::Process& p) {
+  if (p.rank >= 0) return "rank " + std::to_string(p.rank);
+  if (!p.name.empty()) return p.name;
+  return "pid " + std::to_string(p.pid);
+}
+
+std::string ThreadLabel(const model::Thread& t) {
+  return t.name.empty() ? "thread " + std::to_string(t.tid) : t.name;
+}
+
+std::string RowLabel(const model::Trace& t, uint32_t thread) {
+  if (thread >= t.threads.size()) return "?";
+  const model::Thread& th = t.threads[thread];
+  return ProcessLabel(t.processes[th.process]) + " / " + ThreadLabel(th);
+}
+
+std::string StateColor(const model::State& s) {
+  uint32_t rgb = 0;
+  if (s.color & 0x1000000u) {
+    rgb = s.color & 0xffffffu;
+  } else {
+    // FNV-1a of the name picks a hue; saturation and lightness stay readable.
+    uint32_t h = 2166136261u;
+    for (unsigned char c : s.name)
+      h = (h ^ c) * 16777619u;
+    const double hue = (h % 360) / 60.0;
+    const double sat = 0.55 + (h >> 9) % 20 / 100.0, light = 0.55 + (h >> 17) % 10 / 100.0;
+    const double chroma = (1 - std::fabs(2 * light - 1)) * sat;
+    const double x = chroma * (1 - std::fabs(std::fmod(hue, 2.0) - 1));
+    double r = 0, g = 0, b = 0;
+    switch (static_cast<int>(hue)) {
+      case 0:
+        r = chroma, g = x;
+        break;
+      case 1:
+        r = x, g = chroma;
+        break;
+      case 2:
+        g = chroma, b = x;
+        break;
+      case 3:
+        g = x, b = chroma;
+        break;
+      case 4:
+        r = x, b = chroma;
+        break;
+      default:
+        r = chroma, b = x;
+        break;
+    }
+    const double m = light - chroma / 2;
+    auto byte = [&](double v) { return static_cast<uint32_t>(std::lround((v + m) * 255)); };
+    rgb = byte(r) << 16 | byte(g) << 8 | byte(b);
+  }
+  char text[8];
+  std::snprintf(text, sizeof text, "#%06x", rgb);
+  return text;
+}
+
+namespace {
+
+std::string WallClock(const model::Trace& t) {
+  if (t.processes.empty() || t.processes[0].realtime_minus_monotonic_ns == 0) return "";
+  const int64_t ns = t.begin_ns + t.processes[0].realtime_minus_monotonic_ns;
+  const std::time_t seconds = static_cast<std::time_t>(ns / 1'000'000'000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char text[64];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ns % 1'000'000'000 / 1000));
+  return text;
+}
+
+Json ProcessJson(const model::Trace& t, uint32_t p) {
+  const model::Process& proc = t.processes[p];
+  Json threads = Json::array();
+  for (uint32_t i = 0; i < t.threads.size(); ++i)
+    if (t.threads[i].process == p) threads.push_back(i);
+  return Json{{"index", p},
+              {"rank", proc.rank},
+              {"pid", proc.pid},
+              {"host", proc.host},
+              {"name", ProcessLabel(proc)},
+              {"executable", proc.executable},
+              {"arguments", proc.arguments},
+              {"clock_offset_ns", proc.clock_offset_ns},
+              {"clock_drift_ppm", proc.clock_drift_ppm},
+              {"threads", std::move(threads)}};
+}
+
+std::string CategoryName(const model::Trace& t, uint32_t category) {
+  return category < t.categories.size() ? t.categories[category].name : "";
+}
+
+}  // namespace
+
+ApiResponse Summary(ServedTrace& served) {
+  const std::shared_ptr<StoreTimeline> held =
+      served.from_store() ? served.store_timeline_held() : nullptr;
+  const StoreTimeline* from_file = held.get();
+  const model::Trace& t = from_file ? from_file->trace() : served.trace();
+  auto max_depth = [&](uint32_t row) {
+    return from_file ? from_file->max_depth(row) : served.index().max_depth(row);
+  };
+  Json processes = Json::array(), threads = Json::array(), states = Json::array(),
+       event_types = Json::array(), counters = Json::array(), hosts = Json::array();
+  std::set<std::string> seen_hosts;
+  for (uint32_t p = 0; p < t.processes.size(); ++p) {
+    processes.push_back(ProcessJson(t, p));
+    if (seen_hosts.insert(t.processes[p].host).second) hosts.push_back(t.processes[p].host);
+  }
+  for (uint32_t i = 0; i < t.threads.size(); ++i) {
+    const model::Thread& th = t.threads[i];
+    threads.push_back(Json{{"index", i},
+                           {"process", th.process},
+                           {"tid", th.tid},
+                           {"name", ThreadLabel(th)},
+                           {"begin", TraceTime(t, th.begin_ns)},
+                           {"end", TraceTime(t, th.end_ns)},
+                           {"records", th.records},
+                           {"max_depth", max_depth(i)}});
+  }
+  for (uint32_t i = 0; i < t.states.size(); ++i)
+    states.push_back(Json{{"index", i},
+                          {"name", t.states[i].name},
+                          {"category", CategoryName(t, t.states[i].category)},
+                          {"color", StateColor(t.states[i])}});
+  for (uint32_t i = 0; i < t.event_types.size(); ++i)
+    event_types.push_back(Json{{"index", i},
+                               {"name", t.event_types[i].name},
+                               {"category", CategoryName(t, t.event_types[i].category)}});
+  const auto& tracks = from_file ? from_file->counter_tracks() : served.index().counter_tracks();
+  for (uint32_t i = 0; i < tracks.size(); ++i) {
+    const model::Counter& c = t.counters[tracks[i].counter];
+    counters.push_back(Json{{"index", i},
+                            {"thread", tracks[i].thread},
+                            {"name", c.name},
+                            {"unit", c.unit},
+                            {"min", tracks[i].min},
+                            {"max", tracks[i].max},
+                            {"samples", tracks[i].samples}});
+  }
+  return JsonResponse(
+      Json{{"id", served.id()},
+           {"name", served.name()},
+           {"duration", TraceTime(t, t.end_ns)},
+           {"begin_wall", WallClock(t)},
+           {"events", served.file_records()},
+           {"slices", from_file ? from_file->slices() : t.slices.size()},
+           {"messages", from_file ? from_file->sends() : served.pairs().pairs.size()},
+           {"from_file", from_file != nullptr},
+           {"repairing", from_file != nullptr && from_file->recorded_times()},
+           {"repair_progress",
+            from_file != nullptr && from_file->recorded_times() ? served.repair_progress() : 1.0},
+           {"processes", std::move(processes)},
+           {"threads", std::move(threads)},
+           {"states", std::move(states)},
+           {"event_types", std::move(event_types)},
+           {"counters", std::move(counters)},
+           {"hosts", std::move(hosts)},
+           {"problems", t.problems}});
+}
+
+ApiResponse Processes(ServedTrace& served) {
+  const model::Trace& t = served.trace();
+  Json list = Json::array();
+  for (uint32_t p = 0; p < t.processes.size(); ++p)
+    list.push_back(ProcessJson(t, p));
+  return JsonResponse(list);
+}
+
+}  // namespace handlers
+
+using handlers::Json;
+
+ApiResponse ErrorResponse(int status, std::string_view message) {
+  ApiResponse r;
+  r.status = status;
+  r.body = Json{{"error", message}}.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return r;
+}
+
+ServedTrace& TraceStore::Add(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  std::string stem = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (stem.size() > 4 && stem.ends_with(".plx")) stem.resize(stem.size() - 4);
+  std::string id;
+  for (char c : stem)
+    id += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  if (id.empty()) id = "trace";
+  std::lock_guard lock(mu_);
+  std::string unique = id;
+  for (int n = 2; FindLocked(unique) != nullptr; ++n)
+    unique = id + "-" + std::to_string(n);
+  traces_.push_back(std::make_shared<ServedTrace>(unique, path));
+  return *traces_.back();
+}
+
+void TraceStore::AddShared(std::shared_ptr<ServedTrace> trace) {
+  std::lock_guard lock(mu_);
+  traces_.push_back(std::move(trace));
+}
+
+void TraceStore::Replace(std::shared_ptr<ServedTrace> trace) {
+  std::lock_guard lock(mu_);
+  for (auto& t : traces_) {
+    if (t->id() == trace->id()) {
+      t.swap(trace);
+      return;  // the old one dies with its last request, outside the lock
+    }
+  }
+  traces_.push_back(std::move(trace));
+}
+
+std::shared_ptr<ServedTrace> TraceStore::FindLocked(std::string_view id) const {
+  for (const auto& t : traces_)
+    if (t->id() == id) return t;
+  return nullptr;
+}
+
+std::shared_ptr<ServedTrace> TraceStore::Find(std::string_view id) const {
+  std::lock_guard lock(mu_);
+  return FindLocked(id);
+}
+
+std::vector<std::shared_ptr<ServedTrace>> TraceStore::traces() const {
+  std::lock_guard lock(mu_);
+  return traces_;
+}
+
+namespace {
+
+Json TraceEntryJson(const ServedTrace& t) {
+  const LoadProgressInfo p = t.progress();
+  return Json{{"id", t.id()},
+              {"name", t.name()},
+              {"path", t.path()},
+              {"status", LoadStatusName(p.status)},
+              {"phase", p.phase},
+              {"done", p.done},
+              {"total", p.total},
+              {"error", p.status == LoadStatus::kFailed ? Json(p.error) : Json(nullptr)},
+              {"live", t.live()}};
+}
+
+// Served from its file, whether `endpoint` can be answered; if not, `*r`
+// says why: 501 for what needs the trace in memory, 503 (retry) for the
+// analyses while they wait for the causal repair or are being made.
+bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::string_view endpoint,
+                     ApiResponse* r) {
+  if (endpoint == "summary" || endpoint == "processes" || endpoint == "tile" ||
+      endpoint == "details" || endpoint == "stats" || endpoint == "mountain")
+    return true;
+  // Search counts its matches from the statistics (made right after ready).
+  if (endpoint == "search") {
+    if (held.stats_ready()) return true;
+    *r = ErrorResponse(503, "trace '" + trace.id() + "': /search waits for the statistics");
+    r->retry_after = true;
+    return false;
+  }
+  const bool analysis = endpoint == "waits" || endpoint == "critical-path" ||
+                        endpoint == "diagnostics" || endpoint == "anomalies" ||
+                        endpoint == "matrix" || endpoint == "histogram";
+  if (!analysis) {
+    *r = ErrorResponse(501, "trace '" + trace.id() + "' is served from its file (" +
+                                std::to_string(trace.file_records()) +
+                                " records, over the memory budget): /" + std::string(endpoint) +
+                                " needs it in memory; run the matching parallax command on it, "
+                                "or serve it with a larger --memory");
+    return false;
+  }
+  if (held.analyses()) return true;
+  if (held.recorded_times()) {
+    *r = ErrorResponse(503, "trace '" + trace.id() + "': /" + std::string(endpoint) +
+                                " waits for the causal repair (" +
+                                std::to_string(std::lround(trace.repair_progress() * 100)) +
+                                "% done)");
+  } else {
+    const std::string step = trace.analysing();
+    *r = ErrorResponse(503, "trace '" + trace.id() + "': /" + std::string(endpoint) +
+                                " is being computed from the file (" +
+                                (step.empty() ? std::string("statistics first") : step) + ")");
+  }
+  r->retry_after = true;
+  return false;
+}
+
+Json LiveStatusJson(const LiveStatus& s) {
+  return Json{{"trace", s.trace},
+              {"generation", s.generation},
+              {"program", s.program},
+              {"connections", s.connections},
+              {"processes", s.processes},
+              {"received", s.received},
+              {"applied", s.applied},
+              {"forced", s.forced},
+              {"missing", s.missing},
+              {"clock", s.clock},
+              {"lag_ms", s.lag_ms},
+              {"window_from", s.window_from},
+              {"dropped", s.dropped},
+              {"bad_input", s.bad_input},
+              {"last_bad_input", s.last_bad_input}};
+}
+
+}  // namespace
+
+std::string ProgressMessage(const ServedTrace& trace, const LoadProgressInfo& p) {
+  Json j;
+  switch (p.status) {
+    case LoadStatus::kReady:
+      j = Json{{"type", "ready"}, {"trace", trace.id()}};
+      break;
+    case LoadStatus::kFailed:
+      j = Json{{"type", "failed"}, {"trace", trace.id()}, {"error", p.error}};
+      break;
+    case LoadStatus::kLoading:
+      j = Json{{"type", "progress"},
+               {"trace", trace.id()},
+               {"phase", p.phase},
+               {"done", p.done},
+               {"total", p.total}};
+      break;
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string HelloMessage() {
+  return Json{{"type", "hello"}, {"api_version", wire::kApiVersion}, {"server", PLX_VERSION}}
+      .dump();
+}
+
+std::string LiveMessage(const LiveStatus& status, std::string_view summary_json) {
+  Json j{{"type", "live"}};
+  j.update(LiveStatusJson(status));
+  std::string out = j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (summary_json.empty()) return out;
+  // Spliced as text: the summary is already JSON, and parsing it again to
+  // nest it would cost more than building it.
+  out.pop_back();  // '}'
+  out += ",\"summary\":";
+  out += summary_json;
+  out += '}';
+  return out;
+}
+
+ApiResponse Api::Handle(std::string_view path, std::string_view query) {
+  auto params = QueryParams::Parse(query);
+  if (!params.ok()) return ErrorResponse(400, params.status().message());
+  if (path == "/traces") {
+    Json list = Json::array();
+    for (const auto& t : store_.traces())
+      list.push_back(TraceEntryJson(*t));
+    return handlers::JsonResponse(Json{
+        {"api_version", wire::kApiVersion}, {"server", PLX_VERSION}, {"traces", std::move(list)}});
+  }
+  constexpr std::string_view kTraces = "/traces/";
+  if (!path.starts_with(kTraces))
+    return ErrorResponse(404, "no such endpoint: " + std::string(path));
+  path.remove_prefix(kTraces.size());
+  const size_t slash = path.find('/');
+  if (slash == std::string_view::npos)
+    return ErrorResponse(404, "no such endpoint: /traces/" + std::string(path));
+  const std::string_view id = path.substr(0, slash), endpoint = path.substr(slash + 1);
+  // Held for the request: a live trace's newer snapshot may replace it meanwhile.
+  const std::shared_ptr<ServedTrace> trace = store_.Find(id);
+  if (trace == nullptr) return ErrorResponse(404, "no such trace: '" + std::string(id) + "'");
+  if (endpoint == "live") {
+    if (!trace->live())
+      return ErrorResponse(404, "trace '" + trace->id() + "' is a file, not a live trace");
+    return handlers::JsonResponse(LiveStatusJson(trace->live_status()));
+  }
+  if (!trace->ready()) {
+    const LoadProgressInfo p = trace->progress();
+    ApiResponse r =
+        ErrorResponse(503, p.status == LoadStatus::kFailed
+                               ? "trace '" + trace->id() + "' failed to load: " + p.error
+                               : "trace '" + trace->id() + "' is still loading (" + p.phase + ")");
+    r.retry_after = p.status == LoadStatus::kLoading;
+    return r;
+  }
+  using namespace handlers;
+  const QueryParams& q = *params;
+  // Served from its file: the timeline of now outlives the request, even
+  // if the one on the repaired times replaces it meanwhile.
+  const std::shared_ptr<StoreTimeline> held =
+      trace->from_store() ? trace->store_timeline_held() : nullptr;
+  if (held) {
+    if (ApiResponse r; !FromFileAnswers(*trace, *held, endpoint, &r)) return r;
+  }
+  if (endpoint == "summary") return Summary(*trace);
+  if (endpoint == "processes") return Processes(*trace);
+  if (endpoint == "tile") return Tile(*trace, q);
+  if (endpoint == "details") return Details(*trace, q);
+  if (endpoint == "search") return Search(*trace, q);
+  if (endpoint == "stats") return Stats(*trace, q);
+  if (endpoint == "histogram") return Histogram(*trace, q);
+  if (endpoint == "anomalies") return Anomalies(*trace, q);
+  if (endpoint == "mountain") return Mountain(*trace, q);
+  if (endpoint == "matrix") return Matrix(*trace, q);
+  if (endpoint == "waits") return Waits(*trace, q);
+  if (endpoint == "critical-path") return CriticalPathHandler(*trace, q);
+  if (endpoint == "diagnostics") return DiagnosticsHandler(*trace, q);
+  if (endpoint == "at") return At(*trace, q);
+  if (endpoint == "step") return Step(*trace, q);
+  if (endpoint == "find") return Find(*trace, q);
+  if (endpoint == "lamport") return Lamport(*trace, q);
+  if (endpoint == "cpus") return Cpus(*trace, q);
+  if (endpoint == "loops") return Loops(*trace, q);
+  return ErrorResponse(404, "no such endpoint: " + std::string(endpoint));
+}
+
+}  // namespace plx::server

@@ -1,0 +1,83 @@
+// Internal to the API: one function per endpoint, split over api.cc,
+// api_timeline.cc and api_analysis.cc, and the JSON helpers they share.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "base/status.h"
+#include "model/trace.h"
+#include "server/api/api.h"
+#include "server/api/query_params.h"
+#include "server/api/served_trace.h"
+
+namespace plx::server::handlers {
+
+using Json = nlohmann::ordered_json;
+
+ApiResponse JsonResponse(const Json& body);
+/// 400 for InvalidArgument, 404 for NotFound, else 500.
+ApiResponse StatusResponse(const Status& status);
+
+/// Trace time of a model time: ns since the trace's first record.
+inline double TraceTime(const model::Trace& t, int64_t ns) {
+  return static_cast<double>(ns - t.begin_ns);
+}
+/// Model time of a trace time (rounded down).
+int64_t ModelTime(const model::Trace& t, double trace_time);
+/// Model time of a trace time of at most 1e18 in magnitude, rounded down (up),
+/// saturating at the ends of int64.
+int64_t ClampedModelTime(const model::Trace& t, double trace_time, bool round_up);
+
+/// {"file", "line", "function"}, or null for an unknown call site.
+Json CallsiteJson(const model::Trace& t, uint32_t callsite);
+/// The SliceRef of a slice.
+Json SliceRefJson(const model::Trace& t, uint32_t slice);
+/// The slices an answer names, by id: the model's rows, or (a trace served
+/// from its file) those of the chunks that hold them.
+class SliceRefs {
+ public:
+  explicit SliceRefs(ServedTrace& served);
+  /// SliceRefJson of the slice (null when there is none).
+  Json Ref(uint32_t slice) const;
+  /// Its state's name, '?' when there is no such slice.
+  std::string Name(uint32_t slice) const;
+
+ private:
+  std::shared_ptr<StoreTimeline> store_;  // when served from the file
+  const model::Trace& t_;
+};
+/// 'rank 3', the process name, or 'pid 123'.
+std::string ProcessLabel(const model::Process& p);
+/// The thread's name, or 'thread <tid>'.
+std::string ThreadLabel(const model::Thread& t);
+/// 'rank 3 / main' style: process and thread.
+std::string RowLabel(const model::Trace& t, uint32_t thread);
+/// '#rrggbb': the recorded colour, else a stable one from the name.
+std::string StateColor(const model::State& s);
+
+ApiResponse Summary(ServedTrace& trace);
+ApiResponse Processes(ServedTrace& trace);
+ApiResponse Tile(ServedTrace& trace, const QueryParams& q);
+ApiResponse Details(ServedTrace& trace, const QueryParams& q);
+ApiResponse Search(ServedTrace& trace, const QueryParams& q);
+ApiResponse Stats(ServedTrace& trace, const QueryParams& q);
+ApiResponse Histogram(ServedTrace& trace, const QueryParams& q);
+ApiResponse Anomalies(ServedTrace& trace, const QueryParams& q);
+ApiResponse Mountain(ServedTrace& trace, const QueryParams& q);
+ApiResponse Matrix(ServedTrace& trace, const QueryParams& q);
+ApiResponse Waits(ServedTrace& trace, const QueryParams& q);
+ApiResponse CriticalPathHandler(ServedTrace& trace, const QueryParams& q);
+ApiResponse DiagnosticsHandler(ServedTrace& trace, const QueryParams& q);
+ApiResponse At(ServedTrace& trace, const QueryParams& q);
+ApiResponse Step(ServedTrace& trace, const QueryParams& q);
+ApiResponse Find(ServedTrace& trace, const QueryParams& q);
+ApiResponse Lamport(ServedTrace& trace, const QueryParams& q);
+// The thread views (api_threads.cc): they cache their analysis per trace, so
+// they take the shared_ptr that tells one snapshot of a live trace from the next.
+ApiResponse Cpus(ServedTrace& trace, const QueryParams& q);
+ApiResponse Loops(ServedTrace& trace, const QueryParams& q);
+
+}  // namespace plx::server::handlers
