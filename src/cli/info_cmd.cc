@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "interop/import_counters.gen.h"
 #include "model/tables.h"
 #include "store/stream_messages.h"
 #include "time/message_pairs.h"
@@ -110,6 +112,29 @@ std::vector<Dropped> DroppedByProcess(const format::TraceFile& file) {
     };
     out.push_back({entry.first, number("parallax.dropped_records"),
                    number("parallax.dropped_chunks"), std::string(error)});
+  }
+  return out;
+}
+
+// An import counter of an imported trace: an attribute "import.NAME" that
+// TraceBuilder leaves on the first process, and what this build knows of NAME
+// (nullptr: a counter of an older or newer version).
+struct Imported {
+  std::string name;
+  std::string count;
+  const interop::ImportCounterInfo* info;
+};
+
+std::vector<Imported> ImportedCounters(const format::TraceFile& file) {
+  std::vector<Imported> out;
+  if (file.processes().empty()) return out;
+  const format::ProcessDefs& first = file.processes().begin()->second;
+  for (const format::AttributeDef& a : first.attributes) {
+    const std::string_view key = first.Str(a.key);
+    if (!key.starts_with("import.")) continue;
+    const std::string_view name = key.substr(7);
+    out.push_back(
+        {std::string(name), std::string(first.Str(a.value)), interop::FindImportCounter(name)});
   }
   return out;
 }
@@ -248,20 +273,17 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
     fmt::print("\nstates ({})\n{}", t.states.size(), states.Render());
   }
 
-  // An imported trace: what the importer skipped or repaired (the
-  // attributes "import.NAME" TraceBuilder leaves on the first process).
-  Table imported({{"import counter"}, {"count", Table::Align::kRight}});
-  size_t import_rows = 0;
-  if (!file.processes().empty()) {
-    const format::ProcessDefs& first = file.processes().begin()->second;
-    for (const format::AttributeDef& a : first.attributes) {
-      const std::string_view key = first.Str(a.key);
-      if (key.substr(0, 7) != "import.") continue;
-      imported.AddRow({std::string(key.substr(7)), std::string(first.Str(a.value))});
-      ++import_rows;
+  // An imported trace: what the importer skipped or repaired, with what each
+  // counter means (spec/import_counters.toml).
+  const std::vector<Imported> counts = ImportedCounters(file);
+  if (!counts.empty()) {
+    Table imported(
+        {{"import counter"}, {"count", Table::Align::kRight}, {"severity"}, {"what happened"}});
+    for (const Imported& c : counts) {
+      imported.AddRow({c.name, c.count,
+                       c.info != nullptr ? std::string(interop::NameOf(c.info->severity)) : "",
+                       c.info != nullptr ? std::string(c.info->description) : ""});
     }
-  }
-  if (import_rows > 0) {
     fmt::print("\nimported (what the importer skipped or repaired; docs/interop.md)\n{}",
                imported.Render());
   }
@@ -354,6 +376,17 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
     j["state_definitions"].push_back({{"name", s.name},
                                       {"category", CategoryName(t, s.category)},
                                       {"color", s.color ? FormatColor(s.color) : ""}});
+  }
+  j["imported"] = ordered_json::array();
+  for (const Imported& c : ImportedCounters(file)) {
+    uint64_t n = 0;
+    const char* end = c.count.data() + c.count.size();
+    const bool number = !c.count.empty() && std::from_chars(c.count.data(), end, n).ptr == end;
+    j["imported"].push_back(
+        {{"name", c.name},
+         {"count", number ? ordered_json(n) : ordered_json()},
+         {"severity", c.info != nullptr ? interop::NameOf(c.info->severity) : ""},
+         {"description", c.info != nullptr ? c.info->description : ""}});
   }
   if (check) {
     ordered_json c;

@@ -315,9 +315,10 @@ bool TraceBuilder::ThreadEnd(uint32_t thread, int64_t ns) {
   return true;
 }
 
-void TraceBuilder::Note(std::string_view counter, uint64_t n) {
-  auto it = stats_.find(counter);
-  if (it == stats_.end()) it = stats_.emplace(std::string(counter), 0).first;
+void TraceBuilder::Note(ImportCounter counter, uint64_t n) {
+  const std::string_view name = NameOf(counter);
+  auto it = stats_.find(name);
+  if (it == stats_.end()) it = stats_.emplace(std::string(name), 0).first;
   it->second += n;
 }
 

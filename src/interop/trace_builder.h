@@ -16,6 +16,7 @@
 
 #include "base/status.h"
 #include "format/trace_writer.h"
+#include "interop/import_counters.gen.h"
 #include "model/trace.h"
 
 namespace plx::interop {
@@ -43,8 +44,8 @@ struct ThreadInfo {
   std::string name;
 };
 
-/// Import counters: named counts of input the importer skipped or repaired
-/// (Perfetto's stats). Sorted by name.
+/// Import counters: counts of input the importer skipped or repaired
+/// (Perfetto's stats), by counter name (spec/import_counters.toml). Sorted by name.
 using ImportStats = std::map<std::string, uint64_t, std::less<>>;
 
 class TraceBuilder {
@@ -117,8 +118,9 @@ class TraceBuilder {
   /// The time of the thread's last event; -1 before its first.
   int64_t LastTime(uint32_t thread) const { return threads_[thread].last_ns; }
 
-  /// Counts one occurrence of something the importer skipped or repaired.
-  void Note(std::string_view counter, uint64_t n = 1);
+  /// Counts `n` occurrences of something the importer skipped or repaired.
+  /// Counters are declared in spec/import_counters.toml.
+  void Note(ImportCounter counter, uint64_t n = 1);
   const ImportStats& stats() const { return stats_; }
   uint64_t events() const { return events_; }
 

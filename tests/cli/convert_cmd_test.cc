@@ -2,9 +2,13 @@
 // summary line, progress per step, gzip output, --force, and one-line errors
 // with exit status 1 (bad input, an existing output, an empty input) or 2
 // (bad usage).
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "command_test.h"
+#include "interop/import_counters.gen.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -61,7 +65,53 @@ TEST_F(ConvertCmdTest, ImportCountersInTheSummaryAndInInfo) {
       testing::RunProgram({testing::BuildPath("src/cli/parallax"), "info", dir_.File("e.plx")});
   EXPECT_NE(info.output.find("imported (what the importer skipped or repaired"), std::string::npos)
       << info.output;
-  EXPECT_NE(info.output.find("chrome.unmatched_end"), std::string::npos) << info.output;
+  // Each counter with its count, severity and what it means (spec/import_counters.toml).
+  const interop::ImportCounterInfo& end =
+      interop::InfoOf(interop::ImportCounter::kChromeUnmatchedEnd);
+  EXPECT_NE(info.output.find(
+                fmt::format("chrome.unmatched_end      1  data_loss  {}\n", end.description)),
+            std::string::npos)
+      << info.output;
+  const testing::RunResult json = testing::RunProgram(
+      {testing::BuildPath("src/cli/parallax"), "info", dir_.File("e.plx"), "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const nlohmann::json j = nlohmann::json::parse(json.output, nullptr, false);
+  ASSERT_TRUE(j.contains("imported")) << json.output;
+  EXPECT_EQ(j["imported"],
+            nlohmann::json::parse(fmt::format(R"([{{"name": "chrome.unmatched_end", "count": 1, )"
+                                              R"("severity": "data_loss", "description": {}}}])",
+                                              nlohmann::json(end.description).dump())))
+      << json.output;
+}
+
+// A file from another version may carry counters this one does not know:
+// listed all the same, with no severity or description.
+TEST_F(ConvertCmdTest, InfoListsImportCountersItDoesNotKnow) {
+  const std::string path = dir_.File("future.plx");
+  ASSERT_TRUE(testing::WriteTraceScript(testing::MpiScriptPreamble(1) +
+                                            "attribute 0 import.chrome.from_the_future 7\n"
+                                            "attribute 0 import.paje.bad_colors 2\n"
+                                            "enter 0 0 t=1000 MPI_Send\n"
+                                            "leave 0 0 t=1200 MPI_Send\n",
+                                        path)
+                  .ok());
+  const testing::RunResult info =
+      testing::RunProgram({testing::BuildPath("src/cli/parallax"), "info", path});
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("  chrome.from_the_future      7\n"), std::string::npos)
+      << info.output;
+  EXPECT_NE(info.output.find(
+                fmt::format("  paje.bad_colors             2  data_loss  {}\n",
+                            interop::InfoOf(interop::ImportCounter::kPajeBadColors).description)),
+            std::string::npos)
+      << info.output;
+  const testing::RunResult json =
+      testing::RunProgram({testing::BuildPath("src/cli/parallax"), "info", path, "--json"});
+  const nlohmann::json j = nlohmann::json::parse(json.output, nullptr, false);
+  ASSERT_EQ(j["imported"].size(), 2u) << json.output;
+  EXPECT_EQ(j["imported"][0], nlohmann::json::parse(R"({"name": "chrome.from_the_future",
+      "count": 7, "severity": "", "description": ""})"));
+  EXPECT_EQ(j["imported"][1]["severity"], "data_loss");
 }
 
 TEST_F(ConvertCmdTest, FormatsByOptionAndProgressPerStep) {

@@ -37,6 +37,9 @@ Status Import(const std::string& json, const std::string& plx, ImportStats* stat
   auto builder = TraceBuilder::Create(plx);
   if (!builder.ok()) return builder.status();
   Status s = ImportChromeJson(json, **builder);
+  // Every counter an import fills is declared (spec/import_counters.toml).
+  for (const auto& [name, count] : (*builder)->stats())
+    EXPECT_NE(FindImportCounter(name), nullptr) << name << " is not in the table";
   if (stats != nullptr) *stats = (*builder)->stats();
   const Status finished = (*builder)->Finish();
   return s.ok() ? finished : s;

@@ -29,6 +29,9 @@ Status Import(const std::string& picl, const std::string& plx, ImportStats* stat
   auto builder = TraceBuilder::Create(plx);
   if (!builder.ok()) return builder.status();
   Status s = ImportPicl(picl, **builder);
+  // Every counter an import fills is declared (spec/import_counters.toml).
+  for (const auto& [name, count] : (*builder)->stats())
+    EXPECT_NE(FindImportCounter(name), nullptr) << name << " is not in the table";
   if (stats != nullptr) *stats = (*builder)->stats();
   Status finished = (*builder)->Finish();
   return s.ok() ? finished : s;

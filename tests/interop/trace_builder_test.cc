@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
+#include "format/trace_file.h"
 #include "interop/event_walk.h"
 #include "interop_test_trace.h"
 #include "support/test_support.h"
@@ -176,10 +180,20 @@ TEST(TraceBuilderTest, RefusesTimeGoingBackAndNamesWhere) {
   EXPECT_FALSE(b.Enter(t, -1, s));
   EXPECT_EQ(b.LastTime(t), 100);
   EXPECT_TRUE(b.Leave(t, 100, s));
-  b.Note("chrome.unmatched_end");
-  b.Note("chrome.unmatched_end", 2);
+  b.Note(ImportCounter::kChromeUnmatchedEnd);
+  b.Note(ImportCounter::kChromeUnmatchedEnd, 2);
   EXPECT_EQ(b.stats().at("chrome.unmatched_end"), 3u);
   ASSERT_TRUE(b.Finish().ok());
+  // The counters stay attributes "import.NAME" of process 0, as files have them.
+  auto file = format::TraceFile::Open(dir.File("t.plx"));
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const format::ProcessDefs& defs = (*file)->processes().begin()->second;
+  std::map<std::string, std::string> imported;
+  for (const format::AttributeDef& a : defs.attributes) {
+    if (defs.Str(a.key).starts_with("import."))
+      imported[std::string(defs.Str(a.key))] = std::string(defs.Str(a.value));
+  }
+  EXPECT_EQ(imported, (std::map<std::string, std::string>{{"import.chrome.unmatched_end", "3"}}));
   const Status e = InputError("x.json", "offset 17", "ts", "not a number");
   EXPECT_EQ(e.message(), "x.json:offset 17: ts: not a number");
 }

@@ -195,6 +195,11 @@ Status ScriptWriter::Apply(const Line& l) {
     w_->Def(pid, format::ClockSyncDef{static_cast<uint64_t>(tick), static_cast<uint64_t>(ns)});
     return Status::Ok();
   }
+  if (verb == "attribute") {
+    if (l.words.size() != 4) return LineError(l, "attribute needs a key and a value");
+    w_->Def(pid, format::AttributeDef{Str(pid, l.words[2]), Str(pid, l.words[3])});
+    return Status::Ok();
+  }
   int64_t second = 0;
   PLX_RETURN_IF_ERROR(Num(l, 2, &second));
   const uint64_t id = static_cast<uint64_t>(second);

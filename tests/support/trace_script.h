@@ -10,6 +10,7 @@
 //   process P [pid=N] [rank=N] [host=S] [exe=S] [args=S] [name=S]
 //   clock P [tsc=TICKS_PER_S] [realtime=N] [monotonic=N]
 //   sync P tick=N ns=N                    a clock_sync pair
+//   attribute P KEY VALUE                 a key/value fact about the process
 //   thread P S [tid=N] [name=S]
 //   category P ID NAME
 //   state P ID NAME [category=NAME] [color=#rrggbb]   (categories made on first use)

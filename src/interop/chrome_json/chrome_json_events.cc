@@ -48,15 +48,15 @@ void PairFlows(Gathered& g, TraceBuilder& out) {
   for (size_t i = 0; i < g.flows.size(); ++i) {
     const FlowPoint& f = g.flows[i];
     if (i > 0 && g.flows[i - 1].key != f.key) {
-      if (open != nullptr && !open_used) out.Note("chrome.flow_unmatched");
+      if (open != nullptr && !open_used) out.Note(ImportCounter::kChromeFlowUnmatched);
       open = nullptr;
     }
     if (f.phase == 0) {
-      if (open != nullptr && !open_used) out.Note("chrome.flow_unmatched");
+      if (open != nullptr && !open_used) out.Note(ImportCounter::kChromeFlowUnmatched);
       open = &f;
       open_used = false;
     } else if (open == nullptr) {
-      out.Note("chrome.flow_unmatched");
+      out.Note(ImportCounter::kChromeFlowUnmatched);
       if (f.phase == 1) open = &f, open_used = false;
     } else {
       arrow(*open, f);
@@ -64,7 +64,7 @@ void PairFlows(Gathered& g, TraceBuilder& out) {
       open_used = true;
     }
   }
-  if (open != nullptr && !open_used) out.Note("chrome.flow_unmatched");
+  if (open != nullptr && !open_used) out.Note(ImportCounter::kChromeFlowUnmatched);
   g.flows.clear();
   g.flows.shrink_to_fit();
 }
@@ -79,7 +79,7 @@ class Writer {
 
   void Run() {
     shift_ = g_.min_ts < 0 ? -g_.min_ts : 0;
-    if (shift_ != 0) out_.Note("chrome.negative_time_shifted");
+    if (shift_ != 0) out_.Note(ImportCounter::kChromeNegativeTimeShifted);
     threads_.resize(g_.threads.size());
     comms_.resize(g_.processes.size());
     for (uint32_t p = 0; p < g_.processes.size(); ++p)
@@ -180,7 +180,7 @@ class Writer {
   }
 
   void Check(bool accepted) {
-    if (!accepted) out_.Note("chrome.time_refused");
+    if (!accepted) out_.Note(ImportCounter::kChromeTimeRefused);
   }
 
   void LeaveTop(uint32_t bt, int64_t at) {
@@ -256,14 +256,14 @@ class Writer {
             end = at + e.dur;
             if (!stack_.empty() && stack_.back().complete && end > stack_.back().end) {
               end = stack_.back().end;
-              out_.Note("chrome.improper_nesting");
+              out_.Note(ImportCounter::kChromeImproperNesting);
             }
           }
           const uint32_t state = StateId(e);
           if (out_.Enter(bt, at, state)) {
             stack_.push_back({state, end, e.kind == Kind::kComplete});
           } else {
-            out_.Note("chrome.time_refused");
+            out_.Note(ImportCounter::kChromeTimeRefused);
           }
           break;
         }
@@ -273,11 +273,11 @@ class Writer {
           for (const Open& o : stack_)
             open_begin |= !o.complete;
           if (!open_begin) {
-            out_.Note("chrome.unmatched_end");
+            out_.Note(ImportCounter::kChromeUnmatchedEnd);
             break;
           }
           while (stack_.back().complete) {
-            out_.Note("chrome.improper_nesting");
+            out_.Note(ImportCounter::kChromeImproperNesting);
             LeaveTop(bt, at);
           }
           LeaveTop(bt, at);
@@ -289,7 +289,7 @@ class Writer {
       }
     }
     EndCompleteBy(bt, INT64_MAX, true);
-    if (!stack_.empty()) out_.Note("chrome.unclosed_slices", stack_.size());
+    if (!stack_.empty()) out_.Note(ImportCounter::kChromeUnclosedSlices, stack_.size());
     events.clear();
     events.shrink_to_fit();
   }

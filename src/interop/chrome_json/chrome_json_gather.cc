@@ -87,7 +87,7 @@ void Gatherer::Event(const EventFields& f, const std::vector<JsonMember>& args, 
   const uint32_t name = Intern(f.name);
   const uint32_t cat = Intern(f.cat);
   if (ph.size() != 1) {
-    out_.Note("chrome.unknown_phase");
+    out_.Note(ImportCounter::kChromeUnknownPhase);
     return;
   }
   switch (ph[0]) {
@@ -96,9 +96,9 @@ void Gatherer::Event(const EventFields& f, const std::vector<JsonMember>& args, 
     case 'X': {
       const uint32_t thread = ThreadOf(f.pid, f.tid);
       if (ph[0] == 'X') {
-        if (f.dur == nullptr) out_.Note("chrome.complete_without_dur");
+        if (f.dur == nullptr) out_.Note(ImportCounter::kChromeCompleteWithoutDur);
         if (dur < 0) {
-          out_.Note("chrome.negative_duration");
+          out_.Note(ImportCounter::kChromeNegativeDuration);
           dur = 0;
         }
       }
@@ -143,24 +143,24 @@ void Gatherer::Event(const EventFields& f, const std::vector<JsonMember>& args, 
     case 'O':
     case 'N':
     case 'D':
-      out_.Note("chrome.skipped.object");
+      out_.Note(ImportCounter::kChromeSkippedObject);
       return;
     case 'P':
-      out_.Note("chrome.skipped.sample");
+      out_.Note(ImportCounter::kChromeSkippedSample);
       return;
     case 'V':
     case 'v':
-      out_.Note("chrome.skipped.memory_dump");
+      out_.Note(ImportCounter::kChromeSkippedMemoryDump);
       return;
     case 'c':
-      out_.Note("chrome.skipped.clock_sync");
+      out_.Note(ImportCounter::kChromeSkippedClockSync);
       return;
     case '(':
     case ')':
-      out_.Note("chrome.skipped.context");
+      out_.Note(ImportCounter::kChromeSkippedContext);
       return;
     default:
-      out_.Note("chrome.unknown_phase");
+      out_.Note(ImportCounter::kChromeUnknownPhase);
       return;
   }
 }
@@ -245,7 +245,7 @@ uint32_t Gatherer::AsyncThread(const EventFields& f, uint32_t name) {
     t.process = process;
     t.name = "async " + std::string(g_.strings[name]);
     it->second = NewThread(std::move(t));
-    out_.Note("chrome.async_tracks");
+    out_.Note(ImportCounter::kChromeAsyncTracks);
   }
   return it->second;
 }
@@ -338,13 +338,13 @@ void Gatherer::Counter(const EventFields& f, uint32_t thread, int64_t ts, uint32
   for (const JsonMember& a : *args_) {
     CounterSample s;
     if (a.value.type != JsonType::kNumber) {
-      out_.Note("chrome.counter_not_a_number");
+      out_.Note(ImportCounter::kChromeCounterNotANumber);
       continue;
     }
     if (!(IsInteger(a.value.text) && ParseInt(a.value.text, &s.i))) {
       s.is_int = false;
       if (!ParseDouble(a.value.text, &s.d)) {
-        out_.Note("chrome.counter_not_a_number");
+        out_.Note(ImportCounter::kChromeCounterNotANumber);
         continue;
       }
     }
@@ -381,7 +381,7 @@ void Gatherer::Flow(const EventFields& f, uint32_t thread, int64_t ts, uint32_t 
     return;
   }
   if (f.id == nullptr && f.id2 == nullptr) {
-    out_.Note("chrome.flow_without_id");
+    out_.Note(ImportCounter::kChromeFlowWithoutId);
     return;
   }
   const uint8_t phase = ph == 's' ? 0 : ph == 't' ? 1 : 2;

@@ -159,7 +159,7 @@ class Reader {
       if (base >= 0 && base < (int64_t{1} << 60)) {
         gather_.gathered().base_ns = base;
       } else {
-        out_.Note("chrome.bad_time_base");
+        out_.Note(ImportCounter::kChromeBadTimeBase);
       }
     }
     return Status::Ok();
@@ -178,7 +178,7 @@ class Reader {
       return v == nullptr || v->type == JsonType::kString || v->type == JsonType::kNumber;
     };
     if (f.ph == nullptr) {
-      out_.Note("chrome.unknown_phase");
+      out_.Note(ImportCounter::kChromeUnknownPhase);
       return Status::Ok();
     }
     if (f.ph->type != JsonType::kString) return Error(f.ph->offset, "ph", "not a string");
@@ -198,7 +198,7 @@ class Reader {
     }
     int64_t ts = 0;
     if (f.ts == nullptr) {
-      out_.Note("chrome.missing_ts");
+      out_.Note(ImportCounter::kChromeMissingTs);
       return Status::Ok();
     }
     if (f.ts->type != JsonType::kNumber) return Error(f.ts->offset, "ts", "not a number");

@@ -140,7 +140,7 @@ class Importer {
               const OTF2_MetricValue* values);
   void Param(Location& l, int64_t ns, OTF2_ParameterRef param, bool text, int64_t value,
              uint64_t string);
-  void Note(const char* what) { out_.Note(what); }
+  void Note(ImportCounter what) { out_.Note(what); }
   const std::string& Str(uint32_t ref) {
     static const std::string kEmpty;
     auto it = strings_.find(ref);

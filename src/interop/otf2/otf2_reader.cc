@@ -49,7 +49,7 @@ Location* Importer::Start(OTF2_LocationRef location, OTF2_TimeStamp time, int64_
     cached_ = l;
   }
   if (l == nullptr || l->thread == kNone) {
-    Note("otf2.event_of_unknown_location");
+    Note(ImportCounter::kOtf2EventOfUnknownLocation);
     return nullptr;
   }
   ++l->events;
@@ -141,7 +141,7 @@ bool Importer::Apply(Location& l, const Pending& p) {
 
 Status Importer::BuildModel() {
   if (resolution_ == 0) {
-    Note("otf2.no_clock_properties");
+    Note(ImportCounter::kOtf2NoClockProperties);
     resolution_ = 1000000000;
   }
   // World ranks: positions in the MPI COMM_LOCATIONS group (Score-P's convention).
@@ -173,7 +173,7 @@ Status Importer::BuildModel() {
   for (uint32_t i = 0; i < locations_.size(); ++i) {
     auto it = process_of_group.find(locations_[i].group);
     if (it == process_of_group.end()) {
-      Note("otf2.location_without_group");
+      Note(ImportCounter::kOtf2LocationWithoutGroup);
       continue;
     }
     locations_of[it->second].push_back(i);

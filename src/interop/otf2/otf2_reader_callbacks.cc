@@ -99,7 +99,7 @@ struct Callbacks {
     return OTF2_CALLBACK_SUCCESS;
   }
   static OTF2_CallbackCode UnknownDef(void* user) {
-    PLX_IM.Note("otf2.unknown_definition");
+    PLX_IM.Note(ImportCounter::kOtf2UnknownDefinition);
     return OTF2_CALLBACK_SUCCESS;
   }
 
@@ -193,7 +193,7 @@ struct Callbacks {
     PLX_START;
     Comm* c = im.CommOf(comm);
     if (c == nullptr) {
-      im.Note("otf2.collective_on_undefined_comm");
+      im.Note(ImportCounter::kOtf2CollectiveOnUndefinedComm);
       return im.Code();
     }
     Pending p;
@@ -249,7 +249,7 @@ struct Callbacks {
                                          uint64_t value) {
     PLX_START;
     if (value > static_cast<uint64_t>(INT64_MAX)) {
-      im.Note("otf2.parameter_clamped");
+      im.Note(ImportCounter::kOtf2ParameterClamped);
       value = INT64_MAX;
     }
     im.Param(*l, ns, param, false, static_cast<int64_t>(value), 0);
@@ -283,28 +283,28 @@ struct Callbacks {
   static OTF2_CallbackCode UnknownEvent(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
                                         OTF2_AttributeList*) {
     PLX_START;
-    im.Note("otf2.unknown_record");
+    im.Note(ImportCounter::kOtf2UnknownRecord);
     return im.Code();
   }
   // Records with no counterpart in the model: counted as "otf2.<record>".
-  template <const char* kName>
+  template <ImportCounter kCounter>
   struct Skip {
     template <typename... Rest>
     static OTF2_CallbackCode Cb(OTF2_LocationRef location, OTF2_TimeStamp time, void* user,
                                 OTF2_AttributeList*, Rest...) {
       PLX_START;
-      im.Note(kName);
+      im.Note(kCounter);
       return im.Code();
     }
   };
 #undef PLX_START
 };
 
-#define PLX_SKIP(Record, counter)                                                              \
-  do {                                                                                         \
-    static constexpr char k##Record[] = counter;                                               \
-    OTF2_GlobalEvtReaderCallbacks_Set##Record##Callback(cbs, &Callbacks::Skip<k##Record>::Cb); \
-  } while (0)
+// A record the model has no counterpart for, counted as ImportCounter::`counter`
+// (declared in spec/import_counters.toml).
+#define PLX_SKIP(Record, counter)                      \
+  OTF2_GlobalEvtReaderCallbacks_Set##Record##Callback( \
+      cbs, &Callbacks::Skip<ImportCounter::counter>::Cb)
 
 void RegisterDefinitionCallbacks(OTF2_GlobalDefReaderCallbacks* dc) {
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dc, Callbacks::Clock);
@@ -350,60 +350,60 @@ void RegisterEventCallbacks(OTF2_GlobalEvtReaderCallbacks* cbs) {
   OTF2_GlobalEvtReaderCallbacks_SetThreadBeginCallback(cbs, Callbacks::ThreadBegin);
   OTF2_GlobalEvtReaderCallbacks_SetThreadEndCallback(cbs, Callbacks::ThreadEnd);
   OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cbs, Callbacks::UnknownEvent);
-  PLX_SKIP(BufferFlush, "otf2.buffer_flush");
-  PLX_SKIP(MeasurementOnOff, "otf2.measurement_on_off");
-  PLX_SKIP(ProgramBegin, "otf2.program_begin");
-  PLX_SKIP(ProgramEnd, "otf2.program_end");
-  PLX_SKIP(OmpFork, "otf2.omp_fork");
-  PLX_SKIP(OmpJoin, "otf2.omp_join");
-  PLX_SKIP(OmpAcquireLock, "otf2.omp_acquire_lock");
-  PLX_SKIP(OmpReleaseLock, "otf2.omp_release_lock");
-  PLX_SKIP(OmpTaskCreate, "otf2.omp_task_create");
-  PLX_SKIP(OmpTaskSwitch, "otf2.omp_task_switch");
-  PLX_SKIP(OmpTaskComplete, "otf2.omp_task_complete");
-  PLX_SKIP(RmaWinCreate, "otf2.rma_win_create");
-  PLX_SKIP(RmaWinDestroy, "otf2.rma_win_destroy");
-  PLX_SKIP(RmaCollectiveBegin, "otf2.rma_collective_begin");
-  PLX_SKIP(RmaCollectiveEnd, "otf2.rma_collective_end");
-  PLX_SKIP(RmaGroupSync, "otf2.rma_group_sync");
-  PLX_SKIP(RmaRequestLock, "otf2.rma_request_lock");
-  PLX_SKIP(RmaAcquireLock, "otf2.rma_acquire_lock");
-  PLX_SKIP(RmaTryLock, "otf2.rma_try_lock");
-  PLX_SKIP(RmaReleaseLock, "otf2.rma_release_lock");
-  PLX_SKIP(RmaSync, "otf2.rma_sync");
-  PLX_SKIP(RmaWaitChange, "otf2.rma_wait_change");
-  PLX_SKIP(ThreadFork, "otf2.thread_fork");
-  PLX_SKIP(ThreadJoin, "otf2.thread_join");
-  PLX_SKIP(ThreadTeamBegin, "otf2.thread_team_begin");
-  PLX_SKIP(ThreadTeamEnd, "otf2.thread_team_end");
-  PLX_SKIP(ThreadAcquireLock, "otf2.thread_acquire_lock");
-  PLX_SKIP(ThreadReleaseLock, "otf2.thread_release_lock");
-  PLX_SKIP(ThreadTaskCreate, "otf2.thread_task_create");
-  PLX_SKIP(ThreadTaskSwitch, "otf2.thread_task_switch");
-  PLX_SKIP(ThreadTaskComplete, "otf2.thread_task_complete");
-  PLX_SKIP(ThreadCreate, "otf2.thread_create");
-  PLX_SKIP(ThreadWait, "otf2.thread_wait");
-  PLX_SKIP(CallingContextEnter, "otf2.calling_context_enter");
-  PLX_SKIP(CallingContextLeave, "otf2.calling_context_leave");
-  PLX_SKIP(CallingContextSample, "otf2.calling_context_sample");
-  PLX_SKIP(IoCreateHandle, "otf2.io_create_handle");
-  PLX_SKIP(IoDestroyHandle, "otf2.io_destroy_handle");
-  PLX_SKIP(IoDuplicateHandle, "otf2.io_duplicate_handle");
-  PLX_SKIP(IoSeek, "otf2.io_seek");
-  PLX_SKIP(IoChangeStatusFlags, "otf2.io_change_status_flags");
-  PLX_SKIP(IoDeleteFile, "otf2.io_delete_file");
-  PLX_SKIP(IoOperationBegin, "otf2.io_operation_begin");
-  PLX_SKIP(IoOperationTest, "otf2.io_operation_test");
-  PLX_SKIP(IoOperationIssued, "otf2.io_operation_issued");
-  PLX_SKIP(IoOperationComplete, "otf2.io_operation_complete");
-  PLX_SKIP(IoOperationCancelled, "otf2.io_operation_cancelled");
-  PLX_SKIP(IoAcquireLock, "otf2.io_acquire_lock");
-  PLX_SKIP(IoReleaseLock, "otf2.io_release_lock");
-  PLX_SKIP(IoTryLock, "otf2.io_try_lock");
-  PLX_SKIP(NonBlockingCollectiveRequest, "otf2.non_blocking_collective_request");
-  PLX_SKIP(NonBlockingCollectiveComplete, "otf2.non_blocking_collective_complete");
-  PLX_SKIP(CommCreate, "otf2.comm_create");
-  PLX_SKIP(CommDestroy, "otf2.comm_destroy");
+  PLX_SKIP(BufferFlush, kOtf2BufferFlush);
+  PLX_SKIP(MeasurementOnOff, kOtf2MeasurementOnOff);
+  PLX_SKIP(ProgramBegin, kOtf2ProgramBegin);
+  PLX_SKIP(ProgramEnd, kOtf2ProgramEnd);
+  PLX_SKIP(OmpFork, kOtf2OmpFork);
+  PLX_SKIP(OmpJoin, kOtf2OmpJoin);
+  PLX_SKIP(OmpAcquireLock, kOtf2OmpAcquireLock);
+  PLX_SKIP(OmpReleaseLock, kOtf2OmpReleaseLock);
+  PLX_SKIP(OmpTaskCreate, kOtf2OmpTaskCreate);
+  PLX_SKIP(OmpTaskSwitch, kOtf2OmpTaskSwitch);
+  PLX_SKIP(OmpTaskComplete, kOtf2OmpTaskComplete);
+  PLX_SKIP(RmaWinCreate, kOtf2RmaWinCreate);
+  PLX_SKIP(RmaWinDestroy, kOtf2RmaWinDestroy);
+  PLX_SKIP(RmaCollectiveBegin, kOtf2RmaCollectiveBegin);
+  PLX_SKIP(RmaCollectiveEnd, kOtf2RmaCollectiveEnd);
+  PLX_SKIP(RmaGroupSync, kOtf2RmaGroupSync);
+  PLX_SKIP(RmaRequestLock, kOtf2RmaRequestLock);
+  PLX_SKIP(RmaAcquireLock, kOtf2RmaAcquireLock);
+  PLX_SKIP(RmaTryLock, kOtf2RmaTryLock);
+  PLX_SKIP(RmaReleaseLock, kOtf2RmaReleaseLock);
+  PLX_SKIP(RmaSync, kOtf2RmaSync);
+  PLX_SKIP(RmaWaitChange, kOtf2RmaWaitChange);
+  PLX_SKIP(ThreadFork, kOtf2ThreadFork);
+  PLX_SKIP(ThreadJoin, kOtf2ThreadJoin);
+  PLX_SKIP(ThreadTeamBegin, kOtf2ThreadTeamBegin);
+  PLX_SKIP(ThreadTeamEnd, kOtf2ThreadTeamEnd);
+  PLX_SKIP(ThreadAcquireLock, kOtf2ThreadAcquireLock);
+  PLX_SKIP(ThreadReleaseLock, kOtf2ThreadReleaseLock);
+  PLX_SKIP(ThreadTaskCreate, kOtf2ThreadTaskCreate);
+  PLX_SKIP(ThreadTaskSwitch, kOtf2ThreadTaskSwitch);
+  PLX_SKIP(ThreadTaskComplete, kOtf2ThreadTaskComplete);
+  PLX_SKIP(ThreadCreate, kOtf2ThreadCreate);
+  PLX_SKIP(ThreadWait, kOtf2ThreadWait);
+  PLX_SKIP(CallingContextEnter, kOtf2CallingContextEnter);
+  PLX_SKIP(CallingContextLeave, kOtf2CallingContextLeave);
+  PLX_SKIP(CallingContextSample, kOtf2CallingContextSample);
+  PLX_SKIP(IoCreateHandle, kOtf2IoCreateHandle);
+  PLX_SKIP(IoDestroyHandle, kOtf2IoDestroyHandle);
+  PLX_SKIP(IoDuplicateHandle, kOtf2IoDuplicateHandle);
+  PLX_SKIP(IoSeek, kOtf2IoSeek);
+  PLX_SKIP(IoChangeStatusFlags, kOtf2IoChangeStatusFlags);
+  PLX_SKIP(IoDeleteFile, kOtf2IoDeleteFile);
+  PLX_SKIP(IoOperationBegin, kOtf2IoOperationBegin);
+  PLX_SKIP(IoOperationTest, kOtf2IoOperationTest);
+  PLX_SKIP(IoOperationIssued, kOtf2IoOperationIssued);
+  PLX_SKIP(IoOperationComplete, kOtf2IoOperationComplete);
+  PLX_SKIP(IoOperationCancelled, kOtf2IoOperationCancelled);
+  PLX_SKIP(IoAcquireLock, kOtf2IoAcquireLock);
+  PLX_SKIP(IoReleaseLock, kOtf2IoReleaseLock);
+  PLX_SKIP(IoTryLock, kOtf2IoTryLock);
+  PLX_SKIP(NonBlockingCollectiveRequest, kOtf2NonBlockingCollectiveRequest);
+  PLX_SKIP(NonBlockingCollectiveComplete, kOtf2NonBlockingCollectiveComplete);
+  PLX_SKIP(CommCreate, kOtf2CommCreate);
+  PLX_SKIP(CommDestroy, kOtf2CommDestroy);
 }
 
 #undef PLX_SKIP

@@ -10,7 +10,7 @@ namespace plx::interop::otf2 {
 uint32_t Importer::StateOf(OTF2_RegionRef region) {
   auto it = regions_.find(region);
   if (it == regions_.end()) {
-    Note("otf2.undefined_region");
+    Note(ImportCounter::kOtf2UndefinedRegion);
     return out_.State(StrFormat("region %u", region));
   }
   Region& r = it->second;
@@ -42,7 +42,7 @@ void Importer::ResolveComm(Comm& c) {
   c.resolved = true;
   auto g = groups_.find(c.group);
   if (g == groups_.end()) {
-    Note("otf2.comm_with_undefined_group");
+    Note(ImportCounter::kOtf2CommWithUndefinedGroup);
     return;
   }
   std::vector<uint64_t> locations;
@@ -103,11 +103,11 @@ uint32_t Importer::CommHandle(OTF2_CommRef ref, Comm& c, uint32_t process) {
 int64_t Importer::Peer(const Comm& c, const Location& l, uint32_t rank) {
   if (rank == OTF2_UNDEFINED_UINT32) return -1;
   if (c.self) {
-    if (rank != 0) Note("otf2.rank_outside_communicator");
+    if (rank != 0) Note(ImportCounter::kOtf2RankOutsideCommunicator);
     return processes_[l.process].rank;
   }
   if (rank >= c.peer_of_rank.size() || c.peer_of_rank[rank] < 0) {
-    Note("otf2.rank_outside_communicator");
+    Note(ImportCounter::kOtf2RankOutsideCommunicator);
     return -1;
   }
   return c.peer_of_rank[rank];
@@ -117,7 +117,7 @@ void Importer::Send(Location& l, int64_t ns, OTF2_CommRef comm, uint32_t peer, u
                     uint64_t bytes) {
   Comm* c = CommOf(comm);
   if (c == nullptr) {
-    Note("otf2.message_on_undefined_comm");
+    Note(ImportCounter::kOtf2MessageOnUndefinedComm);
     return;
   }
   Pending p;
@@ -135,7 +135,7 @@ void Importer::Recv(Location& l, int64_t ns, OTF2_CommRef comm, uint32_t peer, u
                     uint64_t bytes, const uint64_t* request) {
   Comm* c = CommOf(comm);
   if (c == nullptr) {
-    Note("otf2.message_on_undefined_comm");
+    Note(ImportCounter::kOtf2MessageOnUndefinedComm);
     if (request != nullptr) Cancel(l, *request);
     return;
   }
@@ -166,7 +166,7 @@ void Importer::Recv(Location& l, int64_t ns, OTF2_CommRef comm, uint32_t peer, u
 
 void Importer::Post(Location& l, int64_t ns, uint64_t request) {
   if (l.posts.count(request) != 0) {
-    Note("otf2.request_id_reused");
+    Note(ImportCounter::kOtf2RequestIdReused);
     Cancel(l, request);
   }
   Pending p;
@@ -185,7 +185,7 @@ void Importer::Cancel(Location& l, uint64_t request) {
   q.kind = Pending::kDropped;
   q.ready = true;
   l.posts.erase(post);
-  Note("otf2.irecv_request_without_irecv");
+  Note(ImportCounter::kOtf2IrecvRequestWithoutIrecv);
   Drain(l);
 }
 
@@ -194,7 +194,7 @@ void Importer::Rma(Location& l, int64_t ns, uint8_t op, OTF2_RmaWinRef win, uint
   auto w = windows_.find(win);
   Comm* c = w == windows_.end() ? nullptr : CommOf(w->second);
   if (c == nullptr) {
-    Note("otf2.rma_on_undefined_window");
+    Note(ImportCounter::kOtf2RmaOnUndefinedWindow);
     return;
   }
   Pending p;
@@ -213,14 +213,14 @@ void Importer::Metric(Location& l, int64_t ns, OTF2_MetricRef metric, uint8_t n,
   auto instance = metric_instances_.find(metric);
   auto cls = metric_classes_.find(instance == metric_instances_.end() ? metric : instance->second);
   if (cls == metric_classes_.end()) {
-    Note("otf2.metric_of_undefined_class");
+    Note(ImportCounter::kOtf2MetricOfUndefinedClass);
     return;
   }
-  if (n != cls->second.size()) Note("otf2.metric_value_count_mismatch");
+  if (n != cls->second.size()) Note(ImportCounter::kOtf2MetricValueCountMismatch);
   for (size_t i = 0; i < n && i < cls->second.size(); ++i) {
     auto m = members_.find(cls->second[i]);
     if (m == members_.end()) {
-      Note("otf2.metric_of_undefined_member");
+      Note(ImportCounter::kOtf2MetricOfUndefinedMember);
       continue;
     }
     MetricMember& mm = m->second;
@@ -241,7 +241,7 @@ void Importer::Metric(Location& l, int64_t ns, OTF2_MetricRef metric, uint8_t n,
         break;
       case OTF2_TYPE_UINT64:
         if (values[i].unsigned_int > static_cast<uint64_t>(INT64_MAX)) {
-          Note("otf2.metric_value_clamped");
+          Note(ImportCounter::kOtf2MetricValueClamped);
           v = INT64_MAX;
         } else {
           v = static_cast<int64_t>(values[i].unsigned_int);
@@ -263,7 +263,7 @@ void Importer::Param(Location& l, int64_t ns, OTF2_ParameterRef param, bool text
                      uint64_t string) {
   auto it = parameters_.find(param);
   if (it == parameters_.end()) {
-    Note("otf2.parameter_undefined");
+    Note(ImportCounter::kOtf2ParameterUndefined);
     return;
   }
   Parameter& pd = it->second;

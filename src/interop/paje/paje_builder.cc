@@ -122,7 +122,7 @@ Status Builder::FindContainer(const EventDef& d, Role r, uint32_t* c) const {
   auto it = container_ids_.find(std::string(t));
   if (it == container_ids_.end()) return Error(d.NameOf(r), "unknown container " + std::string(t));
   if (containers_[it->second].alias != t && ambiguous_names_.count(it->first) > 0) {
-    b_.Note("paje.ambiguous_container_references");  // the latest container of that name
+    b_.Note(ImportCounter::kPajeAmbiguousContainerReferences);  // the latest container of that name
   }
   *c = it->second;
   return Status::Ok();
@@ -178,7 +178,7 @@ Status Builder::DefineValue(const EventDef& d) {
   const uint32_t v = ValueOf(it->second, Of(d, kName));
   if (d.at[kColor] >= 0) {
     values_[v].color = ParseColor(Of(d, kColor));
-    if (values_[v].color == 0) b_.Note("paje.bad_colors");
+    if (values_[v].color == 0) b_.Note(ImportCounter::kPajeBadColors);
   }
   if (d.at[kAlias] >= 0) types_[it->second].values[std::string(Of(d, kAlias))] = v;
   return Status::Ok();
@@ -253,7 +253,7 @@ Status Builder::DestroyContainer(const EventDef& d, int64_t ns) {
 // in real traces) is moved up to it and counted.
 int64_t Builder::Clamp(uint32_t thread, int64_t ns) {
   if (ns >= b_.LastTime(thread)) return ns;
-  b_.Note("paje.times_moved_forward");
+  b_.Note(ImportCounter::kPajeTimesMovedForward);
   return b_.LastTime(thread);
 }
 
@@ -273,7 +273,7 @@ Status Builder::StateEvent(const EventDef& d, int64_t ns) {
       if (d.kind == Kind::kPopState) return Status::Ok();
     }
     if (d.kind == Kind::kPopState) {
-      b_.Note("paje.pops_without_push");
+      b_.Note(ImportCounter::kPajePopsWithoutPush);
       return Status::Ok();
     }
   }
@@ -319,12 +319,12 @@ Status Builder::LinkEvent(const EventDef& d, int64_t ns) {
   const uint32_t n = start ? kl.starts_seen++ : kl.ends_seen++;
   const std::vector<uint32_t>& other = start ? kl.ends : kl.starts;
   if (n >= other.size()) {
-    b_.Note("paje.links_without_other_end");
+    b_.Note(ImportCounter::kPajeLinksWithoutOtherEnd);
     return Status::Ok();
   }
   auto oit = container_ids_.find(ahead_.Token(other[n]));
   if (oit == container_ids_.end()) {
-    b_.Note("paje.links_to_unknown_containers");
+    b_.Note(ImportCounter::kPajeLinksToUnknownContainers);
     return Status::Ok();
   }
   const uint32_t self = ThreadOf(c), peer_thread = ThreadOf(oit->second);
@@ -413,7 +413,7 @@ void Builder::CloseAll(int64_t end_ns) {
       b_.Leave(st.thread, std::max(end_ns, b_.LastTime(st.thread)), st.states.back());
     }
   }
-  if (closed > 0) b_.Note("paje.states_open_at_end", closed);
+  if (closed > 0) b_.Note(ImportCounter::kPajeStatesOpenAtEnd, closed);
 }
 
 }  // namespace plx::interop::paje

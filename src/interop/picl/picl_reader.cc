@@ -133,7 +133,7 @@ class Reader {
     ++records_;
     const Use use = UseOf(r.record, r.event);
     if (use == Use::kSkip) {
-      b_.Note("picl.records_skipped");
+      b_.Note(ImportCounter::kPiclRecordsSkipped);
       return Status::Ok();
     }
     if (want != fields_.size()) return Error(line_no_, "data", "more fields than the data count");
@@ -211,7 +211,7 @@ class Reader {
           case Use::kEnd: {
             const uint32_t s = StateOf(r.event);
             if (stack.empty() || stack.back() != s) {
-              b_.Note("picl.unmatched_task_ends");
+              b_.Note(ImportCounter::kPiclUnmatchedTaskEnds);
               break;
             }
             ok = b_.Leave(thread, r.ns, s);
@@ -237,7 +237,7 @@ class Reader {
         b_.Leave(thread, b_.LastTime(thread), stack.back());
       std::vector<Record>().swap(n.records);
     }
-    if (unclosed > 0) b_.Note("picl.tasks_open_at_end", unclosed);
+    if (unclosed > 0) b_.Note(ImportCounter::kPiclTasksOpenAtEnd, unclosed);
     return Status::Ok();
   }
 
