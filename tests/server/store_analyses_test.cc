@@ -1,6 +1,7 @@
 // A trace served from its file answers the analysis panels as the in-memory
 // server does: on every test trace (support/test_traces.h), /waits,
-// /critical-path, /diagnostics, /anomalies, /matrix, /histogram and /search give the in-memory
+// /critical-path, /diagnostics, /anomalies (robust and percentile), /matrix,
+// /histogram (with either selection) and /search give the in-memory
 // answers byte for byte, with a budget so small that every decoded chunk is
 // evicted at once (before they are made they answer 503, to retry:
 // store_timeline_test.cc); the next start reads them, and the statistics,
@@ -26,7 +27,7 @@ class StoreAnalysesTest : public testing::TestTracesSuite {};
 
 TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   testing::TempDir index;
-  int compared = 0, with_waits = 0, reread = 0, histograms = 0, searches = 0;
+  int compared = 0, with_waits = 0, reread = 0, histograms = 0, searches = 0, percentiles = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
     ServedBothWays both;
@@ -49,9 +50,11 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
       EXPECT_EQ(got.body, want.body) << endpoint;
       ++compared;
     }
-    // Duration histograms, with the robust selection (a pass each).
+    // Duration histograms, with the robust selection (a pass each) and a
+    // percentile selection (two more).
     for (size_t state = 0; state < memory.trace().states.size() && state < 6; ++state)
-      for (const std::string params : {"", "&bins=7&log=1", "&bins=1&limit=3"}) {
+      for (const std::string params :
+           {"", "&bins=7&log=1", "&bins=1&limit=3", "&method=percentile&percentile=90&limit=5"}) {
         const std::string query = "state=" + std::to_string(state) + params;
         const ApiResponse want = api.Handle("/traces/" + memory.id() + "/histogram", query);
         const ApiResponse got = api.Handle("/traces/" + file.id() + "/histogram", query);
@@ -59,8 +62,6 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
         EXPECT_EQ(got.body, want.body) << "histogram?" << query;
         ++histograms;
       }
-    EXPECT_EQ(api.Handle("/traces/" + file.id() + "/histogram", "state=0&method=percentile").status,
-              501);
     // Search: the earliest matches from a time on, from each thread's chunks.
     const model::Trace& defs = memory.trace();
     const std::string middle = std::to_string((defs.end_ns - defs.begin_ns) / 2);
@@ -75,9 +76,15 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
         ++searches;
       }
     if (!memory.waits().instances.empty()) ++with_waits;
-    const ApiResponse percentile =
-        api.Handle("/traces/" + file.id() + "/anomalies", "method=percentile");
-    EXPECT_EQ(percentile.status, 501) << percentile.body;
+    // Percentile anomalies: two passes over the file, FindAnomalies' answer.
+    for (const std::string query : {"method=percentile", "method=percentile&percentile=50&limit=20",
+                                    "method=percentile&percentile=99.9"}) {
+      const ApiResponse want = api.Handle("/traces/" + memory.id() + "/anomalies", query);
+      const ApiResponse got = api.Handle("/traces/" + file.id() + "/anomalies", query);
+      ASSERT_EQ(want.status, 200) << query << ": " << want.body;
+      EXPECT_EQ(got.body, want.body) << "anomalies?" << query;
+      if (want.body.find("\"total\":0}") == std::string::npos) ++percentiles;
+    }
     EXPECT_FALSE(file.store_timeline().statistics_reused());
     EXPECT_FALSE(file.store_timeline().analyses_reused());
 
@@ -107,6 +114,7 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
   EXPECT_GT(with_waits, 2);
   EXPECT_GT(reread, 40);
   EXPECT_GT(histograms, 50);
+  EXPECT_GT(percentiles, 0) << "no test trace has a percentile anomaly";
   EXPECT_GT(searches, 40);
 }
 

@@ -112,10 +112,6 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
   h.logarithmic = *log;
   StatusOr<analysis::Histogram> histogram = Status::Ok();
   if (served.from_store()) {
-    if (options->method == analysis::AnomalyMethod::kPercentile)
-      return ErrorResponse(501, "parameter 'method': percentile selections need trace '" +
-                                    served.id() +
-                                    "' in memory; run `parallax anomalies --percentile` on it");
     // A pass over the file (the range is the state's statistics).
     histogram = served.store_timeline().Histogram(h.state, h.bins, h.logarithmic);
   } else {
@@ -127,6 +123,8 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
   if (options->method == analysis::AnomalyMethod::kRobust) {
     for (const auto& a : served.anomalies())
       if (a.state == h.state) selected.push_back(a);
+  } else if (served.from_store()) {
+    selected = served.store_timeline_held()->Anomalies(*options);  // two passes over the file
   } else {
     selected = analysis::FindAnomalies(t, *options);
   }
@@ -155,11 +153,9 @@ ApiResponse Anomalies(ServedTrace& served, const QueryParams& q) {
   std::vector<analysis::Anomaly> computed;
   const std::vector<analysis::Anomaly>* list = &served.anomalies();
   if (options->method == analysis::AnomalyMethod::kPercentile) {
-    if (served.from_store())
-      return ErrorResponse(501, "parameter 'method': percentile anomalies need trace '" +
-                                    served.id() +
-                                    "' in memory; run `parallax anomalies --percentile` on it");
-    computed = analysis::FindAnomalies(t, *options);
+    // From the file: two passes over it (the kept analyses are robust's).
+    computed = served.from_store() ? served.store_timeline_held()->Anomalies(*options)
+                                   : analysis::FindAnomalies(t, *options);
     list = &computed;
   }
   Json out = Json::array();

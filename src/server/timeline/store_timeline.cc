@@ -7,6 +7,7 @@
 #include "model/tables.h"
 #include "store/chunk_decoder.h"
 #include "store/row_fetch.h"
+#include "store/stream_anomalies.h"
 #include "store/stream_histogram.h"
 #include "store/stream_repair.h"
 #include "store/stream_stats.h"
@@ -207,6 +208,10 @@ analysis::Histogram StoreTimeline::Histogram(uint32_t state, size_t bins, bool l
   for (const analysis::StateStats& r : stats().all.states)
     if (r.state == state) row = &r;
   return store::StreamDurationHistogram(*store_, &maps_, state, row, bins, logarithmic);
+}
+
+std::vector<analysis::Anomaly> StoreTimeline::Anomalies(const analysis::AnomalyOptions& options) {
+  return store::StreamAnomalies(*store_, options, {}, &maps_);
 }
 
 const std::vector<analysis::StateStats>& StoreTimeline::callsite_stats() {

@@ -131,6 +131,10 @@ class StoreTimeline {
   /// repaired times (ComputeDurationHistogram's answer): one pass over the
   /// file, its range from the statistics.
   analysis::Histogram Histogram(uint32_t state, size_t bins, bool logarithmic);
+  /// FindAnomalies' answer for `options` (those the kept analyses do not
+  /// hold: the percentile method, or one state's), on the repaired times:
+  /// two passes over the file (store/stream_anomalies.h).
+  std::vector<analysis::Anomaly> Anomalies(const analysis::AnomalyOptions& options);
 
   /// The analyses (three passes over the file, or four with RMA records),
   /// made once and kept in the trace's index, or read from there: a call
