@@ -85,6 +85,20 @@ TEST_F(StoreAnalysesTest, AnalysesAreTheInMemoryAnalyses) {
       EXPECT_EQ(got.body, want.body) << "anomalies?" << query;
       if (want.body.find("\"total\":0}") == std::string::npos) ++percentiles;
     }
+    // The last four answers are kept: the same options again cost nothing;
+    // past four others, the first is made again, the same.
+    analysis::AnomalyOptions p99;
+    p99.method = analysis::AnomalyMethod::kPercentile;
+    const auto kept = file.store_timeline().Anomalies(p99);
+    EXPECT_EQ(file.store_timeline().Anomalies(p99).get(), kept.get());
+    for (double p : {10.0, 20.0, 30.0, 40.0}) {
+      analysis::AnomalyOptions other = p99;
+      other.percentile = p;
+      EXPECT_NE(file.store_timeline().Anomalies(other).get(), kept.get());
+    }
+    const auto made = file.store_timeline().Anomalies(p99);
+    EXPECT_NE(made.get(), kept.get());
+    EXPECT_EQ(made->size(), kept->size());
     EXPECT_FALSE(file.store_timeline().statistics_reused());
     EXPECT_FALSE(file.store_timeline().analyses_reused());
 

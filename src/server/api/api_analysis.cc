@@ -124,7 +124,7 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
     for (const auto& a : served.anomalies())
       if (a.state == h.state) selected.push_back(a);
   } else if (served.from_store()) {
-    selected = served.store_timeline_held()->Anomalies(*options);  // two passes over the file
+    selected = *served.store_timeline_held()->Anomalies(*options);  // two passes over the file
   } else {
     selected = analysis::FindAnomalies(t, *options);
   }
@@ -154,7 +154,7 @@ ApiResponse Anomalies(ServedTrace& served, const QueryParams& q) {
   const std::vector<analysis::Anomaly>* list = &served.anomalies();
   if (options->method == analysis::AnomalyMethod::kPercentile) {
     // From the file: two passes over it (the kept analyses are robust's).
-    computed = served.from_store() ? served.store_timeline_held()->Anomalies(*options)
+    computed = served.from_store() ? *served.store_timeline_held()->Anomalies(*options)
                                    : analysis::FindAnomalies(t, *options);
     list = &computed;
   }

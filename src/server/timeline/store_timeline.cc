@@ -2,6 +2,7 @@
 #include "server/timeline/store_timeline.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 #include "model/tables.h"
@@ -210,8 +211,25 @@ analysis::Histogram StoreTimeline::Histogram(uint32_t state, size_t bins, bool l
   return store::StreamDurationHistogram(*store_, &maps_, state, row, bins, logarithmic);
 }
 
-std::vector<analysis::Anomaly> StoreTimeline::Anomalies(const analysis::AnomalyOptions& options) {
-  return store::StreamAnomalies(*store_, options, {}, &maps_);
+std::shared_ptr<const std::vector<analysis::Anomaly>> StoreTimeline::Anomalies(
+    const analysis::AnomalyOptions& o) {
+  char key_text[160];
+  std::snprintf(key_text, sizeof key_text, "%d %.17g %.17g %lld %zu %.17g %u",
+                static_cast<int>(o.method), o.threshold, o.min_ratio,
+                static_cast<long long>(o.min_excess_ns), o.min_samples, o.percentile, o.state);
+  const std::string key = key_text;
+  {
+    std::lock_guard lock(anomalies_mu_);
+    for (const auto& [k, answer] : anomalies_)
+      if (k == key) return answer;
+  }
+  auto answer = std::make_shared<const std::vector<analysis::Anomaly>>(
+      store::StreamAnomalies(*store_, o, {}, &maps_));
+  constexpr size_t kKept = 4;
+  std::lock_guard lock(anomalies_mu_);
+  anomalies_.emplace_front(key, answer);
+  if (anomalies_.size() > kKept) anomalies_.pop_back();
+  return answer;
 }
 
 const std::vector<analysis::StateStats>& StoreTimeline::callsite_stats() {

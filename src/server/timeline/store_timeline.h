@@ -133,8 +133,11 @@ class StoreTimeline {
   analysis::Histogram Histogram(uint32_t state, size_t bins, bool logarithmic);
   /// FindAnomalies' answer for `options` (those the kept analyses do not
   /// hold: the percentile method, or one state's), on the repaired times:
-  /// two passes over the file (store/stream_anomalies.h).
-  std::vector<analysis::Anomaly> Anomalies(const analysis::AnomalyOptions& options);
+  /// two passes over the file (store/stream_anomalies.h). The last few
+  /// answers are kept, so that asking again (a retry after a slow first
+  /// answer, a button pressed twice) costs nothing.
+  std::shared_ptr<const std::vector<analysis::Anomaly>> Anomalies(
+      const analysis::AnomalyOptions& options);
 
   /// The analyses (three passes over the file, or four with RMA records),
   /// made once and kept in the trace's index, or read from there: a call
@@ -225,6 +228,10 @@ class StoreTimeline {
   std::atomic<bool> analyses_ready_{false};
   StoreAnalyses analyses_;
   bool statistics_reused_ = false, analyses_reused_ = false;
+  // Anomalies' answers, newest first, by their options.
+  std::mutex anomalies_mu_;
+  std::list<std::pair<std::string, std::shared_ptr<const std::vector<analysis::Anomaly>>>>
+      anomalies_;
 };
 
 }  // namespace plx::server
