@@ -1,6 +1,7 @@
 // Helpers of the src/server tests: a model::Trace built by hand (rows appended
 // in the order the loader keeps them: by thread, then time) and a decoder of
-// binary tiles into record vectors.
+// binary tiles into record vectors (BuildDecodedTile needs
+// plx_server_timeline).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 
 #include "model/trace.h"
 #include "server/api.gen.h"
+#include "server/timeline/tile_builder.h"
 #include "time/message_pairs.h"
 
 namespace plx::testing {
@@ -127,6 +129,15 @@ inline DecodedTile DecodeTile(const std::string& bytes) {
   EXPECT_TRUE(ok);
   EXPECT_EQ(at, bytes.size());
   return t;
+}
+
+/// BuildTile's tile, decoded; fails the test when the request is refused.
+inline DecodedTile BuildDecodedTile(const server::TimelineIndex& index,
+                                    const server::TileRequest& request) {
+  std::string out;
+  const Status s = server::BuildTile(index, request, &out);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return DecodeTile(out);
 }
 
 }  // namespace plx::testing
