@@ -2,7 +2,8 @@
 // drawn from server tiles, with zoom, pan, selection, search jumps, blinking
 // highlights and overlays. Implements TimelineControl for the other views.
 // Wheel, pointer and keys are read by TimelineInput (input.ts), which changes
-// the view only through the methods bindInput() hands it.
+// the view only through the methods bindInput() hands it; what is selected
+// and the details shown are kept by TimelineSelection (selection.ts).
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -18,9 +19,9 @@ import type { Painter } from '../../render/painter';
 import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
 import { followWindow } from './follow';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
-import { hitTest, type Hit } from './hit';
 import { TimelineInput } from './input';
-import { paintTimeline, type SliceBox } from './paint';
+import { paintTimeline } from './paint';
+import { TimelineSelection, clickAction, type SelectedSlice } from './selection';
 import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
 
 export interface TimelineOptions {
@@ -43,7 +44,7 @@ export interface TimelineStatus {
   pointer: number | null;
   window: TimeWindow;
   range: { from: number; to: number } | null;
-  selected: SliceBox & { id: number; name: string } | null;
+  selected: SelectedSlice | null;
   loading: boolean;
 }
 
@@ -67,8 +68,7 @@ export class TimelineView implements TimelineControl {
   private readonly listeners = new Set<(from: number, to: number) => void>();
   private readonly cleanups: Array<() => void> = [];
 
-  private selectedBox: (SliceBox & { id: number; name: string }) | null = null;
-  private detailsSeq = 0;
+  private readonly selection: TimelineSelection;
   private highlights: readonly SliceRef[] = [];
   private criticalPath: PathSegment[] | null = null;
   private anomalies: SliceRef[] | null = null;
@@ -117,6 +117,12 @@ export class TimelineView implements TimelineControl {
     this.generationDurations.set(this.loader.generation, summary.duration);
     this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
     if (options.replay) this.cleanups.push(options.replay.onMove((t) => this.followReplay(t)));
+    this.selection = new TimelineSelection({
+      fetchDetails: (kind, id) => this.options.api.get('details', { kind, id }),
+      showDetails: (d, loading) => this.options.onDetails?.(d, loading),
+      statusChanged: () => this.emitStatus(),
+      requestDraw: () => this.requestDraw(),
+    });
     this.input = this.bindInput();
     this.bindEvents();
     this.resize();
@@ -141,7 +147,7 @@ export class TimelineView implements TimelineControl {
     this.setWindow(windowAround(mid - span / 2, mid + span / 2, 0.25));
     this.revealRow(target.row);
     if (target.slice !== undefined && target.slice >= 0) {
-      this.selectSlice(target.slice, { row: target.row, begin: target.begin, end: target.end, depth: 0 });
+      this.selection.selectSlice(target.slice, { row: target.row, begin: target.begin, end: target.end, depth: 0 });
     }
   }
 
@@ -196,7 +202,7 @@ export class TimelineView implements TimelineControl {
     return this.highlights.map((s) => s.id);
   }
   selected(): number {
-    return this.selectedBox?.id ?? -1;
+    return this.selection.selected?.id ?? -1;
   }
   get ready(): boolean {
     return this.drawnOnce;
@@ -291,23 +297,11 @@ export class TimelineView implements TimelineControl {
 
   /** Selects what replay stepped to: a slice (with details), a message or instant (details), else nothing. */
   showEvent(ev: { kind: string; ref: number; row: number; time: number }): void {
-    if (ev.kind === 'begin' || ev.kind === 'end' || ev.kind === 'state') {
-      this.selectSlice(ev.ref, { row: ev.row, begin: ev.time, end: ev.time, depth: 0 });
-    } else if (ev.kind === 'send' || ev.kind === 'receive' || ev.kind === 'message') {
-      this.showDetails('message', ev.ref);
-    } else if (ev.kind === 'instant') {
-      this.showDetails('instant', ev.ref);
-    } else {
-      this.clearSelection();
-    }
+    this.selection.showEvent(ev);
   }
 
   clearSelection(): void {
-    this.selectedBox = null;
-    this.detailsSeq++;
-    this.options.onDetails?.(null, false);
-    this.emitStatus();
-    this.requestDraw();
+    this.selection.clear();
   }
 
   /**
@@ -334,7 +328,7 @@ export class TimelineView implements TimelineControl {
         states: this.options.summary.states,
         style: this.options.style,
         counters: this.options.summary.counters,
-        selected: this.selectedBox,
+        selected: this.selection.selected,
         highlights: this.highlights,
         blink: this.highlights.length ? 0.5 + 0.5 * Math.sin((performance.now() / 1000) * 2 * Math.PI * 2) : 0,
         criticalPath: this.overlays['critical-path'] ? this.criticalPath : null,
@@ -500,87 +494,15 @@ export class TimelineView implements TimelineControl {
     if (top < vTop || top + h > vBottom) this.setScroll(top - g.rowsHeight / 3);
   }
 
-  // ---- selection and details ---------------------------------------------
-
-  private selectSlice(id: number, box: SliceBox): void {
-    const name = '';
-    this.selectedBox = { ...box, id, name };
-    this.requestDraw();
-    this.emitStatus();
-    const seq = ++this.detailsSeq;
-    this.options.onDetails?.(null, true);
-    this.options.api.get('details', { kind: 'slice', id }).then(
-      (d) => {
-        if (seq !== this.detailsSeq) return;
-        this.selectedBox = { row: d.row, begin: d.begin, end: d.end, depth: d.depth, id, name: d.name };
-        this.options.onDetails?.(d, false);
-        this.emitStatus();
-        this.requestDraw();
-      },
-      () => {
-        if (seq === this.detailsSeq) this.options.onDetails?.(null, false);
-      },
-    );
-  }
-
-  private showDetails(kind: 'instant' | 'message', id: number): void {
-    const seq = ++this.detailsSeq;
-    this.selectedBox = null;
-    this.options.onDetails?.(null, true);
-    this.requestDraw();
-    this.options.api.get('details', { kind, id }).then(
-      (d) => {
-        if (seq === this.detailsSeq) this.options.onDetails?.(d, false);
-      },
-      () => {
-        if (seq === this.detailsSeq) this.options.onDetails?.(null, false);
-      },
-    );
-  }
-
   /** What a click at (x, y) on the canvas does. */
   clickAt(x: number, y: number): void {
-    const g = this.geometry();
-    if (x < LABEL_WIDTH) {
-      const item = this.layout.itemAt(g.toContentY(y));
-      if (y >= RULER_HEIGHT && item && (item.kind === 'host' || item.kind === 'process')) this.toggleGroup(item.key);
-      return;
-    }
-    if (y < RULER_HEIGHT) return;
-    const tile = this.loader.current?.tile;
-    const hit: Hit | null = tile ? hitTest(tile, g, x, y, (s) => this.options.style.visible(s)) : null;
-    if (!hit || !tile) {
-      this.clearSelection();
-      return;
-    }
-    if (hit.kind === 'slice') {
-      const s = tile.slices;
-      const i = hit.index;
-      if (hit.merged) {
-        // Too small to pick apart: zoom in to it.
-        this.setWindow(windowAround(s.begin[i]!, s.end[i]!, 0.5));
-        return;
-      }
-      this.selectSlice(s.ref[i]!, { row: s.row[i]!, begin: s.begin[i]!, end: s.end[i]!, depth: s.depth[i]! });
-    } else if (hit.kind === 'instant') {
-      const ins = tile.instants;
-      if (hit.merged) {
-        const t = ins.time[hit.index]!;
-        const res = g.scale.resolution;
-        this.setWindow(windowAround(t - 4 * res, t + 4 * res, 0.5));
-        return;
-      }
-      this.showDetails('instant', ins.ref[hit.index]!);
-    } else {
-      const ar = tile.arrows;
-      if (hit.merged) {
-        const a = ar.send[hit.index]!;
-        const b = ar.recv[hit.index]!;
-        this.setWindow(windowAround(Math.min(a, b), Math.max(a, b), 0.5));
-        return;
-      }
-      this.showDetails('message', ar.ref[hit.index]!);
-    }
+    const tile = this.loader.current?.tile ?? null;
+    const action = clickAction(this.geometry(), this.layout, tile, x, y, (s) => this.options.style.visible(s));
+    if (action.kind === 'toggle') this.toggleGroup(action.key);
+    else if (action.kind === 'zoom') this.setWindow(action.window);
+    else if (action.kind === 'slice') this.selection.selectSlice(action.id, action.box);
+    else if (action.kind === 'instant' || action.kind === 'message') this.selection.showDetails(action.kind, action.id);
+    else if (action.kind === 'clear') this.selection.clear();
   }
 
   private emitStatus(loading = this.loader.inFlight > 0): void {
@@ -590,7 +512,7 @@ export class TimelineView implements TimelineControl {
       pointer,
       window: this.window(),
       range: this.input.range,
-      selected: this.selectedBox,
+      selected: this.selection.selected,
       loading,
     });
   }
