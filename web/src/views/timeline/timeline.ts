@@ -3,7 +3,8 @@
 // highlights and overlays. Implements TimelineControl for the other views.
 // Wheel, pointer and keys are read by TimelineInput (input.ts), which changes
 // the view only through the methods bindInput() hands it; what is selected
-// and the details shown are kept by TimelineSelection (selection.ts).
+// and the details shown are kept by TimelineSelection (selection.ts); frames
+// that wait for a live snapshot's tile are skipped by TileHold (hold.ts).
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -19,6 +20,7 @@ import type { Painter } from '../../render/painter';
 import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
 import { followWindow } from './follow';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
+import { TileHold } from './hold';
 import { TimelineInput } from './input';
 import { paintTimeline } from './paint';
 import { TimelineSelection, clickAction, type SelectedSlice } from './selection';
@@ -84,10 +86,8 @@ export class TimelineView implements TimelineControl {
   private readonly generationDurations = new Map<number, number>();
   /** the trace duration the last painted tile was asked for under, -1 before one */
   private paintedDuration = -1;
-  /** holdForTile(): whether frames wait for the tile, until when at most (performance.now()), and the timer that ends it */
-  private holding = false;
-  private holdDeadline = 0;
-  private holdTimer = 0;
+  /** holdForTile(): frames wait for a live snapshot's tile */
+  private readonly hold = new TileHold({ expired: () => this.requestDraw() });
 
   constructor(
     host: HTMLElement,
@@ -226,7 +226,7 @@ export class TimelineView implements TimelineControl {
   }
 
   setWindow(w: TimeWindow): void {
-    this.endHold();
+    this.hold.end();
     const next = clampWindow(w, this.options.summary.duration);
     if (next.from === this.win.from && next.to === this.win.to) return;
     this.win = next;
@@ -280,19 +280,7 @@ export class TimelineView implements TimelineControl {
   holdForTile(ms = 250): void {
     const asked = this.loader.wanted !== null; // no rows on screen: no tile to wait for
     if (!asked || this.loader.current?.generation === this.loader.generation) return;
-    const now = performance.now();
-    if (this.holdDeadline <= now) this.holdDeadline = now + ms;
-    this.holding = true;
-    clearTimeout(this.holdTimer);
-    this.holdTimer = window.setTimeout(() => {
-      this.endHold();
-      this.requestDraw();
-    }, this.holdDeadline - now);
-  }
-
-  private endHold(): void {
-    this.holding = false;
-    clearTimeout(this.holdTimer);
+    this.hold.start(ms, performance.now());
   }
 
   /** Selects what replay stepped to: a slice (with details), a message or instant (details), else nothing. */
@@ -343,7 +331,7 @@ export class TimelineView implements TimelineControl {
 
   destroy(): void {
     this.destroyed = true;
-    this.endHold();
+    this.hold.end();
     if (this.frame) cancelAnimationFrame(this.frame);
     this.unsubscribeStyle();
     for (const c of this.cleanups) c();
@@ -369,12 +357,7 @@ export class TimelineView implements TimelineControl {
     const t0 = performance.now();
     this.ensureTile();
     const fresh = this.loader.current?.generation === this.loader.generation;
-    if (this.holding) {
-      // The tile's arrival (onTile) or the timer draws.
-      if (!fresh && t0 < this.holdDeadline) return;
-      this.endHold();
-    }
-    if (fresh) this.holdDeadline = 0; // the next snapshot's hold gets its whole time
+    if (this.hold.skipFrame(fresh, t0)) return; // the tile's arrival (onTile) or the hold's timer draws
     try {
       this.paint(this.painter);
     } catch (e) {
