@@ -4,7 +4,8 @@
 // Wheel, pointer and keys are read by TimelineInput (input.ts), which changes
 // the view only through the methods bindInput() hands it; what is selected
 // and the details shown are kept by TimelineSelection (selection.ts); frames
-// that wait for a live snapshot's tile are skipped by TileHold (hold.ts).
+// that wait for a live snapshot's tile are skipped by TileHold (hold.ts);
+// highlights and the critical-path and anomaly overlays are TimelineOverlays.
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -14,7 +15,7 @@ import {
   type TimeWindow,
 } from '../../base/time_scale';
 import type { Tile } from '../../engine/tile';
-import type { Details, PathSegment, SliceRef, TraceSummary } from '../../protocol/api.gen';
+import type { Details, SliceRef, TraceSummary } from '../../protocol/api.gen';
 import { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
 import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
@@ -22,6 +23,7 @@ import { followWindow } from './follow';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { TileHold } from './hold';
 import { TimelineInput } from './input';
+import { TimelineOverlays } from './overlays';
 import { paintTimeline } from './paint';
 import { TimelineSelection, clickAction, type SelectedSlice } from './selection';
 import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
@@ -71,10 +73,7 @@ export class TimelineView implements TimelineControl {
   private readonly cleanups: Array<() => void> = [];
 
   private readonly selection: TimelineSelection;
-  private highlights: readonly SliceRef[] = [];
-  private criticalPath: PathSegment[] | null = null;
-  private anomalies: SliceRef[] | null = null;
-  private overlays = { 'critical-path': false, anomalies: false };
+  private readonly overlays: TimelineOverlays;
   private readonly input: TimelineInput;
   private frame = 0;
   private drawnOnce = false;
@@ -117,6 +116,11 @@ export class TimelineView implements TimelineControl {
     this.generationDurations.set(this.loader.generation, summary.duration);
     this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
     if (options.replay) this.cleanups.push(options.replay.onMove((t) => this.followReplay(t)));
+    this.overlays = new TimelineOverlays({
+      fetchCriticalPath: () => this.options.api.get('critical_path', {}),
+      fetchAnomalies: () => this.options.api.get('anomalies', {}),
+      requestDraw: () => this.requestDraw(),
+    });
     this.selection = new TimelineSelection({
       fetchDetails: (kind, id) => this.options.api.get('details', { kind, id }),
       showDetails: (d, loading) => this.options.onDetails?.(d, loading),
@@ -152,33 +156,11 @@ export class TimelineView implements TimelineControl {
   }
 
   highlight(slices: readonly SliceRef[]): void {
-    this.highlights = [...slices];
-    this.requestDraw();
+    this.overlays.highlight(slices);
   }
 
   setOverlay(overlay: 'critical-path' | 'anomalies', on: boolean): void {
-    this.overlays[overlay] = on;
-    if (on && overlay === 'critical-path' && !this.criticalPath) {
-      this.options.api.get('critical_path', {}).then(
-        (r) => {
-          this.criticalPath = [...r.segments].sort((a, b) => a.begin - b.begin);
-          this.requestDraw();
-        },
-        () => {
-          // Reported by the client; the toggle stays on with nothing to draw.
-        },
-      );
-    }
-    if (on && overlay === 'anomalies' && !this.anomalies) {
-      this.options.api.get('anomalies', {}).then(
-        (r) => {
-          this.anomalies = r.anomalies.map((a) => a.slice);
-          this.requestDraw();
-        },
-        () => {},
-      );
-    }
-    this.requestDraw();
+    this.overlays.set(overlay, on);
   }
 
   // ---- for the shell and tests -----------------------------------------
@@ -199,7 +181,7 @@ export class TimelineView implements TimelineControl {
     return this.geometry().xToTime(x);
   }
   highlighted(): number[] {
-    return this.highlights.map((s) => s.id);
+    return this.overlays.highlighted.map((s) => s.id);
   }
   selected(): number {
     return this.selection.selected?.id ?? -1;
@@ -259,11 +241,10 @@ export class TimelineView implements TimelineControl {
     const generation = this.loader.generation;
     this.generationDurations.set(generation, summary.duration);
     this.generationDurations.delete(generation - 16);
-    this.criticalPath = null;
-    this.anomalies = null;
+    this.overlays.drop();
     this.relayout();
     if (whole) this.fit();
-    for (const o of ['critical-path', 'anomalies'] as const) if (this.overlays[o]) this.setOverlay(o, true);
+    this.overlays.refetch();
     this.emitStatus();
   }
 
@@ -317,10 +298,10 @@ export class TimelineView implements TimelineControl {
         style: this.options.style,
         counters: this.options.summary.counters,
         selected: this.selection.selected,
-        highlights: this.highlights,
-        blink: this.highlights.length ? 0.5 + 0.5 * Math.sin((performance.now() / 1000) * 2 * Math.PI * 2) : 0,
-        criticalPath: this.overlays['critical-path'] ? this.criticalPath : null,
-        anomalies: this.overlays.anomalies ? this.anomalies : null,
+        highlights: this.overlays.highlighted,
+        blink: this.overlays.blink(performance.now()),
+        criticalPath: this.overlays.criticalPath,
+        anomalies: this.overlays.anomalies,
         range: this.input.range,
         cursorX: this.input.dragging ? null : this.input.pointer,
         replayX: this.options.replay ? g.timeToX(this.options.replay.time()) : null,
@@ -372,7 +353,7 @@ export class TimelineView implements TimelineControl {
       this.options.onFirstDraw?.();
     }
     // Blinking needs frames for as long as something is highlighted.
-    if (this.highlights.length) this.requestDraw();
+    if (this.overlays.blinking) this.requestDraw();
   }
 
   /**
