@@ -5,7 +5,8 @@
 // the view only through the methods bindInput() hands it; what is selected
 // and the details shown are kept by TimelineSelection (selection.ts); frames
 // that wait for a live snapshot's tile are skipped by TileHold (hold.ts);
-// highlights and the critical-path and anomaly overlays are TimelineOverlays.
+// highlights and the critical-path and anomaly overlays are TimelineOverlays
+// (overlays.ts); the rows' scrollbar and position are RowScroll (scroll.ts).
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -20,11 +21,12 @@ import { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
 import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
 import { followWindow } from './follow';
-import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
+import { LABEL_WIDTH, TimelineGeometry } from './geometry';
 import { TileHold } from './hold';
 import { TimelineInput } from './input';
 import { TimelineOverlays } from './overlays';
 import { paintTimeline } from './paint';
+import { RowScroll } from './scroll';
 import { TimelineSelection, clickAction, type SelectedSlice } from './selection';
 import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
 
@@ -55,8 +57,7 @@ export interface TimelineStatus {
 export class TimelineView implements TimelineControl {
   readonly root: HTMLElement;
   readonly canvas: HTMLCanvasElement;
-  private readonly scroller: HTMLElement;
-  private readonly spacer: HTMLElement;
+  private readonly scroll: RowScroll;
   private readonly ctx: CanvasRenderingContext2D | null;
   private painter: CanvasPainter | null = null;
 
@@ -64,7 +65,6 @@ export class TimelineView implements TimelineControl {
   private cssWidth = 0;
   private cssHeight = 0;
   private dpr = 1;
-  private scrollTop = 0;
   private collapsed = new Set<string>();
   private layout: RowLayout;
   private readonly loader: TileLoader;
@@ -98,11 +98,12 @@ export class TimelineView implements TimelineControl {
     host.tabIndex = 0;
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'timeline-canvas';
-    this.scroller = document.createElement('div');
-    this.scroller.className = 'timeline-scroll';
-    this.spacer = document.createElement('div');
-    this.scroller.appendChild(this.spacer);
-    host.append(this.canvas, this.scroller);
+    this.scroll = new RowScroll({
+      rowsHeight: () => this.layout.height,
+      viewHeight: () => this.cssHeight,
+      requestDraw: () => this.requestDraw(),
+    });
+    host.append(this.canvas, this.scroll.element);
     this.ctx = this.canvas.getContext('2d');
 
     this.layout = new RowLayout(summary);
@@ -288,7 +289,7 @@ export class TimelineView implements TimelineControl {
 
   /** Paints the current view (for export; the screen uses the same code). */
   paint(p: Painter): void {
-    const g = new TimelineGeometry(this.win, p.width, p.height, this.layout, this.clampScroll(this.scrollTop, p.height));
+    const g = new TimelineGeometry(this.win, p.width, p.height, this.layout, this.scroll.clamp(this.scroll.top, p.height));
     paintTimeline(
       p,
       {
@@ -322,7 +323,7 @@ export class TimelineView implements TimelineControl {
   // ---- drawing -----------------------------------------------------------
 
   geometry(): TimelineGeometry {
-    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, this.layout, this.scrollTop);
+    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, this.layout, this.scroll.top);
   }
 
   requestDraw(): void {
@@ -395,8 +396,7 @@ export class TimelineView implements TimelineControl {
 
   private resize(): void {
     const rect = this.root.getBoundingClientRect();
-    const scrollW = this.scroller.offsetWidth || 0;
-    const w = Math.max(0, Math.floor(rect.width - scrollW));
+    const w = Math.max(0, Math.floor(rect.width - this.scroll.width));
     const h = Math.max(0, Math.floor(rect.height));
     const dpr = window.devicePixelRatio || 1;
     if (w === this.cssWidth && h === this.cssHeight && dpr === this.dpr && this.painter) return;
@@ -411,33 +411,14 @@ export class TimelineView implements TimelineControl {
       this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       this.painter = new CanvasPainter(this.ctx, w, h);
     }
-    this.updateScroller();
+    this.scroll.update();
     this.draw();
   }
 
   private relayout(): void {
     this.layout = new RowLayout(this.options.summary, this.collapsed);
-    this.updateScroller();
+    this.scroll.update();
     this.requestDraw();
-  }
-
-  private clampScroll(s: number, height = this.cssHeight): number {
-    const max = Math.max(0, this.layout.height - Math.max(0, height - RULER_HEIGHT));
-    return Math.min(Math.max(0, s), max);
-  }
-
-  private setScroll(s: number): void {
-    const next = this.clampScroll(s);
-    if (next === this.scrollTop) return;
-    this.scrollTop = next;
-    if (Math.abs(this.scroller.scrollTop - next) >= 1) this.scroller.scrollTop = next;
-    this.requestDraw();
-  }
-
-  private updateScroller(): void {
-    this.spacer.style.height = `${this.layout.height + RULER_HEIGHT}px`;
-    this.scrollTop = this.clampScroll(this.scrollTop);
-    this.scroller.scrollTop = this.scrollTop;
   }
 
   /** Expands the groups hiding `row` and scrolls it into the middle of the view. */
@@ -455,7 +436,7 @@ export class TimelineView implements TimelineControl {
     const g = this.geometry();
     const { top: vTop, bottom: vBottom } = g.visibleContent();
     const h = this.layout.itemOfRow(row)?.height ?? 0;
-    if (top < vTop || top + h > vBottom) this.setScroll(top - g.rowsHeight / 3);
+    if (top < vTop || top + h > vBottom) this.scroll.set(top - g.rowsHeight / 3);
   }
 
   /** What a click at (x, y) on the canvas does. */
@@ -488,7 +469,7 @@ export class TimelineView implements TimelineControl {
     const input = new TimelineInput(this.canvas, this.root, {
       geometry: () => this.geometry(),
       setWindow: (w) => this.setWindow(w),
-      setScroll: (top) => this.setScroll(top),
+      setScroll: (top) => this.scroll.set(top),
       zoomBy: (factor, anchor) => this.zoomBy(factor, anchor),
       panBy: (fraction) => this.panBy(fraction),
       fit: () => this.fit(),
@@ -508,15 +489,6 @@ export class TimelineView implements TimelineControl {
     const ro = new ResizeObserver(() => this.resize());
     ro.observe(this.root);
     this.cleanups.push(() => ro.disconnect());
-
-    const onScroll = (): void => {
-      const s = this.clampScroll(this.scroller.scrollTop);
-      if (s !== this.scrollTop) {
-        this.scrollTop = s;
-        this.requestDraw();
-      }
-    };
-    this.scroller.addEventListener('scroll', onScroll);
-    this.cleanups.push(() => this.scroller.removeEventListener('scroll', onScroll));
+    this.cleanups.push(() => this.scroll.destroy());
   }
 }
