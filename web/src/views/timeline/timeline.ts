@@ -2,7 +2,11 @@
 // drawn from server tiles, with zoom, pan, selection, search jumps, blinking
 // highlights and overlays. Implements TimelineControl for the other views.
 // Wheel, pointer and keys are read by TimelineInput (input.ts), which changes
-// the view only through the methods bindInput() hands it.
+// the view only through the methods bindInput() hands it; what is selected
+// and the details shown are kept by TimelineSelection (selection.ts); frames
+// that wait for a live snapshot's tile are skipped by TileHold (hold.ts);
+// highlights and the critical-path and anomaly overlays are TimelineOverlays
+// (overlays.ts); the rows' scrollbar and position are RowScroll (scroll.ts).
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -12,15 +16,18 @@ import {
   type TimeWindow,
 } from '../../base/time_scale';
 import type { Tile } from '../../engine/tile';
-import type { Details, PathSegment, SliceRef, TraceSummary } from '../../protocol/api.gen';
+import type { Details, SliceRef, TraceSummary } from '../../protocol/api.gen';
 import { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
 import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
 import { followWindow } from './follow';
-import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
-import { hitTest, type Hit } from './hit';
+import { LABEL_WIDTH, TimelineGeometry } from './geometry';
+import { TileHold } from './hold';
 import { TimelineInput } from './input';
-import { paintTimeline, type SliceBox } from './paint';
+import { TimelineOverlays } from './overlays';
+import { paintTimeline } from './paint';
+import { RowScroll } from './scroll';
+import { TimelineSelection, clickAction, type SelectedSlice } from './selection';
 import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
 
 export interface TimelineOptions {
@@ -43,15 +50,14 @@ export interface TimelineStatus {
   pointer: number | null;
   window: TimeWindow;
   range: { from: number; to: number } | null;
-  selected: SliceBox & { id: number; name: string } | null;
+  selected: SelectedSlice | null;
   loading: boolean;
 }
 
 export class TimelineView implements TimelineControl {
   readonly root: HTMLElement;
   readonly canvas: HTMLCanvasElement;
-  private readonly scroller: HTMLElement;
-  private readonly spacer: HTMLElement;
+  private readonly scroll: RowScroll;
   private readonly ctx: CanvasRenderingContext2D | null;
   private painter: CanvasPainter | null = null;
 
@@ -59,7 +65,6 @@ export class TimelineView implements TimelineControl {
   private cssWidth = 0;
   private cssHeight = 0;
   private dpr = 1;
-  private scrollTop = 0;
   private collapsed = new Set<string>();
   private layout: RowLayout;
   private readonly loader: TileLoader;
@@ -67,12 +72,8 @@ export class TimelineView implements TimelineControl {
   private readonly listeners = new Set<(from: number, to: number) => void>();
   private readonly cleanups: Array<() => void> = [];
 
-  private selectedBox: (SliceBox & { id: number; name: string }) | null = null;
-  private detailsSeq = 0;
-  private highlights: readonly SliceRef[] = [];
-  private criticalPath: PathSegment[] | null = null;
-  private anomalies: SliceRef[] | null = null;
-  private overlays = { 'critical-path': false, anomalies: false };
+  private readonly selection: TimelineSelection;
+  private readonly overlays: TimelineOverlays;
   private readonly input: TimelineInput;
   private frame = 0;
   private drawnOnce = false;
@@ -84,10 +85,8 @@ export class TimelineView implements TimelineControl {
   private readonly generationDurations = new Map<number, number>();
   /** the trace duration the last painted tile was asked for under, -1 before one */
   private paintedDuration = -1;
-  /** holdForTile(): whether frames wait for the tile, until when at most (performance.now()), and the timer that ends it */
-  private holding = false;
-  private holdDeadline = 0;
-  private holdTimer = 0;
+  /** holdForTile(): frames wait for a live snapshot's tile */
+  private readonly hold = new TileHold({ expired: () => this.requestDraw() });
 
   constructor(
     host: HTMLElement,
@@ -99,11 +98,12 @@ export class TimelineView implements TimelineControl {
     host.tabIndex = 0;
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'timeline-canvas';
-    this.scroller = document.createElement('div');
-    this.scroller.className = 'timeline-scroll';
-    this.spacer = document.createElement('div');
-    this.scroller.appendChild(this.spacer);
-    host.append(this.canvas, this.scroller);
+    this.scroll = new RowScroll({
+      rowsHeight: () => this.layout.height,
+      viewHeight: () => this.cssHeight,
+      requestDraw: () => this.requestDraw(),
+    });
+    host.append(this.canvas, this.scroll.element);
     this.ctx = this.canvas.getContext('2d');
 
     this.layout = new RowLayout(summary);
@@ -117,6 +117,17 @@ export class TimelineView implements TimelineControl {
     this.generationDurations.set(this.loader.generation, summary.duration);
     this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
     if (options.replay) this.cleanups.push(options.replay.onMove((t) => this.followReplay(t)));
+    this.overlays = new TimelineOverlays({
+      fetchCriticalPath: () => this.options.api.get('critical_path', {}),
+      fetchAnomalies: () => this.options.api.get('anomalies', {}),
+      requestDraw: () => this.requestDraw(),
+    });
+    this.selection = new TimelineSelection({
+      fetchDetails: (kind, id) => this.options.api.get('details', { kind, id }),
+      showDetails: (d, loading) => this.options.onDetails?.(d, loading),
+      statusChanged: () => this.emitStatus(),
+      requestDraw: () => this.requestDraw(),
+    });
     this.input = this.bindInput();
     this.bindEvents();
     this.resize();
@@ -141,38 +152,16 @@ export class TimelineView implements TimelineControl {
     this.setWindow(windowAround(mid - span / 2, mid + span / 2, 0.25));
     this.revealRow(target.row);
     if (target.slice !== undefined && target.slice >= 0) {
-      this.selectSlice(target.slice, { row: target.row, begin: target.begin, end: target.end, depth: 0 });
+      this.selection.selectSlice(target.slice, { row: target.row, begin: target.begin, end: target.end, depth: 0 });
     }
   }
 
   highlight(slices: readonly SliceRef[]): void {
-    this.highlights = [...slices];
-    this.requestDraw();
+    this.overlays.highlight(slices);
   }
 
   setOverlay(overlay: 'critical-path' | 'anomalies', on: boolean): void {
-    this.overlays[overlay] = on;
-    if (on && overlay === 'critical-path' && !this.criticalPath) {
-      this.options.api.get('critical_path', {}).then(
-        (r) => {
-          this.criticalPath = [...r.segments].sort((a, b) => a.begin - b.begin);
-          this.requestDraw();
-        },
-        () => {
-          // Reported by the client; the toggle stays on with nothing to draw.
-        },
-      );
-    }
-    if (on && overlay === 'anomalies' && !this.anomalies) {
-      this.options.api.get('anomalies', {}).then(
-        (r) => {
-          this.anomalies = r.anomalies.map((a) => a.slice);
-          this.requestDraw();
-        },
-        () => {},
-      );
-    }
-    this.requestDraw();
+    this.overlays.set(overlay, on);
   }
 
   // ---- for the shell and tests -----------------------------------------
@@ -193,10 +182,10 @@ export class TimelineView implements TimelineControl {
     return this.geometry().xToTime(x);
   }
   highlighted(): number[] {
-    return this.highlights.map((s) => s.id);
+    return this.overlays.highlighted.map((s) => s.id);
   }
   selected(): number {
-    return this.selectedBox?.id ?? -1;
+    return this.selection.selected?.id ?? -1;
   }
   get ready(): boolean {
     return this.drawnOnce;
@@ -220,7 +209,7 @@ export class TimelineView implements TimelineControl {
   }
 
   setWindow(w: TimeWindow): void {
-    this.endHold();
+    this.hold.end();
     const next = clampWindow(w, this.options.summary.duration);
     if (next.from === this.win.from && next.to === this.win.to) return;
     this.win = next;
@@ -253,11 +242,10 @@ export class TimelineView implements TimelineControl {
     const generation = this.loader.generation;
     this.generationDurations.set(generation, summary.duration);
     this.generationDurations.delete(generation - 16);
-    this.criticalPath = null;
-    this.anomalies = null;
+    this.overlays.drop();
     this.relayout();
     if (whole) this.fit();
-    for (const o of ['critical-path', 'anomalies'] as const) if (this.overlays[o]) this.setOverlay(o, true);
+    this.overlays.refetch();
     this.emitStatus();
   }
 
@@ -274,40 +262,16 @@ export class TimelineView implements TimelineControl {
   holdForTile(ms = 250): void {
     const asked = this.loader.wanted !== null; // no rows on screen: no tile to wait for
     if (!asked || this.loader.current?.generation === this.loader.generation) return;
-    const now = performance.now();
-    if (this.holdDeadline <= now) this.holdDeadline = now + ms;
-    this.holding = true;
-    clearTimeout(this.holdTimer);
-    this.holdTimer = window.setTimeout(() => {
-      this.endHold();
-      this.requestDraw();
-    }, this.holdDeadline - now);
-  }
-
-  private endHold(): void {
-    this.holding = false;
-    clearTimeout(this.holdTimer);
+    this.hold.start(ms, performance.now());
   }
 
   /** Selects what replay stepped to: a slice (with details), a message or instant (details), else nothing. */
   showEvent(ev: { kind: string; ref: number; row: number; time: number }): void {
-    if (ev.kind === 'begin' || ev.kind === 'end' || ev.kind === 'state') {
-      this.selectSlice(ev.ref, { row: ev.row, begin: ev.time, end: ev.time, depth: 0 });
-    } else if (ev.kind === 'send' || ev.kind === 'receive' || ev.kind === 'message') {
-      this.showDetails('message', ev.ref);
-    } else if (ev.kind === 'instant') {
-      this.showDetails('instant', ev.ref);
-    } else {
-      this.clearSelection();
-    }
+    this.selection.showEvent(ev);
   }
 
   clearSelection(): void {
-    this.selectedBox = null;
-    this.detailsSeq++;
-    this.options.onDetails?.(null, false);
-    this.emitStatus();
-    this.requestDraw();
+    this.selection.clear();
   }
 
   /**
@@ -325,7 +289,7 @@ export class TimelineView implements TimelineControl {
 
   /** Paints the current view (for export; the screen uses the same code). */
   paint(p: Painter): void {
-    const g = new TimelineGeometry(this.win, p.width, p.height, this.layout, this.clampScroll(this.scrollTop, p.height));
+    const g = new TimelineGeometry(this.win, p.width, p.height, this.layout, this.scroll.clamp(this.scroll.top, p.height));
     paintTimeline(
       p,
       {
@@ -334,11 +298,11 @@ export class TimelineView implements TimelineControl {
         states: this.options.summary.states,
         style: this.options.style,
         counters: this.options.summary.counters,
-        selected: this.selectedBox,
-        highlights: this.highlights,
-        blink: this.highlights.length ? 0.5 + 0.5 * Math.sin((performance.now() / 1000) * 2 * Math.PI * 2) : 0,
-        criticalPath: this.overlays['critical-path'] ? this.criticalPath : null,
-        anomalies: this.overlays.anomalies ? this.anomalies : null,
+        selected: this.selection.selected,
+        highlights: this.overlays.highlighted,
+        blink: this.overlays.blink(performance.now()),
+        criticalPath: this.overlays.criticalPath,
+        anomalies: this.overlays.anomalies,
         range: this.input.range,
         cursorX: this.input.dragging ? null : this.input.pointer,
         replayX: this.options.replay ? g.timeToX(this.options.replay.time()) : null,
@@ -349,7 +313,7 @@ export class TimelineView implements TimelineControl {
 
   destroy(): void {
     this.destroyed = true;
-    this.endHold();
+    this.hold.end();
     if (this.frame) cancelAnimationFrame(this.frame);
     this.unsubscribeStyle();
     for (const c of this.cleanups) c();
@@ -359,7 +323,7 @@ export class TimelineView implements TimelineControl {
   // ---- drawing -----------------------------------------------------------
 
   geometry(): TimelineGeometry {
-    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, this.layout, this.scrollTop);
+    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, this.layout, this.scroll.top);
   }
 
   requestDraw(): void {
@@ -375,12 +339,7 @@ export class TimelineView implements TimelineControl {
     const t0 = performance.now();
     this.ensureTile();
     const fresh = this.loader.current?.generation === this.loader.generation;
-    if (this.holding) {
-      // The tile's arrival (onTile) or the timer draws.
-      if (!fresh && t0 < this.holdDeadline) return;
-      this.endHold();
-    }
-    if (fresh) this.holdDeadline = 0; // the next snapshot's hold gets its whole time
+    if (this.hold.skipFrame(fresh, t0)) return; // the tile's arrival (onTile) or the hold's timer draws
     try {
       this.paint(this.painter);
     } catch (e) {
@@ -395,7 +354,7 @@ export class TimelineView implements TimelineControl {
       this.options.onFirstDraw?.();
     }
     // Blinking needs frames for as long as something is highlighted.
-    if (this.highlights.length) this.requestDraw();
+    if (this.overlays.blinking) this.requestDraw();
   }
 
   /**
@@ -437,8 +396,7 @@ export class TimelineView implements TimelineControl {
 
   private resize(): void {
     const rect = this.root.getBoundingClientRect();
-    const scrollW = this.scroller.offsetWidth || 0;
-    const w = Math.max(0, Math.floor(rect.width - scrollW));
+    const w = Math.max(0, Math.floor(rect.width - this.scroll.width));
     const h = Math.max(0, Math.floor(rect.height));
     const dpr = window.devicePixelRatio || 1;
     if (w === this.cssWidth && h === this.cssHeight && dpr === this.dpr && this.painter) return;
@@ -453,33 +411,14 @@ export class TimelineView implements TimelineControl {
       this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       this.painter = new CanvasPainter(this.ctx, w, h);
     }
-    this.updateScroller();
+    this.scroll.update();
     this.draw();
   }
 
   private relayout(): void {
     this.layout = new RowLayout(this.options.summary, this.collapsed);
-    this.updateScroller();
+    this.scroll.update();
     this.requestDraw();
-  }
-
-  private clampScroll(s: number, height = this.cssHeight): number {
-    const max = Math.max(0, this.layout.height - Math.max(0, height - RULER_HEIGHT));
-    return Math.min(Math.max(0, s), max);
-  }
-
-  private setScroll(s: number): void {
-    const next = this.clampScroll(s);
-    if (next === this.scrollTop) return;
-    this.scrollTop = next;
-    if (Math.abs(this.scroller.scrollTop - next) >= 1) this.scroller.scrollTop = next;
-    this.requestDraw();
-  }
-
-  private updateScroller(): void {
-    this.spacer.style.height = `${this.layout.height + RULER_HEIGHT}px`;
-    this.scrollTop = this.clampScroll(this.scrollTop);
-    this.scroller.scrollTop = this.scrollTop;
   }
 
   /** Expands the groups hiding `row` and scrolls it into the middle of the view. */
@@ -497,90 +436,18 @@ export class TimelineView implements TimelineControl {
     const g = this.geometry();
     const { top: vTop, bottom: vBottom } = g.visibleContent();
     const h = this.layout.itemOfRow(row)?.height ?? 0;
-    if (top < vTop || top + h > vBottom) this.setScroll(top - g.rowsHeight / 3);
-  }
-
-  // ---- selection and details ---------------------------------------------
-
-  private selectSlice(id: number, box: SliceBox): void {
-    const name = '';
-    this.selectedBox = { ...box, id, name };
-    this.requestDraw();
-    this.emitStatus();
-    const seq = ++this.detailsSeq;
-    this.options.onDetails?.(null, true);
-    this.options.api.get('details', { kind: 'slice', id }).then(
-      (d) => {
-        if (seq !== this.detailsSeq) return;
-        this.selectedBox = { row: d.row, begin: d.begin, end: d.end, depth: d.depth, id, name: d.name };
-        this.options.onDetails?.(d, false);
-        this.emitStatus();
-        this.requestDraw();
-      },
-      () => {
-        if (seq === this.detailsSeq) this.options.onDetails?.(null, false);
-      },
-    );
-  }
-
-  private showDetails(kind: 'instant' | 'message', id: number): void {
-    const seq = ++this.detailsSeq;
-    this.selectedBox = null;
-    this.options.onDetails?.(null, true);
-    this.requestDraw();
-    this.options.api.get('details', { kind, id }).then(
-      (d) => {
-        if (seq === this.detailsSeq) this.options.onDetails?.(d, false);
-      },
-      () => {
-        if (seq === this.detailsSeq) this.options.onDetails?.(null, false);
-      },
-    );
+    if (top < vTop || top + h > vBottom) this.scroll.set(top - g.rowsHeight / 3);
   }
 
   /** What a click at (x, y) on the canvas does. */
   clickAt(x: number, y: number): void {
-    const g = this.geometry();
-    if (x < LABEL_WIDTH) {
-      const item = this.layout.itemAt(g.toContentY(y));
-      if (y >= RULER_HEIGHT && item && (item.kind === 'host' || item.kind === 'process')) this.toggleGroup(item.key);
-      return;
-    }
-    if (y < RULER_HEIGHT) return;
-    const tile = this.loader.current?.tile;
-    const hit: Hit | null = tile ? hitTest(tile, g, x, y, (s) => this.options.style.visible(s)) : null;
-    if (!hit || !tile) {
-      this.clearSelection();
-      return;
-    }
-    if (hit.kind === 'slice') {
-      const s = tile.slices;
-      const i = hit.index;
-      if (hit.merged) {
-        // Too small to pick apart: zoom in to it.
-        this.setWindow(windowAround(s.begin[i]!, s.end[i]!, 0.5));
-        return;
-      }
-      this.selectSlice(s.ref[i]!, { row: s.row[i]!, begin: s.begin[i]!, end: s.end[i]!, depth: s.depth[i]! });
-    } else if (hit.kind === 'instant') {
-      const ins = tile.instants;
-      if (hit.merged) {
-        const t = ins.time[hit.index]!;
-        const res = g.scale.resolution;
-        this.setWindow(windowAround(t - 4 * res, t + 4 * res, 0.5));
-        return;
-      }
-      this.showDetails('instant', ins.ref[hit.index]!);
-    } else {
-      const ar = tile.arrows;
-      if (hit.merged) {
-        const a = ar.send[hit.index]!;
-        const b = ar.recv[hit.index]!;
-        this.setWindow(windowAround(Math.min(a, b), Math.max(a, b), 0.5));
-        return;
-      }
-      this.showDetails('message', ar.ref[hit.index]!);
-    }
+    const tile = this.loader.current?.tile ?? null;
+    const action = clickAction(this.geometry(), this.layout, tile, x, y, (s) => this.options.style.visible(s));
+    if (action.kind === 'toggle') this.toggleGroup(action.key);
+    else if (action.kind === 'zoom') this.setWindow(action.window);
+    else if (action.kind === 'slice') this.selection.selectSlice(action.id, action.box);
+    else if (action.kind === 'instant' || action.kind === 'message') this.selection.showDetails(action.kind, action.id);
+    else if (action.kind === 'clear') this.selection.clear();
   }
 
   private emitStatus(loading = this.loader.inFlight > 0): void {
@@ -590,7 +457,7 @@ export class TimelineView implements TimelineControl {
       pointer,
       window: this.window(),
       range: this.input.range,
-      selected: this.selectedBox,
+      selected: this.selection.selected,
       loading,
     });
   }
@@ -602,7 +469,7 @@ export class TimelineView implements TimelineControl {
     const input = new TimelineInput(this.canvas, this.root, {
       geometry: () => this.geometry(),
       setWindow: (w) => this.setWindow(w),
-      setScroll: (top) => this.setScroll(top),
+      setScroll: (top) => this.scroll.set(top),
       zoomBy: (factor, anchor) => this.zoomBy(factor, anchor),
       panBy: (fraction) => this.panBy(fraction),
       fit: () => this.fit(),
@@ -622,15 +489,6 @@ export class TimelineView implements TimelineControl {
     const ro = new ResizeObserver(() => this.resize());
     ro.observe(this.root);
     this.cleanups.push(() => ro.disconnect());
-
-    const onScroll = (): void => {
-      const s = this.clampScroll(this.scroller.scrollTop);
-      if (s !== this.scrollTop) {
-        this.scrollTop = s;
-        this.requestDraw();
-      }
-    };
-    this.scroller.addEventListener('scroll', onScroll);
-    this.cleanups.push(() => this.scroller.removeEventListener('scroll', onScroll));
+    this.cleanups.push(() => this.scroll.destroy());
   }
 }
