@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { RowLayout, type LayoutInput } from '../../base/layout';
+import { RowLayout } from '../../base/layout';
 import { decodeTile } from '../../engine/tile';
 import { encodeTile } from '../../engine/tile_encode';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { distanceToSegment, hitTest } from './hit';
+import { TWO_RANKS } from './test_rows';
 
-const input: LayoutInput = {
-  processes: [
-    { index: 0, rank: 0, pid: 1, host: 'h', name: 'rank 0', executable: '', arguments: '', clock_offset_ns: 0, clock_drift_ppm: 0, threads: [0] },
-    { index: 1, rank: 1, pid: 2, host: 'h', name: 'rank 1', executable: '', arguments: '', clock_offset_ns: 0, clock_drift_ppm: 0, threads: [1] },
-  ],
-  threads: [
-    { index: 0, process: 0, tid: 1, name: 'main', begin: 0, end: 1000, records: 4, max_depth: 1 },
-    { index: 1, process: 1, tid: 2, name: 'main', begin: 0, end: 1000, records: 4, max_depth: 0 },
-  ],
-  counters: [],
-};
+const input = TWO_RANKS;
 
 // 1000 ns over 1000 px: 1 ns per px, plot starting at LABEL_WIDTH.
 const geometry = (collapsed: Set<string> = new Set()) =>
