@@ -175,11 +175,11 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
   // slab's pairs are tens of megabytes: allocating them anew each slab cost
   // more system time than the thread saved).
   std::mutex spare_mu;
-  std::vector<std::unique_ptr<Batch>> spare;
+  std::vector<std::shared_ptr<Batch>> spare;
   SerialWorker worker(/*max_queued=*/1);
   // Hands what the slab paired and completed to the solver.
   const auto drain = [&](bool advance, int64_t frontier) {
-    std::unique_ptr<Batch> batch;
+    std::shared_ptr<Batch> batch;
     {
       std::lock_guard<std::mutex> lock(spare_mu);
       if (!spare.empty()) {
@@ -187,21 +187,20 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
         spare.pop_back();
       }
     }
-    if (!batch) batch = std::make_unique<Batch>();
+    if (!batch) batch = std::make_shared<Batch>();
     batch->pairs.resize(collectors.size());
     for (size_t p = 0; p < collectors.size(); ++p)
       batch->pairs[p].swap(collectors[p]->pairs);
     batch->collectives.swap(pending);
     batch->advance = advance;
     batch->frontier = frontier;
-    worker.Post([b = batch.release(), &solve, &spare_mu, &spare] {
-      std::unique_ptr<Batch> done(b);
-      solve(*done);
-      for (auto& pairs : done->pairs)
+    worker.Post([batch, &solve, &spare_mu, &spare] {
+      solve(*batch);
+      for (auto& pairs : batch->pairs)
         pairs.clear();
-      done->collectives.clear();
+      batch->collectives.clear();
       std::lock_guard<std::mutex> lock(spare_mu);
-      spare.push_back(std::move(done));
+      spare.push_back(batch);
     });
   };
 
