@@ -38,17 +38,28 @@ inline int UvarintSize(uint64_t v) {
   return n;
 }
 
-/// Decodes one unsigned varint at *p; advances *p. Returns false (leaving *p)
-/// when the bytes end first, the encoding is longer than 10 bytes, or the value
-/// does not fit in 64 bits.
-inline bool GetUvarint(const uint8_t** p, const uint8_t* end, uint64_t* out) {
+/// The general case of GetUvarint, kept out of line so that its common
+/// cases inline into the decoders' loops.
+[[gnu::noinline]] inline bool GetUvarintSlow(const uint8_t** p, const uint8_t* end, uint64_t* out) {
   const uint8_t* q = *p;
-  if (q < end && *q < 0x80) {  // one byte: the common case
-    *out = *q;
-    *p = q + 1;
+  uint64_t v = 0;
+  if (end - q >= kMaxVarintBytes) {
+    // Nine bytes hold 63 bits: no bound to check before the tenth.
+    for (int i = 0; i < 9; ++i) {
+      const uint8_t b = q[i];
+      v |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
+      if (b < 0x80) {
+        *out = v;
+        *p = q + i + 1;
+        return true;
+      }
+    }
+    const uint8_t b = q[9];
+    if (b > 1) return false;  // longer than 10 bytes, or more than 64 bits
+    *out = v | static_cast<uint64_t>(b) << 63;
+    *p = q + 10;
     return true;
   }
-  uint64_t v = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     if (q >= end) return false;
     const uint8_t b = *q++;
@@ -61,6 +72,28 @@ inline bool GetUvarint(const uint8_t** p, const uint8_t* end, uint64_t* out) {
     }
   }
   return false;
+}
+
+/// Decodes one unsigned varint at *p; advances *p. Returns false (leaving *p)
+/// when the bytes end first, the encoding is longer than 10 bytes, or the value
+/// does not fit in 64 bits.
+[[gnu::always_inline]] inline bool GetUvarint(const uint8_t** p, const uint8_t* end,
+                                              uint64_t* out) {
+  const uint8_t* q = *p;
+  // One byte (ids, lengths) and two (most time deltas): the common cases.
+  if (end - q >= 2) [[likely]] {
+    if (q[0] < 0x80) {
+      *out = q[0];
+      *p = q + 1;
+      return true;
+    }
+    if (q[1] < 0x80) {
+      *out = (q[0] & 0x7fu) | static_cast<uint64_t>(q[1]) << 7;
+      *p = q + 2;
+      return true;
+    }
+  }
+  return GetUvarintSlow(p, end, out);
 }
 
 inline bool GetSvarint(const uint8_t** p, const uint8_t* end, int64_t* out) {

@@ -150,6 +150,38 @@ TEST(Varint, OverlongInputFails) {
   EXPECT_EQ(p, overflow.data());
 }
 
+// With ten or more bytes left the decoder reads without checking each byte
+// against `end`: every length decodes there as it does at the very end, and
+// stops where its encoding stops.
+TEST(Varint, EncodingsFollowedByMoreBytesDecodeTheSame) {
+  for (int bits = 0; bits <= 64; ++bits) {
+    const uint64_t v = bits == 0 ? 0 : (bits == 64 ? kMax : (uint64_t{1} << bits) - 1);
+    std::vector<uint8_t> buf = Encode(v);
+    const size_t size = buf.size();
+    buf.insert(buf.end(), 12, 0xff);  // more bytes, none a terminator
+    const uint8_t* p = buf.data();
+    uint64_t out = v + 1;
+    ASSERT_TRUE(GetUvarint(&p, buf.data() + buf.size(), &out)) << v;
+    EXPECT_EQ(out, v);
+    EXPECT_EQ(p, buf.data() + size) << v;
+  }
+  // Ten bytes, the last with more than the one bit left of 64, then more.
+  std::vector<uint8_t> overflow(9, 0xff);
+  overflow.push_back(0x02);
+  overflow.insert(overflow.end(), 5, 0x00);
+  const uint8_t* p = overflow.data();
+  uint64_t out = 7;
+  EXPECT_FALSE(GetUvarint(&p, overflow.data() + overflow.size(), &out));
+  EXPECT_EQ(p, overflow.data());
+  EXPECT_EQ(out, 7u);
+  // Eleven bytes: the tenth still continues.
+  std::vector<uint8_t> eleven(10, 0x80);
+  eleven.insert(eleven.end(), 5, 0x00);
+  p = eleven.data();
+  EXPECT_FALSE(GetUvarint(&p, eleven.data() + eleven.size(), &out));
+  EXPECT_EQ(p, eleven.data());
+}
+
 TEST(Varint, NonMinimalEncodingsDecode) {
   // 0 written in two bytes is redundant but valid LEB128.
   const uint8_t bytes[] = {0x80, 0x00};
