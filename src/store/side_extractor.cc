@@ -9,9 +9,8 @@ namespace plx::store {
 void SideExtractor::Add(const ChunkRows& rows) {
   const model::Trace& t = *rows.tables;
   const model::SliceTable& s = t.slices;
-  for (size_t r = rows.carried; r < s.size(); ++r)
-    pending_.push_back({static_cast<uint32_t>(rows.slice_row(r)), s.state[r], s.callsite[r],
-                        s.depth[r], s.begin[r], s.end[r]});
+  chunk_ = &rows;
+  next_slice_ = rows.carried;
   const auto row = [&](TableIndex table, size_t i) {
     return static_cast<uint32_t>(rows.first.table[table] + i);
   };
@@ -52,6 +51,12 @@ void SideExtractor::Add(const ChunkRows& rows) {
   // A record at the last time seen may get a slice that begins at that same
   // time from the next chunk: it waits.
   Resolve(last_time_);
+  // Every slice of the chunk began by then: the sweep opens the rest now.
+  // The records left, at that time, find the same slices open when they
+  // resolve (what opens later begins at that time too, and a sweep moved to
+  // a time in two steps ends as one moved there at once).
+  CallAt(last_time_);
+  chunk_ = nullptr;
 }
 
 void SideExtractor::Finish() {
@@ -78,9 +83,15 @@ void SideExtractor::Resolve(int64_t limit) {
 
 CallRef SideExtractor::CallAt(int64_t t) {
   // Open every slice that began by t, closing those that ended before it began.
-  while (!pending_.empty() && pending_.front().begin <= t) {
-    const Slice slice = pending_.front();
-    pending_.pop_front();
+  const model::SliceTable* s = chunk_ != nullptr ? &chunk_->tables->slices : nullptr;
+  for (; s != nullptr && next_slice_ < s->size() && s->begin[next_slice_] <= t; ++next_slice_) {
+    const size_t r = next_slice_;
+    const Slice slice{static_cast<uint32_t>(chunk_->slice_row(r)),
+                      s->state[r],
+                      s->callsite[r],
+                      s->depth[r],
+                      s->begin[r],
+                      s->end[r]};
     while (!open_.empty() && open_.back().end < slice.begin)
       open_.pop_back();
     // A parent and a child that begin at the same ns may come in either

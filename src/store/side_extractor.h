@@ -4,8 +4,9 @@
 // later record (the sweep of time::EnclosingSlices: a record belongs to the
 // innermost slice open at its time), and holds back the records of the last
 // time stamp seen until the next chunk shows no slice begins at that same
-// nanosecond. Records get their call as their chunk arrives, so a chunk's
-// slices are not kept while its records wait to be taken.
+// nanosecond. Records get their call as their chunk arrives, and the sweep
+// reads the chunk's slices where they were decoded: a chunk's slices are
+// not copied, nor kept while its records wait to be taken.
 #pragma once
 
 #include <cstdint>
@@ -42,13 +43,15 @@ class SideExtractor {
     uint16_t depth;
     int64_t begin, end;
   };
+  // With the chunk being added (chunk_), opens its slices that began by t.
   CallRef CallAt(int64_t t);
   // Gives the records before `limit` not given one yet their call, in time
   // order over the three kinds, so that the slices they needed can go.
   void Resolve(int64_t limit);
 
-  std::deque<Slice> pending_;  // slices not yet opened, by begin
-  std::vector<Slice> open_;    // the sweep's stack, outermost first
+  const ChunkRows* chunk_ = nullptr;  // while Add runs
+  size_t next_slice_ = 0;             // its first slice not opened yet
+  std::vector<Slice> open_;           // the sweep's stack, outermost first
   std::deque<MessageSide> messages_;
   std::deque<CollectiveSide> collectives_;
   std::deque<PostSide> posts_;
