@@ -91,13 +91,16 @@ void MessageJoin::Add(const MessageSide& m) {
   // Behind a record already released: the pairing so far may be wrong.
   if (side.any && k < side.last) exceeded_ = true;
   const auto key_of = [](const MessageSide& x) { return Key{x.match, x.time, x.row}; };
-  if (side.waiting.empty() || !(k < key_of(side.waiting.back()))) {
-    side.waiting.push_back(m);
+  std::deque<MessageSide>& queue = side.queue;
+  if (queue.size() == side.released || !(k < key_of(queue.back()))) {
+    queue.push_back(m);
   } else {
+    // Among the records not released yet (one behind the released ones
+    // already broke the order above).
     const auto at =
-        std::upper_bound(side.waiting.begin(), side.waiting.end(), k,
+        std::upper_bound(queue.begin() + static_cast<std::ptrdiff_t>(side.released), queue.end(), k,
                          [&](const Key& a, const MessageSide& b) { return a < key_of(b); });
-    side.waiting.insert(at, m);
+    queue.insert(at, m);
   }
   c.active = std::max(c.active, m.time);
   ++held_;
@@ -108,26 +111,29 @@ void MessageJoin::Add(const MessageSide& m) {
 }
 
 void MessageJoin::Pair(Channel* c, const PairFn& on_pair) {
-  std::deque<MessageSide>& sends = c->sides[0].ready;
-  std::deque<MessageSide>& recvs = c->sides[1].ready;
-  while (!sends.empty() && !recvs.empty()) {
+  Side& sends = c->sides[0];
+  Side& recvs = c->sides[1];
+  while (sends.released > 0 && recvs.released > 0) {
     int64_t post = 0;
-    const bool has_post = PostOf(recvs.front(), &post);
-    on_pair(sends.front(), recvs.front(), has_post, post);
-    sends.pop_front();
-    recvs.pop_front();
+    const bool has_post = PostOf(recvs.queue.front(), &post);
+    on_pair(sends.queue.front(), recvs.queue.front(), has_post, post);
+    sends.queue.pop_front();
+    recvs.queue.pop_front();
+    --sends.released;
+    --recvs.released;
     held_ -= 2;
   }
 }
 
 void MessageJoin::Release(Channel* c, int64_t until, const PairFn& on_pair) {
   for (Side& side : c->sides) {
-    while (!side.waiting.empty() && side.waiting.front().time < until) {
-      const MessageSide& m = side.waiting.front();
+    const size_t before = side.released;
+    while (side.released < side.queue.size() && side.queue[side.released].time < until)
+      ++side.released;
+    if (side.released != before) {
+      const MessageSide& m = side.queue[side.released - 1];
       side.last = {m.match, m.time, m.row};
       side.any = true;
-      side.ready.push_back(m);
-      side.waiting.pop_front();
     }
   }
   Pair(c, on_pair);
@@ -146,8 +152,7 @@ void MessageJoin::Advance(int64_t frontier, const PairFn& on_pair) {
   std::vector<Channel*> still;
   for (Channel* c : active_) {
     Release(c, until, on_pair);
-    const bool empty = c->sides[0].waiting.empty() && c->sides[1].waiting.empty() &&
-                       c->sides[0].ready.empty() && c->sides[1].ready.empty();
+    const bool empty = c->sides[0].queue.empty() && c->sides[1].queue.empty();
     if (!empty) {
       still.push_back(c);
       continue;
@@ -179,7 +184,7 @@ void MessageJoin::Finish(const PairFn& on_pair,
   for (Channel* c : active_) {
     Release(c, std::numeric_limits<int64_t>::max(), on_pair);
     for (Side& side : c->sides)
-      left.insert(left.end(), side.ready.begin(), side.ready.end());
+      left.insert(left.end(), side.queue.begin(), side.queue.end());
   }
   active_.clear();
   channels_.clear();

@@ -58,10 +58,12 @@ class MessageJoin {
     uint32_t row;
     bool operator<(const Key& o) const;
   };
+  // A side's records by key (nearly always arriving in order: appended);
+  // the first `released` of them are released, in order, and wait for a
+  // partner; the rest are not released yet.
   struct Side {
-    std::deque<MessageSide> waiting;  // not yet released, by key (nearly always
-                                      // arriving in order: appended)
-    std::deque<MessageSide> ready;    // released in order, not yet paired
+    std::deque<MessageSide> queue;
+    size_t released = 0;
     Key last{0, INT64_MIN, 0};
     bool any = false;  // something was released
   };
