@@ -64,9 +64,9 @@ class GenApiTest(unittest.TestCase):
             self.assertIn("  row: Int32Array;", f.read())
 
     def test_clashing_columns_are_refused(self):
-        for old, new in [(SLICE_FLAGS, SLICE_FLAGS.replace('"flags", ', '"flags", column = "ref", ')),
-                         (SLICE_FLAGS, SLICE_FLAGS.replace('"flags", ', '"flags", column = "count", ')),
-                         (SLICE_FLAGS, SLICE_FLAGS.replace('"flags", ', '"flags", array = "Blob", '))]:
+        flags = '"flags", '
+        for extra in ['column = "ref", ', 'column = "count", ', 'array = "Blob", ']:
+            old, new = SLICE_FLAGS, SLICE_FLAGS.replace(flags, flags + extra)
             d, spec = self.spec(old, new)
             r = self.run_gen(spec, "--ts", os.path.join(d, "api.gen.ts"))
             self.assertEqual(r.returncode, 1, new)
