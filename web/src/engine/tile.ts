@@ -13,6 +13,7 @@ import {
   decodeTilePoints,
   decodeTileSlices,
   readTileHeader,
+  writeTileHeader,
   type TileArrows,
   type TileHeader,
   type TileInstants,
@@ -72,11 +73,8 @@ export function decodeTile(buffer: ArrayBuffer): Tile {
 /** An empty tile (before the first answer). */
 export function emptyTile(from = 0, to = 1, width = 1): Tile {
   const buf = new ArrayBuffer(TILEHEADER_SIZE);
-  const v = new DataView(buf);
-  v.setUint32(0, TILE_MAGIC, true);
-  v.setUint32(4, API_VERSION, true);
-  v.setFloat64(8, from, true);
-  v.setFloat64(16, to, true);
-  v.setUint32(24, width, true);
+  const counts = { slices: 0, instants: 0, arrows: 0, points: 0, reserved: 0 };
+  const header = { magic: TILE_MAGIC, version: API_VERSION, from, to, width, ...counts };
+  writeTileHeader(new DataView(buf), 0, header);
   return decodeTile(buf);
 }
