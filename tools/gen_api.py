@@ -193,8 +193,11 @@ def gen_ts_columns(spec):
         out.append(f"export interface {cols} {{")
         out.append("  count: number;")
         for field in r["fields"]:
-            if field["doc"]:
-                out.append(f"  /** {field['doc']} */")
+            doc = field["doc"]
+            if "column" in field:
+                doc = (doc + " " if doc else "") + f"(field {field['name']})"
+            if doc:
+                out.append(f"  /** {doc} */")
             out.append(f"  {column_name(field)}: {column_array(field)};")
         out.append("}")
         out.append("")

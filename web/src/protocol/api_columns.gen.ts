@@ -125,7 +125,7 @@ export interface TilePoints {
   last: Float64Array;
   /** CounterTrack.index */
   track: Uint32Array;
-  /** samples in the pixel */
+  /** samples in the pixel (field count) */
   samples: Uint32Array;
 }
 
