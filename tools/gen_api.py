@@ -42,6 +42,15 @@ def column_name(field):
     return field.get("column", lower_camel(field["name"]))
 
 
+def placed(record):
+    """(field, byte offset) of each field of a binary record."""
+    pos, out = 0, []
+    for field in record["fields"]:
+        out.append((field, pos))
+        pos += BINARY[field["type"]][1]
+    return out
+
+
 def column_array(field):
     return field.get("array", BINARY[field["type"]][3])
 
@@ -159,22 +168,18 @@ def gen_ts_records(spec):
         out.append(f"/** Reads the {r['name']} at byte `offset` of `view`. */")
         out.append(f"export function read{r['name']}(view: DataView, offset: number): {r['name']} {{")
         out.append("  return {")
-        pos = 0
-        for field in r["fields"]:
+        for field, pos in placed(r):
             getter = BINARY[field["type"]][2]
             out.append(f"    {field['name']}: view.{getter}(offset + {pos}, true),")
-            pos += BINARY[field["type"]][1]
         out.append("  };")
         out.append("}")
         out.append("")
         out.append(f"/** Writes `r` as a {r['name']} at byte `offset` of `view`. */")
         out.append(f"export function write{r['name']}(view: DataView, offset: number, "
                    f"r: {r['name']}): void {{")
-        pos = 0
-        for field in r["fields"]:
+        for field, pos in placed(r):
             setter = "s" + BINARY[field["type"]][2][1:]
             out.append(f"  view.{setter}(offset + {pos}, r.{field['name']}, true);")
-            pos += BINARY[field["type"]][1]
         out.append("}")
         out.append("")
     return "\n".join(out)
@@ -210,11 +215,9 @@ def gen_ts_columns(spec):
             out.append(f"    {column_name(field)}: new {column_array(field)}(count),")
         out.append("  };")
         out.append(f"  for (let i = 0, o = offset; i < count; i++, o += {r['name'].upper()}_SIZE) {{")
-        pos = 0
-        for field in r["fields"]:
+        for field, pos in placed(r):
             getter = BINARY[field["type"]][2]
             out.append(f"    c.{column_name(field)}[i] = view.{getter}(o + {pos}, true);")
-            pos += BINARY[field["type"]][1]
         out.append("  }")
         out.append("  return c;")
         out.append("}")
@@ -301,10 +304,8 @@ def gen_docs(spec):
         out.append("")
         out.append("| offset | field | type | meaning |")
         out.append("|---:|---|---|---|")
-        pos = 0
-        for field in r["fields"]:
+        for field, pos in placed(r):
             out.append(f"| {pos} | `{field['name']}` | {field['type']} | {field['doc']} |")
-            pos += BINARY[field["type"]][1]
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
