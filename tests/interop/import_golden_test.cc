@@ -113,6 +113,21 @@ std::vector<Case> Cases() {
   return cases;
 }
 
+// A .dump left behind by a renamed or removed input would never be checked.
+TEST(ImportGoldenFilesTest, EveryDumpHasAnInput) {
+  std::vector<fs::path> expected;
+  for (const Case& c : Cases())
+    expected.push_back(ExpectedPath(c));
+  for (const auto& format : fs::directory_iterator(GoldenDir())) {
+    if (!format.is_directory()) continue;
+    for (const auto& e : fs::directory_iterator(format.path())) {
+      if (e.path().extension() != ".dump") continue;
+      EXPECT_NE(std::find(expected.begin(), expected.end(), e.path()), expected.end())
+          << e.path() << " belongs to no input";
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Importers, ImportGoldenTest, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<Case>& param) {
                            std::string n = param.param.format + "_" + param.param.input;
