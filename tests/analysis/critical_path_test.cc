@@ -7,39 +7,14 @@
 #include <string>
 
 #include "script_trace.h"
+#include "support/mpi_scripts.h"
 
 namespace plx::analysis {
 namespace {
 
+using testing::kLateChainScript;
 using testing::LoadScript;
 using testing::MpiScriptPreamble;
-
-// Rank 0 computes until 1000 and sends to rank 1, which waited in MPI_Recv
-// from 100; rank 1 computes until 3000 and sends to rank 2, which waited from
-// 200; rank 2 computes until 4000, the end of the trace. The path is rank 0's
-// compute, rank 1's from the end of its wait, then rank 2's.
-constexpr char kChain[] = R"(
-enter 0 0 t=0 compute
-leave 0 0 t=1000 compute
-enter 0 0 t=1000 MPI_Send
-send 0 0 t=1010 comm=world peer=1 tag=0 bytes=8 match=1
-leave 0 0 t=1100 MPI_Send
-enter 1 0 t=100 MPI_Recv
-post 1 0 t=110 comm=world peer=0 tag=0 match=1
-recv 1 0 t=1040 comm=world peer=0 tag=0 bytes=8 match=1
-leave 1 0 t=1050 MPI_Recv
-enter 1 0 t=1050 compute
-leave 1 0 t=3000 compute
-enter 1 0 t=3000 MPI_Send
-send 1 0 t=3010 comm=world peer=2 tag=0 bytes=8 match=1
-leave 1 0 t=3100 MPI_Send
-enter 2 0 t=200 MPI_Recv
-post 2 0 t=210 comm=world peer=1 tag=0 match=1
-recv 2 0 t=3190 comm=world peer=1 tag=0 bytes=8 match=1
-leave 2 0 t=3200 MPI_Recv
-enter 2 0 t=3200 compute
-leave 2 0 t=4000 compute
-)";
 
 int64_t StateNs(const model::Trace& t, const CriticalPath& path, const std::string& name) {
   for (const PathStateTime& s : path.states)
@@ -47,8 +22,10 @@ int64_t StateNs(const model::Trace& t, const CriticalPath& path, const std::stri
   return -1;
 }
 
+// The chain of support/mpi_scripts.h: the path is rank 0's compute, rank 1's
+// from the end of its wait, then rank 2's.
 TEST(CriticalPathTest, FollowsAChainOfLateMessages) {
-  const model::Trace t = LoadScript(MpiScriptPreamble(3) + kChain);
+  const model::Trace t = LoadScript(MpiScriptPreamble(3) + kLateChainScript);
   const WaitStatesReport waits = ComputeWaitStates(t);
   ASSERT_EQ(waits.all.late_sender_ns, 900 + 2800);
   const CriticalPath path = ComputeCriticalPath(t, waits);

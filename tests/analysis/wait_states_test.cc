@@ -8,25 +8,17 @@
 #include <string>
 
 #include "script_trace.h"
+#include "support/mpi_scripts.h"
 
 namespace plx::analysis {
 namespace {
 
+using testing::kLateSenderScript;
 using testing::LoadScript;
 using testing::MpiScriptPreamble;
 
 TEST(WaitStatesTest, LateSenderWaitsFiftyMicroseconds) {
-  const model::Trace t = LoadScript(MpiScriptPreamble(2) + R"(
-enter 0 0 t=0 compute
-leave 0 0 t=100000 compute
-enter 0 0 t=100000 MPI_Send
-send 0 0 t=100100 comm=world peer=1 tag=5 bytes=8 match=1
-leave 0 0 t=101000 MPI_Send
-enter 1 0 t=50000 MPI_Recv
-post 1 0 t=50010 comm=world peer=0 tag=5 match=1
-recv 1 0 t=109000 comm=world peer=0 tag=5 bytes=8 match=1
-leave 1 0 t=110000 MPI_Recv
-)");
+  const model::Trace t = LoadScript(MpiScriptPreamble(2) + kLateSenderScript);
   const WaitStatesReport r = ComputeWaitStates(t);
   EXPECT_EQ(r.all.late_sender_ns, 50000);
   EXPECT_EQ(r.all.late_receiver_ns, 0);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command_test.h"
+#include "support/mpi_scripts.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -14,38 +15,16 @@ namespace {
 
 using nlohmann::json;
 
+using testing::kLateChainScript;
 using testing::MpiScriptPreamble;
 
-// Rank 0 computes until 1000 and sends to rank 1 (waiting since 100), which
-// computes until 3000 and sends to rank 2 (waiting since 200), which computes
-// until 4000.
-constexpr char kChain[] = R"(
-enter 0 0 t=0 compute
-leave 0 0 t=1000 compute
-enter 0 0 t=1000 MPI_Send
-send 0 0 t=1010 comm=world peer=1 tag=0 bytes=8 match=1
-leave 0 0 t=1100 MPI_Send
-enter 1 0 t=100 MPI_Recv
-recv 1 0 t=1040 comm=world peer=0 tag=0 bytes=8 match=1
-leave 1 0 t=1050 MPI_Recv
-enter 1 0 t=1050 compute
-leave 1 0 t=3000 compute
-enter 1 0 t=3000 MPI_Send
-send 1 0 t=3010 comm=world peer=2 tag=0 bytes=8 match=1
-leave 1 0 t=3100 MPI_Send
-enter 2 0 t=200 MPI_Recv
-recv 2 0 t=3190 comm=world peer=1 tag=0 bytes=8 match=1
-leave 2 0 t=3200 MPI_Recv
-enter 2 0 t=3200 compute
-leave 2 0 t=4000 compute
-)";
-
+// The chain of late messages of support/mpi_scripts.h.
 class CriticalPathCmdTest : public CommandTest {
  protected:
   CriticalPathCmdTest() : CommandTest("critical-path") {}
   void SetUp() override {
     path_ = dir_.File("t.plx");
-    const Status s = testing::WriteTraceScript(MpiScriptPreamble(3) + kChain, path_);
+    const Status s = testing::WriteTraceScript(MpiScriptPreamble(3) + kLateChainScript, path_);
     ASSERT_TRUE(s.ok()) << s.message();
   }
 };

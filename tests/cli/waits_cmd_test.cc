@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command_test.h"
+#include "support/mpi_scripts.h"
 #include "support/trace_script.h"
 
 namespace plx::cli {
@@ -16,26 +17,18 @@ namespace {
 
 using nlohmann::json;
 
+using testing::kLateSenderScript;
 using testing::MpiScriptPreamble;
 
-// Rank 1 waits 50 us in MPI_Recv for rank 0's send; in the barrier rank 0
-// waits 89 us and rank 1 40 us for rank 2; then ranks 0 and 1 each wait in
-// MPI_Recv for the other.
+// After kLateSenderScript (rank 1 waits 50 us in MPI_Recv for rank 0's
+// send): in the barrier rank 0 waits 89 us and rank 1 40 us for rank 2; then
+// ranks 0 and 1 each wait in MPI_Recv for the other.
 constexpr char kScript[] = R"(
-enter 0 0 t=0 compute
-leave 0 0 t=100000 compute
-enter 0 0 t=100000 MPI_Send
-send 0 0 t=100100 comm=world peer=1 tag=5 bytes=8 match=1
-leave 0 0 t=101000 MPI_Send
 enter 0 0 t=101000 MPI_Barrier
 collective 0 0 t=199999 op=1 comm=world
 leave 0 0 t=200000 MPI_Barrier
 enter 0 0 t=200000 MPI_Recv
 post 0 0 t=200010 comm=world peer=1 tag=9 match=1
-enter 1 0 t=50000 MPI_Recv
-post 1 0 t=50010 comm=world peer=0 tag=5 match=1
-recv 1 0 t=109000 comm=world peer=0 tag=5 bytes=8 match=1
-leave 1 0 t=110000 MPI_Recv
 enter 1 0 t=150000 MPI_Barrier
 collective 1 0 t=200099 op=1 comm=world
 leave 1 0 t=200100 MPI_Barrier
@@ -52,7 +45,8 @@ class WaitsCmdTest : public CommandTest {
   WaitsCmdTest() : CommandTest("waits") {}
   void SetUp() override {
     path_ = dir_.File("t.plx");
-    const Status s = testing::WriteTraceScript(MpiScriptPreamble(3) + kScript, path_);
+    const Status s =
+        testing::WriteTraceScript(MpiScriptPreamble(3) + kLateSenderScript + kScript, path_);
     ASSERT_TRUE(s.ok()) << s.message();
   }
 };

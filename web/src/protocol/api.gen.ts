@@ -4,3 +4,4 @@
 export * from './api_types.gen';
 export * from './api_endpoints.gen';
 export * from './api_records.gen';
+export * from './api_columns.gen';

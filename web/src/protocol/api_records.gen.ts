@@ -43,6 +43,20 @@ export function readTileHeader(view: DataView, offset: number): TileHeader {
   };
 }
 
+/** Writes `r` as a TileHeader at byte `offset` of `view`. */
+export function writeTileHeader(view: DataView, offset: number, r: TileHeader): void {
+  view.setUint32(offset + 0, r.magic, true);
+  view.setUint32(offset + 4, r.version, true);
+  view.setFloat64(offset + 8, r.from, true);
+  view.setFloat64(offset + 16, r.to, true);
+  view.setUint32(offset + 24, r.width, true);
+  view.setUint32(offset + 28, r.slices, true);
+  view.setUint32(offset + 32, r.instants, true);
+  view.setUint32(offset + 36, r.arrows, true);
+  view.setUint32(offset + 40, r.points, true);
+  view.setUint32(offset + 44, r.reserved, true);
+}
+
 /** A slice, or (flags & 1) several slices too short to draw apart, merged into one bar. */
 export interface TileSlice {
   /** trace time */
@@ -73,6 +87,17 @@ export function readTileSlice(view: DataView, offset: number): TileSlice {
   };
 }
 
+/** Writes `r` as a TileSlice at byte `offset` of `view`. */
+export function writeTileSlice(view: DataView, offset: number, r: TileSlice): void {
+  view.setFloat64(offset + 0, r.begin, true);
+  view.setFloat64(offset + 8, r.end, true);
+  view.setUint32(offset + 16, r.row, true);
+  view.setUint32(offset + 20, r.state, true);
+  view.setUint32(offset + 24, r.ref, true);
+  view.setUint16(offset + 28, r.depth, true);
+  view.setUint16(offset + 30, r.flags, true);
+}
+
 /** An instant event, or (flags & 1) several merged into one marker. */
 export interface TileInstant {
   time: number;
@@ -96,6 +121,15 @@ export function readTileInstant(view: DataView, offset: number): TileInstant {
     ref: view.getUint32(offset + 16, true),
     flags: view.getUint32(offset + 20, true),
   };
+}
+
+/** Writes `r` as a TileInstant at byte `offset` of `view`. */
+export function writeTileInstant(view: DataView, offset: number, r: TileInstant): void {
+  view.setFloat64(offset + 0, r.time, true);
+  view.setUint32(offset + 8, r.row, true);
+  view.setUint32(offset + 12, r.type, true);
+  view.setUint32(offset + 16, r.ref, true);
+  view.setUint32(offset + 20, r.flags, true);
 }
 
 /** A message from send to receive, or (flags & 1) several between the same rows sent in the same pixel, or the same few pixels when many row pairs have messages (at most ~4 arrows per pixel column); a merged arrow is drawn at its first message. */
@@ -126,6 +160,16 @@ export function readTileArrow(view: DataView, offset: number): TileArrow {
   };
 }
 
+/** Writes `r` as a TileArrow at byte `offset` of `view`. */
+export function writeTileArrow(view: DataView, offset: number, r: TileArrow): void {
+  view.setFloat64(offset + 0, r.send, true);
+  view.setFloat64(offset + 8, r.recv, true);
+  view.setUint32(offset + 16, r.from_row, true);
+  view.setUint32(offset + 20, r.to_row, true);
+  view.setUint32(offset + 24, r.ref, true);
+  view.setUint32(offset + 28, r.flags, true);
+}
+
 /** The samples of one counter track within one pixel column. */
 export interface TileCounterPoint {
   /** the first sample's time */
@@ -152,4 +196,14 @@ export function readTileCounterPoint(view: DataView, offset: number): TileCounte
     track: view.getUint32(offset + 32, true),
     count: view.getUint32(offset + 36, true),
   };
+}
+
+/** Writes `r` as a TileCounterPoint at byte `offset` of `view`. */
+export function writeTileCounterPoint(view: DataView, offset: number, r: TileCounterPoint): void {
+  view.setFloat64(offset + 0, r.time, true);
+  view.setFloat64(offset + 8, r.min, true);
+  view.setFloat64(offset + 16, r.max, true);
+  view.setFloat64(offset + 24, r.last, true);
+  view.setUint32(offset + 32, r.track, true);
+  view.setUint32(offset + 36, r.count, true);
 }
