@@ -87,6 +87,14 @@ std::string_view NextToken(std::string_view* rest, char separator) {
   return token;
 }
 
+std::string_view TrimBlanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
 std::string AsciiLower(std::string_view s) {
   std::string out(s);
   for (char& c : out)

@@ -28,6 +28,9 @@ std::string EscapeControl(std::string_view text);
 /// Splits on a separator; empty pieces are kept.
 std::string_view NextToken(std::string_view* rest, char separator);
 
+/// Without the spaces and tabs at either end.
+std::string_view TrimBlanks(std::string_view s);
+
 /// ASCII letters in lower case; other bytes as they are.
 std::string AsciiLower(std::string_view s);
 

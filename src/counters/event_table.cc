@@ -125,14 +125,6 @@ bool Lookup(std::string_view name, EventSpec* out) {
   return false;
 }
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 std::vector<EventSpec> ParseEventList(std::string_view list, std::vector<std::string>* errors) {
@@ -151,7 +143,7 @@ std::vector<EventSpec> ParseEventList(std::string_view list, std::vector<std::st
   };
   std::string_view rest = list;
   while (!rest.empty()) {
-    const std::string_view name = Trim(NextToken(&rest, ','));
+    const std::string_view name = TrimBlanks(NextToken(&rest, ','));
     if (name.empty()) continue;
     if (name == "default") {
       for (const char* n : {"cycles", "instructions", "cache-misses"})

@@ -91,5 +91,13 @@ TEST(AsciiLower, LowersAsciiLettersOnly) {
   EXPECT_EQ(AsciiLower(""), "");
 }
 
+TEST(TrimBlanks, DropsSpacesAndTabsAtTheEndsOnly) {
+  EXPECT_EQ(TrimBlanks(" \tcycles, instructions \t"), "cycles, instructions");
+  EXPECT_EQ(TrimBlanks("a b"), "a b");
+  EXPECT_EQ(TrimBlanks(" \t "), "");
+  EXPECT_EQ(TrimBlanks(""), "");
+  EXPECT_EQ(TrimBlanks("\nx\n"), "\nx\n");  // only spaces and tabs
+}
+
 }  // namespace
 }  // namespace plx

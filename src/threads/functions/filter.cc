@@ -3,22 +3,12 @@
 
 #include <fnmatch.h>
 
+#include "base/strings.h"
+
 namespace plx::functions {
 
-namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 FunctionFilter::FunctionFilter(std::string_view include, std::string_view exclude) {
-  const std::string_view all = Trim(include);
+  const std::string_view all = TrimBlanks(include);
   if (all == "0" || all == "none" || all == "off") {
     off_ = true;
     return;
@@ -31,7 +21,7 @@ std::vector<std::string> FunctionFilter::Split(std::string_view list) {
   std::vector<std::string> out;
   while (!list.empty()) {
     const size_t comma = list.find(',');
-    const std::string_view token = Trim(list.substr(0, comma));
+    const std::string_view token = TrimBlanks(list.substr(0, comma));
     if (!token.empty()) out.emplace_back(token);
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
