@@ -28,12 +28,6 @@ size_t MessageJoin::KeyHash::operator()(const time::ChannelKey& k) const {
   return static_cast<size_t>(h ^ (h >> 31));
 }
 
-size_t MessageJoin::PostHash::operator()(const PostKey& k) const {
-  const uint64_t h =
-      (k.match * 0x9e3779b97f4a7c15ull) ^ (uint64_t{k.process} * 0xbf58476d1ce4e5b9ull);
-  return static_cast<size_t>(h ^ (h >> 29));
-}
-
 MessageJoin::MessageJoin(const model::Trace& trace, int64_t horizon_ns)
     : trace_(trace),
       context_(trace),

@@ -98,14 +98,6 @@ class MessageJoin {
   std::unordered_map<time::ChannelKey, std::unique_ptr<Channel>, KeyHash> channels_;
   std::vector<Channel*> active_;  // channels with records held
   std::vector<Recent> recent_;    // kRecent, by a hash of what names a channel
-  struct PostKey {
-    uint32_t process;
-    uint64_t match;
-    bool operator==(const PostKey&) const = default;
-  };
-  struct PostHash {
-    size_t operator()(const PostKey& k) const;
-  };
   std::unordered_map<PostKey, int64_t, PostHash> posts_;  // -> earliest post
   std::vector<MessageSide> unmatched_;                    // records no channel takes
   bool exceeded_ = false;

@@ -4,6 +4,7 @@
 // time::EnclosingSlices finds it). Rows are global rows of the model's tables.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "model/trace.h"
@@ -40,6 +41,21 @@ struct CollectiveSide {
   uint8_t op = 0;
   int64_t root = -1;
   CallRef call;
+};
+
+/// What pairs a posted receive with the receive it posted: the receiving
+/// process and the record's match key.
+struct PostKey {
+  uint32_t process;
+  uint64_t match;
+  bool operator==(const PostKey&) const = default;
+};
+struct PostHash {
+  size_t operator()(const PostKey& k) const {
+    const uint64_t h =
+        (k.match * 0x9e3779b97f4a7c15ull) ^ (uint64_t{k.process} * 0xbf58476d1ce4e5b9ull);
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
 };
 
 struct PostSide {

@@ -7,12 +7,6 @@
 
 namespace plx::store {
 
-size_t DeadlockCollector::PostHash::operator()(const PostKey& k) const {
-  const uint64_t h =
-      (k.match * 0x9e3779b97f4a7c15ull) ^ (uint64_t{k.process} * 0xbf58476d1ce4e5b9ull);
-  return static_cast<size_t>(h ^ (h >> 29));
-}
-
 std::vector<analysis::UnclosedSlice> UnclosedSlices(const TraceStore& store,
                                                     const std::vector<time::ThreadTimeMap>* maps) {
   std::vector<analysis::UnclosedSlice> unclosed;

@@ -42,15 +42,6 @@ class DeadlockCollector {
   analysis::DeadlockReport Finish();
 
  private:
-  struct PostKey {
-    uint32_t process;
-    uint64_t match;
-    bool operator==(const PostKey&) const = default;
-  };
-  struct PostHash {
-    size_t operator()(const PostKey& k) const;
-  };
-
   const model::Trace& trace_;
   analysis::DeadlockReport report_;
   std::vector<uint32_t> blocked_of_;                                          // per thread
