@@ -35,6 +35,8 @@ static_assert(ListsEveryColumn<SliceTable>() && ListsEveryColumn<InstantTable>()
 
 /// The record tables, in the order ForEachTable visits them.
 inline constexpr size_t kTableCount = 8;
+static_assert(kTableCount == kRecordTableCount,
+              "spec/model.toml's record tables and ForEachTable's differ");
 
 /// Calls f(table of a, table of b) for every record table of two traces.
 template <typename A, typename B, typename F>
