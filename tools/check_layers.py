@@ -4,16 +4,20 @@
   check_layers.py [--src DIR] [--table FILE]
 
 The table (src/layers.txt) lists, per layer of src/, the layers it may include.
-Prints one line per include that breaks it (file:line: what and why) and exits
-1; a layer missing from the table, or a table line naming an unknown layer, is
-an error too. Exits 0 and prints a one-line summary when the tree keeps to it.
+A layer whose folders are libraries of their own lists them too, as
+`layer/folder: the folders of that layer it may include` (for example
+`server/api: server/timeline`): a file in one of them may include
+"layer/FOLDER/..." only for its own folder and those. Prints one line per
+include that breaks it (file:line: what and why) and exits 1; a layer or
+folder missing from the table, or a table line naming an unknown one, is an
+error too. Exits 0 and prints a one-line summary when the tree keeps to it.
 """
 import argparse
 import os
 import re
 import sys
 
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/')
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_]+)/(?:([A-Za-z0-9_]+)/)?')
 SOURCES = (".h", ".hpp", ".cc", ".cpp", ".c", ".inc")
 
 
@@ -35,7 +39,9 @@ def read_table(path):
 
 
 def check(src, table):
-    allowed = read_table(table)
+    entries = read_table(table)
+    allowed = {k: v for k, v in entries.items() if "/" not in k}
+    folders = {k: v for k, v in entries.items() if "/" in k}  # "layer/folder" -> set
     layers = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
     problems = []
     for layer in layers:
@@ -45,10 +51,24 @@ def check(src, table):
     for layer, uses in sorted(allowed.items()):
         for used in sorted(uses - known):
             problems.append(f"{table}: '{layer}' may include '{used}', which is no layer")
+    # Layers split into folders: each folder listed, each listing names folders.
+    split = {key.split("/", 1)[0] for key in folders}
+    for layer in sorted(split):
+        subdirs = {f"{layer}/{d}" for d in os.listdir(os.path.join(src, layer))
+                   if os.path.isdir(os.path.join(src, layer, d))} if layer in layers else set()
+        for key in sorted(subdirs - set(folders)):
+            problems.append(f"{table}: folder '{key}' (src/{key}) is not in the table")
+        for key in sorted(k for k in folders if k.startswith(layer + "/")):
+            if key not in subdirs:
+                problems.append(f"{table}: '{key}' is no folder of src/{layer}")
+            for used in sorted(folders[key] - subdirs):
+                problems.append(f"{table}: '{key}' may include '{used}', which is no folder")
     includes = 0
     for layer in layers:
         may = allowed.get(layer, set()) | {layer}
         for root, _, files in os.walk(os.path.join(src, layer)):
+            rel = os.path.relpath(root, src).split(os.sep)
+            folder = "/".join(rel[:2]) if len(rel) > 1 and layer in split else None
             for name in sorted(files):
                 if not name.endswith(SOURCES):
                     continue
@@ -60,11 +80,23 @@ def check(src, table):
                             continue
                         includes += 1
                         used = m.group(1)
+                        what = line.strip()[len('#include '):]
                         if used in known and used not in may:
                             problems.append(
                                 f"{path}:{number}: {layer} includes {used} "
-                                f"(\"{line.strip()[len('#include '):]}\"); {table} lets "
+                                f"(\"{what}\"); {table} lets "
                                 f"{layer} include only: {' '.join(sorted(may - {layer})) or 'nothing'}")
+                            continue
+                        target = f"{used}/{m.group(2)}" if m.group(2) else None
+                        if (folder is None or used != layer or target not in folders
+                                or target == folder):
+                            continue
+                        if target not in folders.get(folder, set()):
+                            mine = folders.get(folder, set())
+                            problems.append(
+                                f"{path}:{number}: {folder} includes {target} "
+                                f"(\"{what}\"); {table} lets {folder} include only: "
+                                f"{' '.join(sorted(mine)) or 'nothing'}")
     return problems, includes, len(layers)
 
 

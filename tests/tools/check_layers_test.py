@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tools/check_layers.py refuses what breaks src/layers.txt: a tree of empty
-layers (the real table's) with one deliberately wrong include, an unknown layer,
-or a table naming no layer fails, naming the file and line; the same tree with
-allowed includes passes."""
+layers (the real table's) with one deliberately wrong include (between layers,
+or between the folders of a layer split into libraries), an unknown layer or
+folder, or a table naming no layer fails, naming the file and line; the same
+tree with allowed includes passes."""
 import os
 import subprocess
 import sys
@@ -61,6 +62,29 @@ class CheckLayersTest(unittest.TestCase):
         r = self.tree({}, table)
         self.assertEqual(r.returncode, 1, r.stdout)
         self.assertIn("'nowhere', which is no layer", r.stdout)
+
+    def test_a_folder_including_a_later_folder_of_its_layer_fails(self):
+        r = self.tree({"server/http/s.cc": '#include "server/api/served_trace.h"\n'
+                                           '#include "server/timeline/tiles.h"\n'
+                                           '#include "server/api.gen.h"\n',
+                       "server/api/a.cc": '#include "server/api/a.h"\n'
+                                          '#include "store/trace_store.h"\n'})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = self.tree({"server/timeline/t.cc": '#include "server/timeline/t.h"\n'
+                                               '#include "server/http/server.h"\n'})
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("server/timeline/t.cc:2: server/timeline includes server/http", r.stdout)
+        self.assertIn("include only: nothing", r.stdout)
+
+    def test_a_folder_of_a_split_layer_missing_from_the_table_fails(self):
+        r = self.tree({"server/gpu/g.cc": '#include "server/api/a.h"\n'})
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("folder 'server/gpu'", r.stdout)
+        table = open(TABLE).read().replace("server/api: server/timeline",
+                                           "server/api: server/timeline server/nowhere")
+        r = self.tree({}, table)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("'server/nowhere', which is no folder", r.stdout)
 
 
 if __name__ == "__main__":
