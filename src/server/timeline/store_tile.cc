@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "base/state_vote.h"
+#include "server/timeline/merged_bars.h"
 #include "server/timeline/store_timeline.h"
 #include "time/message_pairs.h"
 
@@ -131,8 +132,7 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
                  s.flags = 1;
                  out->slices.push_back(s);
                });
-      size_t bar = SIZE_MAX;  // this lane's last bar in out->slices
-      int64_t bar_px = 0;
+      MergedBars bars(&out->slices, row, static_cast<uint16_t>(depth));
       ForPixels(f, ts.origin, w, span, [&](size_t i, size_t j, int64_t px) {
         // Buckets of the level are at least a quarter pixel wide.
         StateVote<8> vote;
@@ -148,23 +148,7 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
           vote.Add(b.state, b.ns);
         }
         if (count == 0) return;
-        const uint32_t state = vote.BestState();
-        if (bar != SIZE_MAX && bar_px + 1 == px && out->slices[bar].state == state) {
-          out->slices[bar].end = std::max(out->slices[bar].end, end);
-          out->slices[bar].ref += count;
-        } else {
-          TileSlice s;
-          s.begin = begin;
-          s.end = end;
-          s.row = row;
-          s.state = state;
-          s.ref = count;
-          s.depth = static_cast<uint16_t>(depth);
-          s.flags = 1;
-          bar = out->slices.size();
-          out->slices.push_back(s);
-        }
-        bar_px = px;
+        bars.Add(px, begin, end, vote.BestState(), count);
       });
     }
   }

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "base/state_vote.h"
+#include "server/timeline/merged_bars.h"
 #include "server/timeline/tile_writer.h"
 
 namespace plx::server::tile_internal {
@@ -181,8 +182,7 @@ void TileWriter::Slices(uint32_t row) {
     while (i > 0 && frame_.T(End(*lane, i - 1)) >= frame_.from)
       --i;
     const uint64_t hi = LaneSearch(*lane, frame_.to, true);
-    size_t merged = SIZE_MAX;  // index in rec_.slices of this lane's last merged bar
-    int64_t merged_px = 0;
+    MergedBars bars(&rec_.slices, row, depth);
     bool dense = false;  // the last pixel held many slices
     while (i < hi) {
       const double b = frame_.T(Begin(*lane, i));
@@ -207,32 +207,14 @@ void TileWriter::Slices(uint32_t row) {
       const uint32_t state = Dominant(*lane, i, j);
       const double end = frame_.T(End(*lane, j - 1));
       const uint32_t count = static_cast<uint32_t>(j - i);
-      if (merged != SIZE_MAX && merged == rec_.slices.size() - 1 && merged_px + 1 == px &&
-          rec_.slices[merged].state == state) {
-        rec_.slices[merged].end = std::max(rec_.slices[merged].end, end);
-        rec_.slices[merged].ref += count;
-      } else {
-        TileSlice s;
-        s.begin = b;
-        s.end = end;
-        s.row = row;
-        s.state = state;
-        s.ref = count;
-        s.depth = depth;
-        s.flags = 1;
-        merged = rec_.slices.size();
-        rec_.slices.push_back(s);
-      }
-      merged_px = px;
+      bars.Add(px, b, end, state, count);
       i = j;
       // Whole pixels after it that the time buckets show to continue the bar
       // need no search of their slice boundaries: only where the bar ends.
       const int64_t last = ExtendBar(*lane, px, state);
       if (last > px) {
         j = NextPixel(*lane, i - 1, hi, last, true);
-        rec_.slices[merged].end = std::max(rec_.slices[merged].end, frame_.T(End(*lane, j - 1)));
-        rec_.slices[merged].ref += static_cast<uint32_t>(j - i);
-        merged_px = last;
+        bars.Widen(last, frame_.T(End(*lane, j - 1)), static_cast<uint32_t>(j - i));
         dense = true;
         i = j;
       }
