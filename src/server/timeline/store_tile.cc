@@ -238,7 +238,9 @@ Status StoreTimeline::Tile(const TileRequest& request, std::string* out) const {
   if (!fine.empty()) {
     std::vector<uint32_t> sorted = fine;
     std::sort(sorted.begin(), sorted.end());
-    const Decoded d = Decode(sorted, request.from, request.to);
+    std::unique_ptr<Decoded> window = windows_->Take();
+    Decode(sorted, request.from, request.to, window.get());
+    const Decoded& d = *window;
     const TimelineIndex index = TimelineIndex::Build(d.trace, time::MessagePairs());
     TileRequest sub = request;
     sub.rows = fine;
@@ -263,6 +265,7 @@ Status StoreTimeline::Tile(const TileRequest& request, std::string* out) const {
       const auto at = std::find(sub.counters.begin(), sub.counters.end(), p.track);
       p.track = global[static_cast<size_t>(at - sub.counters.begin())];
     }
+    windows_->Give(std::move(window));
   }
   SummaryTile(request, coarse, coarse_tracks, &records);
   AppendTile(request, records, out);

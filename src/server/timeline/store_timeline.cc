@@ -41,6 +41,7 @@ StatusOr<std::shared_ptr<StoreTimeline>> StoreTimeline::Open(
   if (!opened.ok()) return opened.status();
   base.store_ = std::move(*opened);
   base.tile_pool_ = std::make_shared<ThreadPool>(std::min<size_t>(pool->size(), 4));
+  base.windows_ = std::make_shared<DecodedPool>(base.store_->memory_bytes() / 16);
 
   const time::RepairOptions repair_options;
   std::optional<store::IndexedRepair> kept = base.store_->FindRepair(repair_options);
@@ -76,6 +77,7 @@ std::shared_ptr<StoreTimeline> StoreTimeline::Sharing(const StoreTimeline& base,
   t->own_pool_ = base.own_pool_;
   t->store_ = base.store_;
   t->tile_pool_ = base.tile_pool_;
+  t->windows_ = base.windows_;
   t->cache_limit_ = t->store_->memory_bytes() / 8;
   t->recorded_times_ = options == nullptr;
   if (options != nullptr) t->repair_options_ = *options;
@@ -200,7 +202,8 @@ std::optional<StatusOr<analysis::ConcurrencyProfile>> StoreTimeline::Mountain(
     rows[r] = r;
   const double from_t = static_cast<double>(std::max(from, defs_.begin_ns) - defs_.begin_ns);
   const double to_t = static_cast<double>(std::max(to, from) - defs_.begin_ns);
-  const Decoded window = Decode(rows, from_t, to_t);
+  Decoded window;
+  Decode(rows, from_t, to_t, &window);
   return analysis::ComputeConcurrencyProfile(window.trace, options);
 }
 
@@ -237,26 +240,6 @@ const std::vector<analysis::StateStats>& StoreTimeline::callsite_stats() {
   return callsite_stats_;
 }
 
-StoreTimeline::Decoded StoreTimeline::Decode(const std::vector<uint32_t>& rows, double from,
-                                             double to) const {
-  const int64_t lo = defs_.begin_ns + static_cast<int64_t>(from) - 1;
-  const int64_t hi = defs_.begin_ns + static_cast<int64_t>(to) + 1;
-  std::vector<Decoded> parts(rows.size());
-  // Rows in parallel, each into its own part; then the parts in row order.
-  tile_pool_->ParallelFor(rows.size(), [&](size_t i) { DecodeRow(rows[i], lo, hi, &parts[i]); });
-  Decoded out;
-  out.trace = defs_;
-  for (Decoded& part : parts) {
-    model::ForEachTable(out.trace, part.trace, [](auto& dst, const auto& src) {
-      model::ZipColumns(dst.columns(), src.columns(),
-                        [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); });
-    });
-    out.slice_ids.insert(out.slice_ids.end(), part.slice_ids.begin(), part.slice_ids.end());
-    out.instant_ids.insert(out.instant_ids.end(), part.instant_ids.begin(), part.instant_ids.end());
-  }
-  return out;
-}
-
 std::shared_ptr<const StoreTimeline::ChunkPart> StoreTimeline::Chunk(uint32_t thread,
                                                                      size_t c) const {
   const uint64_t key = uint64_t{thread} << 32 | c;
@@ -277,14 +260,16 @@ std::shared_ptr<const StoreTimeline::ChunkPart> StoreTimeline::Chunk(uint32_t th
   store::TimeMapper mapper(&maps_[thread]);
   time::TimeMapStats unused;
   mapper.Map(rows, decoder.mutable_tables(), &unused);
+  // The decoder is this call's: its tables become the part.
   auto part = std::make_shared<ChunkPart>();
-  const model::Trace& t = *rows.tables;
+  model::Trace& t = *decoder.mutable_tables();
   const auto carried = static_cast<std::ptrdiff_t>(rows.carried);
-  model::ZipColumns(part->slices.columns(), t.slices.columns(),
-                    [&](auto& a, const auto& b) { a.assign(b.begin() + carried, b.end()); });
-  part->instants = t.instants;
-  part->samples = t.counter_samples;
-  part->texts = t.texts;
+  model::ZipColumns(t.slices.columns(), t.slices.columns(),
+                    [&](auto& a, const auto&) { a.erase(a.begin(), a.begin() + carried); });
+  part->slices = std::move(t.slices);
+  part->instants = std::move(t.instants);
+  part->samples = std::move(t.counter_samples);
+  part->texts = std::move(t.texts);
   part->first_slice = static_cast<uint32_t>(rows.first.table[store::kSlices]);
   part->first_instant = static_cast<uint32_t>(rows.first.table[store::kInstants]);
   const uint64_t bytes =
@@ -370,68 +355,6 @@ std::vector<uint32_t> StoreTimeline::Search(const std::vector<uint8_t>& match, i
   for (size_t i = 0; i < keep; ++i)
     rows.push_back(all[i].second);
   return rows;
-}
-
-void StoreTimeline::DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const {
-  model::SliceTable& s = out->trace.slices;
-  const store::ThreadSkeleton& k = store_->skeleton(thread);
-  const time::ThreadTimeMap& map = maps_[thread];
-  const uint64_t first_slice = store_->thread_first(thread).slices();
-  // A chunk's records lie between the record before it and the first
-  // record of the next chunk.
-  auto start = [&](size_t c) { return map.Apply(c == 0 ? k.first_ns : k.chunks[c].last_ns); };
-  size_t c = ChunkAt(thread, lo);
-  if (c < k.chunks.size()) {
-    // The slices open at the first chunk's start, as they end.
-    for (const store::OpenFrame* f = k.frames_begin(c); f != k.frames_end(c); ++f) {
-      const store::LongSlice& l = k.long_slices[f->long_slice];
-      s.thread.push_back(thread);
-      s.begin.push_back(map.Apply(l.begin_ns));
-      s.end.push_back(std::max(s.begin.back(), map.Apply(l.end_ns)));
-      s.state.push_back(l.state);
-      s.callsite.push_back(l.callsite);
-      s.depth.push_back(l.depth);
-      s.self_ns.push_back(l.self_ns);
-      s.flags.push_back(l.flags);
-      out->slice_ids.push_back(static_cast<uint32_t>(first_slice + l.row));
-    }
-  }
-  auto append = [](auto& to, const auto& from) {
-    model::ZipColumns(to.columns(), from.columns(),
-                      [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); });
-  };
-  // Only what the tile can show: slices that overlap the window, instants
-  // inside it; every counter sample (the one before the window counts).
-  auto append_rows = [](auto& to, const auto& from, size_t a, size_t b) {
-    model::ZipColumns(to.columns(), from.columns(), [&](auto& x, const auto& y) {
-      x.insert(x.end(), y.begin() + static_cast<std::ptrdiff_t>(a),
-               y.begin() + static_cast<std::ptrdiff_t>(b));
-    });
-  };
-  for (bool first = true; c < k.chunks.size() && (first || start(c) <= hi); ++c, first = false) {
-    const std::shared_ptr<const ChunkPart> part = Chunk(thread, c);
-    const model::SliceTable& ps = part->slices;
-    for (size_t r = 0; r < ps.size();) {
-      if (ps.end[r] < lo || ps.begin[r] > hi) {
-        ++r;
-        continue;
-      }
-      size_t e = r + 1;
-      while (e < ps.size() && ps.end[e] >= lo && ps.begin[e] <= hi)
-        ++e;
-      append_rows(s, ps, r, e);
-      for (size_t i = r; i < e; ++i)
-        out->slice_ids.push_back(part->first_slice + static_cast<uint32_t>(i));
-      r = e;
-    }
-    const std::vector<int64_t>& it = part->instants.time;
-    const size_t a = static_cast<size_t>(std::lower_bound(it.begin(), it.end(), lo) - it.begin());
-    const size_t b = static_cast<size_t>(std::upper_bound(it.begin(), it.end(), hi) - it.begin());
-    append_rows(out->trace.instants, part->instants, a, std::max(a, b));
-    for (size_t i = a; i < b; ++i)
-      out->instant_ids.push_back(part->first_instant + static_cast<uint32_t>(i));
-    append(out->trace.counter_samples, part->samples);
-  }
 }
 
 }  // namespace plx::server

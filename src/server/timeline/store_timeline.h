@@ -169,12 +169,31 @@ class StoreTimeline {
     model::Trace trace;
     std::vector<uint32_t> slice_ids, instant_ids;
   };
-  Decoded Decode(const std::vector<uint32_t>& rows, double from, double to) const;
+  // Decoded windows are used again: a tile's is tens of megabytes, and
+  // memory fresh from the system costs a page fault per 4 KiB (a third of
+  // a tile's time). Give() keeps a few of them, the columns' room intact.
+  class DecodedPool {
+   public:
+    explicit DecodedPool(uint64_t max_bytes) : max_bytes_(max_bytes) {}
+    std::unique_ptr<Decoded> Take();
+    void Give(std::unique_ptr<Decoded> d);
+
+   private:
+    static uint64_t Room(const Decoded& d);
+    std::mutex mu_;
+    std::vector<std::unique_ptr<Decoded>> spare_;
+    uint64_t max_bytes_;  // a larger one is freed
+  };
+  // Fills `out` (its tables emptied first). Each row's chunks that cover
+  // the window are found, and decoded when not cached, in parallel; then
+  // every row's part is copied to its place in `out`, in row order.
+  void Decode(const std::vector<uint32_t>& rows, double from, double to, Decoded* out) const;
   // The first of `thread`'s chunks that may hold records at or after `t`
   // (repaired ns): every record of the chunks before it is before `t`.
   size_t ChunkAt(uint32_t thread, int64_t t) const;
-  // One row's chunks that hold records in [lo, hi] (repaired ns).
-  void DecodeRow(uint32_t thread, int64_t lo, int64_t hi, Decoded* out) const;
+  // What one row gives a window (store_window.cc).
+  struct RowWindow;
+  RowWindow FindRowWindow(uint32_t thread, int64_t lo, int64_t hi) const;
   // A chunk's own rows on the repaired times, and the global id of its
   // first slice and instant; kept in a cache of recently drawn chunks.
   struct ChunkPart {
@@ -197,6 +216,7 @@ class StoreTimeline {
   // Tiles decode on their own workers: the store's may be busy with a
   // long pass (the statistics, the repair) that a tile must not wait for.
   std::shared_ptr<ThreadPool> tile_pool_;
+  std::shared_ptr<DecodedPool> windows_;
   bool recorded_times_ = false;
   std::optional<time::RepairOptions> repair_options_;  // none: the recorded times
   model::Trace defs_;
