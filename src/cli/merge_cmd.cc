@@ -33,10 +33,10 @@ Status RunMerge(const MergeOptions& o, const GlobalOptions& global) {
   if (dirs > 0) {
     if (o.inputs.size() != 1)
       throw CLI::ValidationError("give either one parts directory or .plx files");
-    if (output.empty()) output = TracePathOfParts(o.inputs[0]);
+    if (output.empty()) output = format::TracePathOfParts(o.inputs[0]);
     if (output.empty())
       throw CLI::ValidationError("give -o OUT: the directory name does not end in .parts");
-    PLX_ASSIGN_OR_RETURN(inputs, ListParts(o.inputs[0]));
+    PLX_ASSIGN_OR_RETURN(inputs, format::ListParts(o.inputs[0]));
   } else {
     if (output.empty()) throw CLI::ValidationError("give -o OUT when merging files");
     inputs = NumberFiles(o.inputs);

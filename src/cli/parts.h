@@ -1,8 +1,6 @@
-// What `merge` and `record` merge: the rank-<R>.plx files an MPI run leaves
-// in <F>.parts/ when it dies before rank 0 merged them, the pid-<PID>.plx
-// files of the other processes a traced run starts, and plain .plx files
-// numbered by the rank they recorded; the merge itself with warnings and a
-// progress line.
+// What `merge` and `record` merge: the parts directories of
+// format/parts_dir.h, and plain .plx files numbered by the rank they
+// recorded; the merge itself with warnings and a progress line.
 #pragma once
 
 #include <string>
@@ -10,18 +8,9 @@
 
 #include "base/status.h"
 #include "format/merge.h"
+#include "format/parts_dir.h"
 
 namespace plx::cli {
-
-/// The rank-<R>.plx files of a parts directory, as inputs for process R,
-/// sorted by rank, then the pid-<PID>.plx files (processes that are not MPI
-/// ranks) by pid, numbered on from the last rank. Other entries are ignored;
-/// none at all is an error.
-StatusOr<std::vector<format::MergeInput>> ListParts(const std::string& dir);
-
-/// The trace a parts directory belongs to: "run.plx" for "run.plx.parts"
-/// (trailing slashes ignored); "" when the name does not end in ".parts".
-std::string TracePathOfParts(const std::string& dir);
 
 /// Numbers plain files: by the rank in each file's process definition when
 /// every file has exactly one process, with a rank >= 0 that no other file

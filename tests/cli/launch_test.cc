@@ -154,7 +154,7 @@ TEST(Parts, ListsTheRankFiles) {
   for (const char* name : {"rank-10.plx", "rank-2.plx", "rank-0.plx", "notes.txt", "rank-x.plx",
                            "rank-.plx", "rank-3.plx.tmp", "rank-99999999999.plx"})
     std::ofstream(parts + "/" + name) << "x";
-  auto inputs = ListParts(parts);
+  auto inputs = format::ListParts(parts);
   ASSERT_TRUE(inputs.ok()) << inputs.status().message();
   ASSERT_EQ(inputs->size(), 3u);
   EXPECT_EQ((*inputs)[0].path, parts + "/rank-0.plx");
@@ -166,7 +166,7 @@ TEST(Parts, ListsTheRankFiles) {
   // Parts of processes that are not ranks come after the ranks, by pid.
   for (const char* name : {"pid-900.plx", "pid-31.plx", "pid-.plx", "pid-7.txt"})
     std::ofstream(parts + "/" + name) << "x";
-  inputs = ListParts(parts);
+  inputs = format::ListParts(parts);
   ASSERT_TRUE(inputs.ok()) << inputs.status().message();
   ASSERT_EQ(inputs->size(), 5u);
   EXPECT_EQ((*inputs)[3].path, parts + "/pid-31.plx");
@@ -175,17 +175,17 @@ TEST(Parts, ListsTheRankFiles) {
   EXPECT_EQ((*inputs)[4].process, 12u);
 
   std::filesystem::create_directories(dir.File("empty.parts"));
-  inputs = ListParts(dir.File("empty.parts"));
+  inputs = format::ListParts(dir.File("empty.parts"));
   ASSERT_FALSE(inputs.ok());
   EXPECT_EQ(inputs.status().message(),
             dir.File("empty.parts") + ": no rank-<R>.plx or pid-<PID>.plx files in it");
-  EXPECT_FALSE(ListParts(dir.File("missing.parts")).ok());
+  EXPECT_FALSE(format::ListParts(dir.File("missing.parts")).ok());
 
-  EXPECT_EQ(TracePathOfParts("run.plx.parts"), "run.plx");
-  EXPECT_EQ(TracePathOfParts("/x/run.plx.parts//"), "/x/run.plx");
-  EXPECT_EQ(TracePathOfParts("run.plx"), "");
-  EXPECT_EQ(TracePathOfParts(".parts"), "");
-  EXPECT_EQ(TracePathOfParts("x/.parts"), "");
+  EXPECT_EQ(format::TracePathOfParts("run.plx.parts"), "run.plx");
+  EXPECT_EQ(format::TracePathOfParts("/x/run.plx.parts//"), "/x/run.plx");
+  EXPECT_EQ(format::TracePathOfParts("run.plx"), "");
+  EXPECT_EQ(format::TracePathOfParts(".parts"), "");
+  EXPECT_EQ(format::TracePathOfParts("x/.parts"), "");
 }
 
 TEST(Parts, NumbersFilesByRankWhenTheRanksAreDistinct) {
