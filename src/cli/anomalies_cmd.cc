@@ -115,7 +115,7 @@ Status RunAnomalies(const AnomaliesOptions& o, const GlobalOptions& global) {
     ao.method = analysis::AnomalyMethod::kPercentile;
     ao.percentile = o.percentile;
   }
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   const auto find_state = [&](const model::Trace& trace) -> Status {
     if (o.state.empty()) return Status::Ok();
     for (uint32_t s = 0; s < trace.states.size() && ao.state == model::kNone; ++s)

@@ -257,7 +257,7 @@ Status RunCheck(const CheckOptions& o, const GlobalOptions& global) {
   if (!ParseDuration(o.min_latency, &ro.min_latency_ns))
     return InvalidArgument("--min-latency: '" + o.min_latency + "' is not a time");
   ro.max_slope = o.max_slope;
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     const int64_t begin_ns = trace.begin_ns;

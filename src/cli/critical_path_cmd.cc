@@ -77,7 +77,7 @@ void Print(const model::Trace& trace, const PathOptions& o, const CriticalPath& 
 }
 
 Status RunCriticalPath(const PathOptions& o, const GlobalOptions& global) {
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     Print(trace, o, analysis::ComputeCriticalPath(trace, analysis::ComputeWaitStates(trace)));

@@ -231,7 +231,7 @@ std::optional<uint8_t> KindId(const std::string& name) {
   return std::nullopt;
 }
 
-Status RunDump(const DumpOptions& o) {
+Status RunDump(const DumpOptions& o, const GlobalOptions& global) {
   int64_t from = 0, to = std::numeric_limits<int64_t>::max();
   if (!o.from.empty()) ParseDuration(o.from, &from);  // validated by the option's check
   if (!o.to.empty()) ParseDuration(o.to, &to);
@@ -240,7 +240,7 @@ Status RunDump(const DumpOptions& o) {
   for (const std::string& k : o.kinds)
     kinds.insert(*KindId(k));
 
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   const int64_t begin = file->begin_ns();
   const int64_t from_ns = begin + from;
   const int64_t to_ns = to > std::numeric_limits<int64_t>::max() - begin
@@ -294,7 +294,7 @@ Status RunDump(const DumpOptions& o) {
 
 }  // namespace
 
-Command AddDumpCommand(CLI::App& parent, const GlobalOptions&) {
+Command AddDumpCommand(CLI::App& parent, const GlobalOptions& global) {
   auto o = std::make_shared<DumpOptions>();
   CLI::App* app = parent.add_subcommand("dump", "Print records as text or JSON Lines");
   app->footer(
@@ -329,7 +329,7 @@ Command AddDumpCommand(CLI::App& parent, const GlobalOptions&) {
       ->check(time_check);
   app->add_option("--limit", o->limit, "Print at most N records (0 = no limit)")
       ->check(CLI::NonNegativeNumber);
-  return {app, [o] { return RunDump(*o); }};
+  return {app, [o, &global] { return RunDump(*o, global); }};
 }
 
 }  // namespace plx::cli

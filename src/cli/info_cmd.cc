@@ -171,14 +171,15 @@ void PrintClockCorrection(const model::Trace& t) {
              Plural(rows, "process", "processes"), table.Render());
 }
 
-void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
-               const Decoded* pairs) {
+// `path`: as the user gave it (a parts directory is read from its merged copy).
+void PrintText(const std::string& path, const format::TraceFile& file, const model::Trace& t,
+               bool check, const Decoded* pairs) {
   const format::OpenReport& r = file.report();
   const uint64_t records = file.total_records();
   auto row = [](const char* key, const std::string& value) {
     fmt::print("{:<11} {}\n", key, value);
   };
-  row("file", file.name());
+  row("file", path);
   const std::string size =
       file.size() < 1024
           ? Plural(file.size(), "byte", "bytes")
@@ -304,13 +305,13 @@ void PrintText(const format::TraceFile& file, const model::Trace& t, bool check,
   }
 }
 
-ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool check,
-                  const Decoded* pairs) {
+ordered_json Json(const std::string& path, const format::TraceFile& file, const model::Trace& t,
+                  bool check, const Decoded* pairs) {
   const format::OpenReport& r = file.report();
   const uint64_t records = file.total_records();
   ordered_json j;
   j["file"] = {
-      {"path", file.name()},
+      {"path", path},
       {"size_bytes", file.size()},
       {"format_version", fmt::format("{}.{}", format::kVersionMajor, file.version_minor())},
       {"chunks", r.chunks},
@@ -402,15 +403,15 @@ ordered_json Json(const format::TraceFile& file, const model::Trace& t, bool che
 void Print(const InfoOptions& o, const format::TraceFile& file, const model::Trace& trace,
            const Decoded* decoded) {
   if (o.json) {
-    fmt::print("{}\n", Json(file, trace, o.check, decoded)
+    fmt::print("{}\n", Json(o.path, file, trace, o.check, decoded)
                            .dump(2, ' ', false, ordered_json::error_handler_t::replace));
   } else {
-    PrintText(file, trace, o.check, decoded);
+    PrintText(o.path, file, trace, o.check, decoded);
   }
 }
 
 Status RunInfo(const InfoOptions& o, const GlobalOptions& global) {
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   const bool events = o.check || !o.quick;
   if (!events) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global, false));

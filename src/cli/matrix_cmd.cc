@@ -191,7 +191,7 @@ void PrintRma(const model::Trace& t, const MatrixOptions& o, const analysis::Rma
 Status RunMatrix(const MatrixOptions& o, const GlobalOptions& global) {
   if (o.rma && o.metric == "latency")
     return InvalidArgument("--metric latency: one-sided operations have no latency");
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     if (o.rma)

@@ -356,7 +356,7 @@ Status ReportFromStore(const ReportOptions& o, const GlobalOptions& global,
 }
 
 Status RunReport(const ReportOptions& o, const GlobalOptions& global) {
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   if (!FitsInMemory(*file, global)) return ReportFromStore(o, global, *file);
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   Findings f;

@@ -151,8 +151,10 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
     if (paths.empty())
       return InvalidArgument("no FILE given and no .plx file in the current directory");
   }
+  // A directory is a parts directory: the server merges its parts once.
   for (const std::string& path : paths)
-    if (!std::filesystem::is_regular_file(path)) return NotFound(path + ": no such file");
+    if (!std::filesystem::is_regular_file(path) && !std::filesystem::is_directory(path))
+      return NotFound(path + ": no such file");
 
   // SIGINT and SIGTERM are waited for below; block them before any thread
   // starts so that every thread inherits the mask.
@@ -277,7 +279,7 @@ Command AddServeCommand(CLI::App& parent, const GlobalOptions& global) {
       "  parallax serve run.plx other.plx\n"
       "  parallax serve run.plx --port 8080 --bind 0.0.0.0\n"
       "  parallax serve --listen 127.0.0.1:7000 --window 30");
-  app->add_option("FILE", o->paths, "The .plx trace files");
+  app->add_option("FILE", o->paths, "The .plx trace files (or parts directories)");
   AddServerOptions(app, o.get());
   app->add_option("--listen", o->listen,
                   "Take live streams from traced programs on HOST:PORT (PORT 0: a free one)");

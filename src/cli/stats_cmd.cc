@@ -268,7 +268,7 @@ Status StatsOfStore(const StatsOptions& o, const GlobalOptions& global,
 }
 
 Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   // Counters per state need every sample near every slice: in memory.
   if (!o.counters.empty() || FitsInMemory(*file, global)) return StatsOfModel(o, global, *file);
   return StatsOfStore(o, global, *file);

@@ -3,10 +3,28 @@
 
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "store/parts_trace.h"
 
 namespace plx::cli {
 
-StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path) {
+StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path,
+                                                       const GlobalOptions& global) {
+  if (store::IsPartsDirectory(path)) {
+    store::IndexSettings settings;
+    settings.dir = global.index_dir;
+    StatusOr<store::PartsTrace> parts = [&] {
+      LoadProgress drawer(global.progress, "merging the parts", ProgressUnit::kBytes);
+      return store::MergedParts(path, settings, drawer.Callback());
+    }();
+    if (!parts.ok()) return parts.status();
+    for (const std::string& line : parts->problems)
+      Warn(path + ": " + line);
+    PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file,
+                         format::TraceFile::Open(parts->path));
+    for (const std::string& line : file->report().problems)
+      Warn(path + ": " + line);
+    return file;
+  }
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, format::TraceFile::Open(path));
   for (const std::string& line : file->report().problems)
     Warn(path + ": " + line);

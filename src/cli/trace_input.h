@@ -13,8 +13,12 @@
 
 namespace plx::cli {
 
-/// Opens a .plx file; prints each problem the reader met as a warning.
-StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path);
+/// Opens a .plx file, or a parts directory as the trace its parts make
+/// (store/parts_trace.h: merged once into a copy kept where --index-dir
+/// says, with progress as --progress asks); prints each problem the reader
+/// or the merge met as a warning.
+StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path,
+                                                       const GlobalOptions& global);
 
 /// Loads the model on the workers of --threads, with progress as --progress
 /// asks; prints the loader's own problems (beyond the file's) as warnings.

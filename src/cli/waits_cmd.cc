@@ -117,7 +117,7 @@ void Print(const model::Trace& trace, const WaitsOptions& o, const WaitStatesRep
 }
 
 Status RunWaits(const WaitsOptions& o, const GlobalOptions& global) {
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     Print(trace, o, analysis::ComputeWaitStates(trace), analysis::DetectDeadlocks(trace));

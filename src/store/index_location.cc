@@ -28,13 +28,13 @@ std::string CacheDir() {
 
 // A file name in a shared directory: the trace's name and a hash of its
 // absolute path, so two traces of the same name do not collide.
-std::string SharedName(const std::string& trace_path) {
+std::string SharedName(const std::string& trace_path, const std::string& suffix = ".plxi") {
   std::error_code ec;
   std::string absolute = std::filesystem::absolute(trace_path, ec).lexically_normal().string();
   if (ec) absolute = trace_path;
   const uint64_t hash = Checksum64(absolute.data(), absolute.size());
   return StrFormat("%016llx-", static_cast<unsigned long long>(hash)) +
-         std::filesystem::path(trace_path).filename().string() + ".plxi";
+         std::filesystem::path(trace_path).filename().string() + suffix;
 }
 
 Status WriteAll(int fd, std::span<const uint8_t> bytes, const std::string& path) {
@@ -65,19 +65,33 @@ Status WriteOne(const std::string& path, std::span<const uint8_t> bytes) {
   return s;
 }
 
+// --index-dir's directory, else PLX_INDEX_DIR's ("" for neither).
+std::string ChosenDir(const IndexSettings& settings) {
+  if (!settings.dir.empty()) return settings.dir;
+  const char* env = std::getenv("PLX_INDEX_DIR");
+  return env != nullptr ? env : "";
+}
+
 }  // namespace
 
 std::vector<std::string> IndexPaths(const std::string& trace_path, const IndexSettings& settings) {
   if (!settings.enabled || trace_path.empty()) return {};
-  std::string dir = settings.dir;
-  if (dir.empty())
-    if (const char* env = std::getenv("PLX_INDEX_DIR"); env != nullptr) dir = env;
+  const std::string dir = ChosenDir(settings);
   if (!dir.empty()) return {dir + "/" + SharedName(trace_path)};
   const bool plx = trace_path.size() > 4 && trace_path.ends_with(".plx");
   std::vector<std::string> paths = {plx ? trace_path + "i" : trace_path + ".plxi"};
   const std::string cache = CacheDir();
   if (!cache.empty()) paths.push_back(cache + "/" + SharedName(trace_path));
   return paths;
+}
+
+std::vector<std::string> DerivedPaths(const std::string& path, const IndexSettings& settings,
+                                      const std::string& suffix) {
+  const std::string dir = ChosenDir(settings);
+  if (!dir.empty()) return {dir + "/" + SharedName(path, suffix)};
+  const std::string cache = CacheDir();
+  if (cache.empty()) return {};
+  return {cache + "/" + SharedName(path, suffix)};
 }
 
 StatusOr<std::string> WriteIndexFile(const std::vector<std::string>& paths,

@@ -23,6 +23,15 @@ struct IndexSettings {
 /// The index paths for the trace at `trace_path`, most preferred first.
 std::vector<std::string> IndexPaths(const std::string& trace_path, const IndexSettings& settings);
 
+/// Where a file derived from the trace at `path` (a parts directory's
+/// merged copy) is kept: the directory of --index-dir or PLX_INDEX_DIR, else
+/// the user's cache directory, never beside the user's files; named by a
+/// hash of the absolute path, the path's name and `suffix`. Empty when no
+/// such directory is known. Unlike IndexPaths, `settings.enabled` is not
+/// asked: without the copy there is no trace.
+std::vector<std::string> DerivedPaths(const std::string& path, const IndexSettings& settings,
+                                      const std::string& suffix);
+
 /// Writes `bytes` to the first of `paths` that takes them (a temporary file
 /// renamed into place, so readers never see half an index). The path
 /// written, or an error naming why none could be (disk full, not writable).

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <regex>
 #include <string>
 #include <vector>
@@ -83,6 +84,43 @@ TEST(ServeCmdTest, PrintsATokenUrlServesWithItAndStopsOnCtrlC) {
   const RunResult r = server.Wait();
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("run.plx: ready"), std::string::npos) << r.output;
+}
+
+TEST(ServeCmdTest, ServesAPartsDirectoryAsItsTrace) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.File("run.plx.parts"));
+  for (int rank = 0; rank < 2; ++rank) {
+    const std::string r = std::to_string(rank);
+    ASSERT_TRUE(WriteTraceScript("process 0 pid=10" + r + " rank=" + r +
+                                     "\nthread 0 1 tid=1 name=main\nstate 0 1 work\n"
+                                     "enter 0 1 t=0 work\nleave 0 1 t=10 work\n",
+                                 dir.File("run.plx.parts/rank-" + r + ".plx"))
+                    .ok());
+  }
+  ChildProcess server(
+      {BuildPath("src/cli/parallax"), "serve", dir.File("run.plx.parts"), "--no-browser"},
+      {"XDG_CACHE_HOME=" + dir.File("cache")});
+  std::string all;
+  const std::vector<std::string> m =
+      AwaitLine(&server, std::regex(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))"), &all);
+  ASSERT_FALSE(m.empty()) << "no URL line in:\n" << all;
+  const int port = std::stoi(m[1]);
+  const std::string token = m[2];
+  std::string answer;
+  for (int i = 0; i < 100; ++i) {
+    answer = HttpGet(port, "/api/v1/traces?token=" + token);
+    if (answer.find("\"status\":\"ready\"") != std::string::npos) break;
+    usleep(50000);
+  }
+  EXPECT_NE(answer.find("\"name\":\"run.plx.parts\""), std::string::npos) << answer;
+  std::smatch id;
+  ASSERT_TRUE(std::regex_search(answer, id, std::regex(R"re("id":"([^"]+)")re"))) << answer;
+  answer = HttpGet(port, "/api/v1/traces/" + id[1].str() + "/summary?token=" + token);
+  EXPECT_NE(answer.find("HTTP/1.0 200"), std::string::npos) << answer;
+  // Both parts' processes, as the merged file has them.
+  EXPECT_NE(answer.find("\"rank\":1"), std::string::npos) << answer;
+  server.Signal(SIGINT);
+  EXPECT_EQ(server.Wait().exit_code, 0);
 }
 
 TEST(ServeCmdTest, ViewWithoutADisplayPrintsTheUrlAndSaysSo) {
