@@ -131,6 +131,7 @@ std::map<std::string, std::string> TracingVariables(const TracingSetup& setup,
   if (!setup.counter_mode.empty()) vars["PLX_COUNTER_MODE"] = setup.counter_mode;
   if (setup.sched) vars["PLX_SCHED"] = "1";
   if (setup.parts_parent > 0) vars["PLX_PARTS"] = std::to_string(setup.parts_parent);
+  if (!setup.merge) vars["PLX_MERGE"] = "0";
   std::string preload = setup.library;
   if (auto it = env.find("LD_PRELOAD"); it != env.end() && !it->second.empty())
     preload += ":" + it->second;

@@ -52,12 +52,14 @@ struct TracingSetup {
   std::string counter_mode;  // PLX_COUNTER_MODE, unset when empty
   bool sched = false;        // PLX_SCHED=1 when set
   int parts_parent = 0;      // PLX_PARTS when > 0: the pid whose children write the trace itself
+  bool merge = true;         // PLX_MERGE=0 when false: MPI ranks leave their parts
 };
 
 /// The variables to set, given the current environment `env`: PLX_TRACE,
 /// PLX_OUTPUT ('%' doubled, as the runtime expands patterns), PLX_LEVEL and
 /// the counter settings when given, PLX_PARTS (processes other than the
-/// command's own then write parts in <output>.parts/),
+/// command's own then write parts in <output>.parts/), PLX_MERGE=0 when
+/// the parts are to stay unmerged,
 /// LD_PRELOAD with the library in front, and for Open MPI
 /// OMPI_MCA_mca_base_env_list extended so mpirun forwards LD_PRELOAD and every
 /// PLX_* variable to remote nodes.

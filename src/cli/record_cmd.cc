@@ -47,6 +47,7 @@ struct RecordOptions {
   std::string counter_mode;
   bool sched = false;
   bool keep_parts = false;
+  bool no_merge = false;
   std::vector<std::string> command;
   int exit_code = 0;  // the command's, passed on as parallax's
 };
@@ -221,7 +222,7 @@ StatusOr<int> RunCommand(std::vector<std::string> argv, std::vector<std::string>
 Status MergeParts(const RecordOptions& o, const GlobalOptions& global, const std::string& file,
                   bool with_file) {
   const std::string parts = file + ".parts";
-  PLX_ASSIGN_OR_RETURN(std::vector<format::MergeInput> inputs, ListParts(parts));
+  PLX_ASSIGN_OR_RETURN(std::vector<format::MergeInput> inputs, format::ListParts(parts));
   if (with_file) {
     auto trace = format::TraceFile::Open(file);
     if (trace.ok() && (*trace)->processes().size() > 1)
@@ -270,11 +271,22 @@ Status RunRecord(RecordOptions& o, const GlobalOptions& global) {
                            shown + ".parts' or remove it first");
   const bool existed = Exists(file, &before);
 
-  TracingSetup setup{file,        o.level,        library, flavor,    o.counters,
-                     o.sample_ms, o.counter_mode, o.sched, ::getpid()};
+  TracingSetup setup{file,        o.level,        library, flavor,     o.counters,
+                     o.sample_ms, o.counter_mode, o.sched, ::getpid(), !o.no_merge};
   PLX_ASSIGN_OR_RETURN(int status, RunCommand(o.command, CommandEnvironment(setup)));
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
+  if (o.no_merge && Exists(file + ".parts", &st) && S_ISDIR(st.st_mode)) {
+    struct stat now;
+    if (Exists(file, &now) && !(existed && SameFile(before, now)))
+      Warn(shown + " holds the process record started; " + shown +
+           ".parts the others ('parallax merge' joins them)");
+    fmt::print(stderr,
+               "parallax: the parts are in {}.parts (--no-merge); every command opens the "
+               "directory as the trace\n",
+               shown);
+    return Status::Ok();
+  }
   if (Exists(file + ".parts", &st) && S_ISDIR(st.st_mode)) {
     struct stat now;
     const bool wrote = Exists(file, &now) && !(existed && SameFile(before, now));
@@ -349,6 +361,9 @@ Command AddRecordCommand(CLI::App& parent, const GlobalOptions& global) {
   app->add_flag("--sched", o->sched, "PLX_SCHED=1: record the CPU each thread runs on");
   app->add_flag("--keep-parts", o->keep_parts,
                 "Keep FILE.parts/ after merging what a run that died left there");
+  app->add_flag("--no-merge", o->no_merge,
+                "PLX_MERGE=0: leave each process's part in FILE.parts/ unmerged (every "
+                "command opens the directory as the trace)");
   app->add_option("COMMAND", o->command, "The command to run, after --")->required();
   return {app, [o, &global] { return RunRecord(*o, global); }, [o] { return o->exit_code; }};
 }

@@ -218,9 +218,16 @@ void BeforeFinalize() {
     Call call(g_finalize_state);
     RecordClockOffset();
   }
-  cap::Runtime::Get().Finalize();
+  cap::Runtime& rt = cap::Runtime::Get();
+  rt.Finalize();
   g_active = false;
-  MergeParts();
+  if (rt.config().merge) {
+    MergeParts();
+  } else if (g_rank == 0 && g_final_path != "-") {
+    // Each rank wrote its part where it runs: nothing goes through rank 0.
+    std::fprintf(stderr, "parallax: trace of %d ranks left in %s.parts (PLX_MERGE=0)\n", g_size,
+                 g_final_path.c_str());
+  }
   PMPI_Comm_free(&g_private);
 }
 

@@ -231,6 +231,71 @@ TEST(Record, MergesThePartsARunThatDiedLeft) {
   EXPECT_TRUE(std::filesystem::exists(dir.File("out.plx.parts/rank-0.plx")));
 }
 
+// Replaces every `from` in `text` with `to`.
+std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(Record, NoMergeLeavesThePartsThatEveryCommandOpens) {
+  TempDir dir;
+  WritePart(dir.File("a.plx"), 0);
+  WritePart(dir.File("b.plx"), 1);
+  // The "MPI job" writes its parts as the tracing library would with PLX_MERGE=0.
+  const std::string job =
+      "echo \"M=$PLX_MERGE\"; mkdir out.plx.parts && cp a.plx out.plx.parts/rank-0.plx && "
+      "cp b.plx out.plx.parts/rank-1.plx";
+  Result r = Parallax(dir, {"record", "-o", "out.plx", "--no-merge", "--", "/bin/sh", "-c", job});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "M=0\n");
+  EXPECT_EQ(r.err,
+            "parallax: the parts are in out.plx.parts (--no-merge); every command opens the "
+            "directory as the trace\n");
+  EXPECT_FALSE(std::filesystem::exists(dir.File("out.plx")));
+  ASSERT_EQ(Parallax(dir, {"merge", "out.plx.parts", "-o", "merged.plx"}).exit_code, 0);
+
+  // The directory answers as its merged file does; its copy is kept in the cache.
+  const std::vector<std::string> cache = {"XDG_CACHE_HOME=" + dir.File("cache")};
+  for (const char* command : {"info", "stats", "report", "check", "waits", "critical-path",
+                              "anomalies", "matrix", "dump"}) {
+    Result parts = Parallax(dir, {command, "--json", "out.plx.parts"}, cache);
+    Result merged = Parallax(dir, {command, "--json", "merged.plx"}, cache);
+    EXPECT_EQ(parts.exit_code, 0) << command << ": " << parts.err;
+    EXPECT_EQ(ReplaceAll(parts.out, "out.plx.parts", "merged.plx"), merged.out) << command;
+  }
+  std::vector<std::filesystem::path> kept;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.File("cache/parallax")))
+    if (entry.path().string().ends_with("out.plx.parts.plx")) kept.push_back(entry.path());
+  ASSERT_EQ(kept.size(), 1u);
+  const auto merged_at = std::filesystem::last_write_time(kept[0]);
+  EXPECT_EQ(Parallax(dir, {"stats", "out.plx.parts"}, cache).exit_code, 0);
+  EXPECT_EQ(std::filesystem::last_write_time(kept[0]), merged_at);  // reused, not merged again
+
+  // A part that changes is merged again; its problem is told at every open.
+  std::filesystem::resize_file(dir.File("out.plx.parts/rank-1.plx"),
+                               std::filesystem::file_size(dir.File("b.plx")) - 30);
+  for (int open = 0; open < 2; ++open) {
+    r = Parallax(dir, {"stats", "out.plx.parts"}, cache);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("parallax: warning: out.plx.parts: out.plx.parts/rank-1.plx: offset "),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_NE(std::filesystem::last_write_time(kept[0]), merged_at);
+
+  // No parts in it, or nowhere to keep the copy: the error says so.
+  std::filesystem::create_directories(dir.File("empty.parts"));
+  r = Parallax(dir, {"stats", "empty.parts"}, cache);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "parallax: error: empty.parts: no rank-<R>.plx or pid-<PID>.plx files in it\n");
+  r = Parallax(dir, {"stats", "out.plx.parts"}, {"XDG_CACHE_HOME=", "HOME="});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "parallax: error: out.plx.parts: no directory to keep its merged parts in (give "
+            "--index-dir)\n");
+}
+
 TEST(Record, ForwardsSignalsSentToIt) {
   TempDir dir;
   ChildProcess child(

@@ -1,0 +1,57 @@
+// A real MPI run whose ranks leave their parts unmerged (PLX_MERGE=0, or
+// `parallax record --no-merge`): nothing goes through rank 0 at
+// MPI_Finalize, and every command opens the parts directory as the trace,
+// with the answers of the same parts merged.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "mpi_launch.h"
+#include "support/test_support.h"
+
+namespace plx::testing {
+namespace {
+
+// `parallax COMMAND --json TRACE`'s standard output, with TRACE's name
+// replaced by "TRACE".
+std::string Json(const TempDir& dir, const std::string& command, const std::string& trace) {
+  const std::string out = dir.File("out.json");
+  RunResult r = RunProgram({"/bin/sh", "-c", "\"$0\" \"$1\" --json \"$2\" > \"$3\"",
+                            BuildPath("src/cli/parallax"), command, trace, out},
+                           {"XDG_CACHE_HOME=" + dir.File("cache")});
+  EXPECT_EQ(r.exit_code, 0) << command << ": " << r.output;
+  std::string text = ReadFile(out);
+  for (size_t at = text.find(trace); at != std::string::npos; at = text.find(trace, at))
+    text.replace(at, trace.size(), "TRACE");
+  return text;
+}
+
+TEST(MpiParts, PartsLeftUnmergedAnswerAsTheMergedTrace) {
+  const std::vector<Flavor> flavors = FlavorsFor("farm");
+  if (flavors.empty()) GTEST_SKIP() << "no MPI flavour can run farm here";
+  for (const Flavor& flavor : flavors) {
+    SCOPED_TRACE(flavor.name);
+    TempDir dir;
+    const std::string trace = dir.File("farm.plx"), parts = trace + ".parts";
+    std::vector<std::string> env = {"PLX_MERGE=0"};
+    std::vector<std::string> launch = TracedLaunch(flavor, "farm", 4, {dir.path()}, trace, &env);
+    if (!kLinked) launch.insert(launch.begin() + 2, "--no-merge");  // after "record"
+    RunResult run = RunProgram(launch, env);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("parallax: trace of 4 ranks left in " + parts), std::string::npos)
+        << run.output;
+    EXPECT_FALSE(Exists(trace));
+    EXPECT_TRUE(Exists(parts + "/rank-3.plx"));
+
+    const std::string merged = dir.File("merged.plx");
+    RunResult m = RunProgram({BuildPath("src/cli/parallax"), "merge", "-o", merged, parts});
+    ASSERT_EQ(m.exit_code, 0) << m.output;
+    for (const char* command : {"report", "waits", "matrix", "stats", "info"})
+      EXPECT_EQ(Json(dir, command, parts), Json(dir, command, merged)) << command;
+  }
+}
+
+}  // namespace
+}  // namespace plx::testing
