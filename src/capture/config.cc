@@ -132,7 +132,13 @@ Config ReadConfig() {
       bad("PLX_COUNTER_MODE", v, "changes or period");
   }
   if (const char* v = Env("PLX_SCHED"); v && !ParseBool(v, &c.sched)) bad("PLX_SCHED", v, "1 or 0");
-  if (const char* v = Env("PLX_MERGE"); v && !ParseBool(v, &c.merge)) bad("PLX_MERGE", v, "1 or 0");
+  if (const char* v = Env("PLX_MERGE")) {
+    bool merge = true;
+    if (ParseBool(v, &merge))
+      c.merge = merge ? 1 : 0;
+    else
+      bad("PLX_MERGE", v, "1 or 0");
+  }
   if (const char* v = Env("PLX_VERBOSE"); v && !ParseBool(v, &c.verbose))
     bad("PLX_VERBOSE", v, "1 or 0");
   if (const char* v = Env("PLX_PARTS"); v && !ParseInt(v, 1, INT32_MAX, &c.parts_parent))

@@ -38,9 +38,10 @@ struct Config {
   // PLX_PARTS=PID (set by `parallax record`, PID its own): a process whose
   // parent is not PID writes its own part, <output>.parts/pid-<pid>.plx.
   int parts_parent = 0;
-  // PLX_MERGE=0: the ranks of an MPI run leave their parts in
-  // <output>.parts/ instead of rank 0 merging them at MPI_Finalize.
-  bool merge = true;
+  // PLX_MERGE: whether rank 0 of an MPI run merges the ranks' parts in
+  // <output>.parts/ at MPI_Finalize: 1 always, 0 never (they stay), -1
+  // (unset) when the run is small enough (src/mpi/lifecycle.cc).
+  int merge = -1;
   std::vector<std::string> warnings;  // one line per bad value (the default was used)
 
   bool live() const { return !live_host.empty(); }

@@ -116,19 +116,34 @@ bool ReceiveFile(int from, const std::string& path) {
   return ok;
 }
 
+// Unless PLX_MERGE=1, rank 0 leaves the parts unmerged past these: the merge
+// runs on rank 0 alone, at about 3 ms per part plus the copy of its bytes
+// (bench/finalize_merge.py), while the job's other nodes wait for it.
+constexpr int kMergeMaxRanks = 1024;
+constexpr uint64_t kMergeMaxBytes = uint64_t{8} << 30;
+
 // Every rank's part reaches rank 0 (read in place on a shared file system,
-// sent over MPI otherwise), which merges them into the final trace.
-void MergeParts() {
+// sent over MPI otherwise), which merges them into the final trace; with
+// `merge` 0, or -1 (auto) and a run past the limits above, they stay.
+void MergeParts(int merge) {
   if (g_final_path == "-") return;  // PLX_OUTPUT=- on rank 0: nothing to merge
   std::vector<char> mine(kPathBytes, 0);
   std::memcpy(mine.data(), g_part_path.data(),
               std::min<size_t>(g_part_path.size(), kPathBytes - 1));
   std::vector<char> all(g_rank == 0 ? static_cast<size_t>(kPathBytes) * g_size : 0);
   PMPI_Gather(mine.data(), kPathBytes, MPI_CHAR, all.data(), kPathBytes, MPI_CHAR, 0, g_private);
+  struct stat st;
+  uint64_t bytes = !g_part_path.empty() && ::stat(g_part_path.c_str(), &st) == 0
+                       ? static_cast<uint64_t>(st.st_size)
+                       : 0;
+  uint64_t total = 0;
+  PMPI_Reduce(&bytes, &total, 1, MPI_UINT64_T, MPI_SUM, 0, g_private);
+  const bool stay =
+      merge == 0 || (merge < 0 && (g_size > kMergeMaxRanks || total > kMergeMaxBytes));
   // Rank 0 says which parts it cannot read where they are; those ranks send theirs.
   std::vector<int> send(static_cast<size_t>(g_size), 0);
   std::vector<format::MergeInput> inputs;
-  if (g_rank == 0) {
+  if (g_rank == 0 && !stay) {
     for (int r = 0; r < g_size; ++r) {
       std::string path(all.data() + static_cast<size_t>(r) * kPathBytes);
       if (path.empty()) continue;  // that rank did not trace
@@ -142,6 +157,15 @@ void MergeParts() {
   PMPI_Bcast(send.data(), g_size, MPI_INT, 0, g_private);
   if (g_rank != 0) {
     if (send[static_cast<size_t>(g_rank)]) SendFile(g_part_path);
+    return;
+  }
+  if (stay) {
+    // Each rank's part stays where it wrote it: nothing went through rank 0.
+    const std::string why = merge == 0 ? "PLX_MERGE=0"
+                                       : std::to_string(g_size) + " ranks, " + FormatBytes(total) +
+                                             ": above what rank 0 merges unless PLX_MERGE=1";
+    std::fprintf(stderr, "parallax: trace of %d ranks left in %s.parts (%s)\n", g_size,
+                 g_final_path.c_str(), why.c_str());
     return;
   }
   for (int r = 1; r < g_size; ++r)
@@ -221,13 +245,7 @@ void BeforeFinalize() {
   cap::Runtime& rt = cap::Runtime::Get();
   rt.Finalize();
   g_active = false;
-  if (rt.config().merge) {
-    MergeParts();
-  } else if (g_rank == 0 && g_final_path != "-") {
-    // Each rank wrote its part where it runs: nothing goes through rank 0.
-    std::fprintf(stderr, "parallax: trace of %d ranks left in %s.parts (PLX_MERGE=0)\n", g_size,
-                 g_final_path.c_str());
-  }
+  MergeParts(rt.config().merge);
   PMPI_Comm_free(&g_private);
 }
 
