@@ -23,6 +23,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402  (bench/report.py)
+
 BEGIN, END = "<!-- BEGIN FINALIZE -->", "<!-- END FINALIZE -->"
 
 
@@ -88,14 +91,6 @@ def table(data):
     return "\n".join(out) + "\n"
 
 
-def write_md(path, text):
-    with open(path) as f:
-        doc = f.read()
-    a, b = doc.index(BEGIN) + len(BEGIN), doc.index(END)
-    with open(path, "w") as f:
-        f.write(doc[:a] + "\n" + text + doc[b:])
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build")
@@ -125,7 +120,7 @@ def main():
     text = table(data)
     print(text)
     if a.md:
-        write_md(a.md, text)
+        report.replace_between(a.md, BEGIN, END, text)
 
 
 if __name__ == "__main__":

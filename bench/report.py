@@ -16,6 +16,20 @@ import time
 BEGIN, END = "<!-- BEGIN GENERATED -->", "<!-- END GENERATED -->"
 
 
+def replace_between(path, begin, end, text):
+    """Rewrites what lies between the lines `begin` and `end` of the file at
+    `path` with `text`; exits naming the file when a marker is missing. The
+    benchmark scripts each keep their tables between markers of their own."""
+    with open(path) as f:
+        doc = f.read()
+    if begin not in doc or end not in doc:
+        sys.exit(f"{path}: markers {begin} / {end} not found")
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as f:
+        f.write(head + begin + "\n" + text.rstrip("\n") + "\n" + end + tail)
+
+
 def load(paths):
     """Benchmark rows, their context, the MPI overhead JSON, the rows of
     analysis_bench and server_bench (kept apart: they measure another trace)
@@ -252,14 +266,7 @@ def main():
                                  viewer_table(server, viewer), interop_table(interop),
                                  mpi_tables(mpi)) if t)
     print(text)
-    with open(out_md) as f:
-        doc = f.read()
-    if BEGIN not in doc or END not in doc:
-        sys.exit(f"{out_md}: markers {BEGIN} / {END} not found")
-    head, rest = doc.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    with open(out_md, "w") as f:
-        f.write(head + BEGIN + "\n" + text + "\n" + END + tail)
+    replace_between(out_md, BEGIN, END, text)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402  (bench/report.py)
+
 BEGIN, END = "<!-- BEGIN SCALE -->", "<!-- END SCALE -->"
 
 
@@ -177,14 +180,7 @@ def main():
             json.dump({"kind": "scale", "machine": platform.machine(), "cpus": cpus,
                        "results": results}, f, indent=1)
     if a.md:
-        with open(a.md) as f:
-            doc = f.read()
-        if BEGIN not in doc or END not in doc:
-            sys.exit(f"scale.py: {a.md} has no {BEGIN} ... {END} block")
-        head, rest = doc.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        with open(a.md, "w") as f:
-            f.write(head + BEGIN + "\n" + text + END + tail)
+        report.replace_between(a.md, BEGIN, END, text)
 
 
 if __name__ == "__main__":

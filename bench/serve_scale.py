@@ -32,6 +32,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402  (bench/report.py)
 import urllib.error
 import urllib.request
 
@@ -225,14 +228,6 @@ def table(results, cpus):
     return "\n".join(out) + "\n"
 
 
-def write_md(path, text):
-    with open(path) as f:
-        doc = f.read()
-    a, b = doc.index(BEGIN) + len(BEGIN), doc.index(END)
-    with open(path, "w") as f:
-        f.write(doc[:a] + "\n" + text + doc[b:])
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build")
@@ -263,7 +258,7 @@ def main():
     text = table(data["results"], data["cpus"])
     print(text)
     if a.md:
-        write_md(a.md, text)
+        report.replace_between(a.md, BEGIN, END, text)
 
 
 if __name__ == "__main__":
