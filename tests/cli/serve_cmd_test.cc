@@ -58,17 +58,24 @@ std::string HttpGet(int port, const std::string& target) {
   return answer;
 }
 
+// Reads the server's lines until its URL line: the port and the token.
+void AwaitUrl(ChildProcess* server, int* port, std::string* token) {
+  std::string all;
+  const std::vector<std::string> m =
+      AwaitLine(server, std::regex(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))"), &all);
+  ASSERT_FALSE(m.empty()) << "no URL line in:\n" << all;
+  *port = std::stoi(m[1]);
+  *token = m[2];
+}
+
 TEST(ServeCmdTest, PrintsATokenUrlServesWithItAndStopsOnCtrlC) {
   TempDir dir;
   const std::string trace = dir.File("run.plx");
   ASSERT_TRUE(WriteTraceScript(ApiTestScript(), trace).ok());
   ChildProcess server({BuildPath("src/cli/parallax"), "serve", trace, "--no-browser"});
-  std::string all;
-  const std::vector<std::string> m =
-      AwaitLine(&server, std::regex(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))"), &all);
-  ASSERT_FALSE(m.empty()) << "no URL line in:\n" << all;
-  const int port = std::stoi(m[1]);
-  const std::string token = m[2];
+  int port = 0;
+  std::string token;
+  ASSERT_NO_FATAL_FAILURE(AwaitUrl(&server, &port, &token));
 
   EXPECT_NE(HttpGet(port, "/api/v1/traces").find("401"), std::string::npos);
   std::string answer;
@@ -100,12 +107,9 @@ TEST(ServeCmdTest, ServesAPartsDirectoryAsItsTrace) {
   ChildProcess server(
       {BuildPath("src/cli/parallax"), "serve", dir.File("run.plx.parts"), "--no-browser"},
       {"XDG_CACHE_HOME=" + dir.File("cache")});
-  std::string all;
-  const std::vector<std::string> m =
-      AwaitLine(&server, std::regex(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))"), &all);
-  ASSERT_FALSE(m.empty()) << "no URL line in:\n" << all;
-  const int port = std::stoi(m[1]);
-  const std::string token = m[2];
+  int port = 0;
+  std::string token;
+  ASSERT_NO_FATAL_FAILURE(AwaitUrl(&server, &port, &token));
   std::string answer;
   for (int i = 0; i < 100; ++i) {
     answer = HttpGet(port, "/api/v1/traces?token=" + token);
