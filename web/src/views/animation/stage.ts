@@ -4,7 +4,7 @@
 // animation frame however often something asks for a redraw.
 import { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
-import { el } from '../common/dom';
+import { context2d, devicePixelRatio, FittedCanvas, sizeCanvas } from '../common/fitted_canvas';
 
 export interface StageCallbacks {
   /** The CSS height for a CSS width. */
@@ -17,14 +17,9 @@ export interface StageCallbacks {
   resized(width: number, height: number): void;
 }
 
-export class Stage {
-  readonly canvas: HTMLCanvasElement;
+export class Stage extends FittedCanvas {
   private readonly bg: HTMLCanvasElement;
-  private observer: ResizeObserver | null = null;
-  private raf: number | null = null;
   private bgDirty = true;
-  private cssWidth: number;
-  private cssHeight = 1;
   private dpr = 1;
   /** frames drawn so far, and the milliseconds spent drawing them */
   frames = 0;
@@ -35,53 +30,27 @@ export class Stage {
     testid: string,
     fallbackWidth = 800,
   ) {
-    this.canvas = el('canvas', { 'data-testid': testid });
-    this.canvas.style.display = 'block';
+    super({ 'data-testid': testid }, fallbackWidth, 1);
     this.bg = document.createElement('canvas');
-    this.cssWidth = fallbackWidth;
   }
 
   /** Appends the canvas to `parent`; redraws when its width or `watch`'s size changes. */
   attach(parent: HTMLElement, watch?: HTMLElement): void {
-    parent.append(this.canvas);
-    this.measure(parent);
-    if (typeof ResizeObserver !== 'undefined') {
-      this.observer = new ResizeObserver(() => {
-        const wider = this.measure(parent);
+    this.attachTo(
+      parent,
+      (wider) => {
         if (wider || Math.round(this.cb.heightFor(this.cssWidth)) !== this.cssHeight) this.relayout();
-      });
-      this.observer.observe(parent);
-      if (watch) this.observer.observe(watch);
-    }
+      },
+      watch,
+    );
     this.relayout();
-  }
-
-  detach(): void {
-    this.observer?.disconnect();
-    this.observer = null;
-    if (this.raf !== null && typeof cancelAnimationFrame !== 'undefined') cancelAnimationFrame(this.raf);
-    this.raf = null;
-    this.canvas.remove();
-  }
-
-  get width(): number {
-    return this.cssWidth;
-  }
-
-  get height(): number {
-    return this.cssHeight;
   }
 
   /** The height or layout may have changed: resize, new background, redraw. */
   relayout(): void {
     this.cssHeight = Math.max(1, Math.round(this.cb.heightFor(this.cssWidth)));
-    this.dpr = (typeof window !== 'undefined' && window.devicePixelRatio) || 1;
-    const w = Math.max(1, Math.round(this.cssWidth * this.dpr));
-    const h = Math.max(1, Math.round(this.cssHeight * this.dpr));
-    for (const c of [this.canvas, this.bg]) {
-      if (c.width !== w) c.width = w;
-      if (c.height !== h) c.height = h;
-    }
+    this.dpr = devicePixelRatio();
+    for (const c of [this.canvas, this.bg]) sizeCanvas(c, this.cssWidth, this.cssHeight, this.dpr);
     this.canvas.style.width = `${this.cssWidth}px`;
     this.canvas.style.height = `${this.cssHeight}px`;
     this.cb.resized(this.cssWidth, this.cssHeight);
@@ -97,24 +66,16 @@ export class Stage {
 
   /** Draws at the next animation frame (once, however often called before it). */
   schedule(): void {
-    if (this.raf !== null) return;
-    if (typeof requestAnimationFrame === 'undefined') {
-      this.draw();
-      return;
-    }
-    this.raf = requestAnimationFrame(() => {
-      this.raf = null;
-      this.draw();
-    });
+    this.atNextFrame(() => this.draw());
   }
 
   /** Draws now. */
   draw(): void {
-    const ctx = context(this.canvas);
+    const ctx = context2d(this.canvas);
     if (!ctx) return;
     const start = performance.now();
     if (this.bgDirty) {
-      const bctx = context(this.bg);
+      const bctx = context2d(this.bg);
       if (!bctx) return;
       bctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
       const p = new CanvasPainter(bctx, this.cssWidth, this.cssHeight);
@@ -128,28 +89,5 @@ export class Stage {
     this.cb.frame(ctx, this.cssWidth, this.cssHeight);
     this.frames++;
     this.drawMs += performance.now() - start;
-  }
-
-  /** Position of a mouse event in CSS pixels of the canvas. */
-  eventPos(ev: MouseEvent): { x: number; y: number } {
-    const r = this.canvas.getBoundingClientRect();
-    return { x: ev.clientX - r.left, y: ev.clientY - r.top };
-  }
-
-  private measure(parent: HTMLElement): boolean {
-    const w = Math.floor(parent.clientWidth);
-    if (w > 0 && w !== this.cssWidth) {
-      this.cssWidth = w;
-      return true;
-    }
-    return false;
-  }
-}
-
-function context(c: HTMLCanvasElement): CanvasRenderingContext2D | null {
-  try {
-    return c.getContext('2d');
-  } catch {
-    return null; // jsdom without a canvas implementation
   }
 }
