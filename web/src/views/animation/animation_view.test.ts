@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AtParams, AtResult, InFlightMessage, TraceSummary } from '../../protocol/api.gen';
-import { fakeContext, fixtureSummary, flush, RecordingPainter, stubCanvas, type PaintOp } from '../common/testing';
+import { fakeContext, fixtureSummary, flush, type PaintOp, RecordingPainter, viewHost } from '../common/testing';
 import { ANIMATION_VIEW, AnimationView, MESSAGE_LIMIT } from './animation_view';
 import { TRAFFIC } from './kinds';
 import { MESSAGE_COLOR, UNDELIVERED_COLOR } from './paint_dynamic';
@@ -27,19 +27,13 @@ function program(p: AtParams): AtResult {
   return atResult(p.t, [0, -1, 1, 1]);
 }
 
-let host: HTMLElement;
-beforeEach(() => {
-  stubCanvas();
-  setupLibrary.reset();
-  host = document.createElement('div');
-  document.body.append(host);
-});
-afterEach(() => host.remove());
+const host = viewHost();
+beforeEach(() => setupLibrary.reset());
 
 function setup(handler: (p: AtParams) => AtResult | Promise<AtResult> = program, summary: TraceSummary = fixtureSummary()) {
   const f = fakeContext({ at: handler }, summary);
   const view = ANIMATION_VIEW.create(f.ctx) as AnimationView;
-  view.mount(host);
+  view.mount(host());
   return { ...f, view };
 }
 
@@ -57,7 +51,7 @@ function paintedNodes(view: AnimationView, n: number): { ops: PaintOp[]; colors:
   return { ops: ops.slice(start), colors, painter };
 }
 
-const select = (testid: string): HTMLSelectElement => host.querySelector<HTMLSelectElement>(`[data-testid=${testid}]`)!;
+const select = (testid: string): HTMLSelectElement => host().querySelector<HTMLSelectElement>(`[data-testid=${testid}]`)!;
 
 describe('animation view', () => {
   it('colours each process by its state at the cursor', async () => {
@@ -110,7 +104,7 @@ describe('animation view', () => {
     const { view, replay } = setup();
     replay.seek(150);
     await flush();
-    const box = host.querySelector<HTMLInputElement>('[data-testid=animation-messages]')!;
+    const box = host().querySelector<HTMLInputElement>('[data-testid=animation-messages]')!;
     box.click();
     const { ops } = paintedNodes(view, 2);
     expect(ops.some((o) => o.color === MESSAGE_COLOR || o.color === UNDELIVERED_COLOR)).toBe(false);
@@ -122,7 +116,7 @@ describe('animation view', () => {
     states.colors.set(1, '#000000');
     states.changed();
     expect(paintedNodes(view, 2).colors).toEqual(['#000000', '#2ca02c']);
-    host.querySelector<HTMLInputElement>('[data-testid=animation-traffic]')!.click();
+    host().querySelector<HTMLInputElement>('[data-testid=animation-traffic]')!.click();
     // MPI_Send blocks (traffic red), MPI_Wait blocks too
     expect(paintedNodes(view, 2).colors).toEqual([TRAFFIC.blocked.color, TRAFFIC.blocked.color]);
   });
@@ -158,7 +152,7 @@ describe('animation view', () => {
     expect(select('animation-modules').disabled).toBe(true);
 
     expect(view.loadSetupText('{"format": "parallax-setup"', 'bad.json')).toBe(false);
-    expect(host.querySelector('[data-testid=view-error]')!.textContent).toMatch(/^bad\.json: not valid JSON/);
+    expect(host().querySelector('[data-testid=view-error]')!.textContent).toMatch(/^bad\.json: not valid JSON/);
     expect(layout.value).toBe('setup:0');
 
     expect(view.loadSetupText(example('mesh-8x8-1024.json'), 'mesh-8x8-1024.json')).toBe(true);
@@ -176,10 +170,10 @@ describe('animation view', () => {
     await flush();
     const drop = new Event('drop', { bubbles: true, cancelable: true });
     Object.defineProperty(drop, 'dataTransfer', { value: { files: [new File([example('ring-8.json')], 'ring-8.json')] } });
-    host.querySelector('[data-testid=animation-drop]')!.dispatchEvent(drop);
+    host().querySelector('[data-testid=animation-drop]')!.dispatchEvent(drop);
     await flush();
     expect(view.geometry()!.x.length).toBe(8);
-    expect(host.querySelector('[data-testid=view-message]')!.textContent).toBe('loaded ring-8.json: 8 nodes');
+    expect(host().querySelector('[data-testid=view-message]')!.textContent).toBe('loaded ring-8.json: 8 nodes');
   });
 
   it('describes a node on hover and jumps the timeline to it on click', async () => {
@@ -187,10 +181,10 @@ describe('animation view', () => {
     replay.seek(100);
     await flush();
     const g = view.geometry()!;
-    const canvas = host.querySelector<HTMLCanvasElement>('[data-testid=animation-canvas]')!;
+    const canvas = host().querySelector<HTMLCanvasElement>('[data-testid=animation-canvas]')!;
     // jsdom lays nothing out: the canvas is at (0, 0)
     canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: g.x[1]!, clientY: g.y[1]! }));
-    const tip = host.querySelector<HTMLElement>('[data-testid=animation-tooltip]')!;
+    const tip = host().querySelector<HTMLElement>('[data-testid=animation-tooltip]')!;
     expect(tip.hidden).toBe(false);
     expect(tip.textContent).toBe('rank 1: MPI_Wait · 1 undelivered message');
     canvas.dispatchEvent(new MouseEvent('click', { clientX: g.x[1]!, clientY: g.y[1]! }));
@@ -246,7 +240,7 @@ describe('animation view', () => {
       throw new Error('t: out of range');
     });
     await flush();
-    expect(host.querySelector('[data-testid=view-error]')!.textContent).toBe('t: out of range');
+    expect(host().querySelector('[data-testid=view-error]')!.textContent).toBe('t: out of range');
   });
 });
 
@@ -285,7 +279,7 @@ describe('animation view on a canvas', () => {
     replay.seek(100);
     await flush();
     await new Promise<void>((r) => requestAnimationFrame(() => r()));
-    const canvas = host.querySelector<HTMLCanvasElement>('[data-testid=animation-canvas]')!;
+    const canvas = host().querySelector<HTMLCanvasElement>('[data-testid=animation-canvas]')!;
     const rec = contexts.get(canvas)!;
     rec.fills.length = 0;
     replay.seek(101);
@@ -320,7 +314,7 @@ describe('animation view on a canvas', () => {
     const { view } = setup();
     await flush();
     await new Promise<void>((r) => requestAnimationFrame(() => r()));
-    const rec = contexts.get(host.querySelector<HTMLCanvasElement>('[data-testid=animation-canvas]')!)!;
+    const rec = contexts.get(host().querySelector<HTMLCanvasElement>('[data-testid=animation-canvas]')!)!;
     const g = view.geometry()!;
     const last = (color: string) => rec.fills.filter((f) => f.style === color).at(-1)!;
     expect(last('#ff7f0e').arcs).toEqual([[g.x[0], g.y[0]]]);

@@ -109,6 +109,22 @@ export class RequestSeq {
   }
 }
 
+/** A chart view's unmount: the pending load is dropped, answers still to come
+ * are stale, the subscriptions end (the list is emptied) and the chart is
+ * taken off the page. */
+export function releaseChartView(
+  seq: RequestSeq,
+  load: { cancel(): void },
+  unsubscribe: (() => void)[],
+  chart: { detach(): void } | null,
+): void {
+  seq.invalidate();
+  load.cancel();
+  for (const u of unsubscribe) u();
+  unsubscribe.length = 0;
+  chart?.detach();
+}
+
 /** A hover tooltip positioned inside a relatively positioned chart box; readable without a stylesheet. */
 export function tooltipElement(testid: string): HTMLDivElement {
   const t = el('div', { class: 'chart-tooltip', 'data-testid': testid, role: 'tooltip' });

@@ -6,7 +6,7 @@ import type { TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import type { View, ViewContext } from '../context';
 import { ChartCanvas } from './chart_canvas';
-import { debounce, RequestSeq, StatusLine } from './dom';
+import { debounce, releaseChartView, RequestSeq, StatusLine } from './dom';
 
 export abstract class WindowChartView implements View {
   protected readonly status = new StatusLine();
@@ -96,11 +96,7 @@ export abstract class WindowChartView implements View {
   }
 
   unmount(): void {
-    this.seq.invalidate();
-    this.debouncedLoad.cancel();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.chart?.detach();
+    releaseChartView(this.seq, this.debouncedLoad, this.unsubscribe, this.chart);
     this.chart = null;
   }
 

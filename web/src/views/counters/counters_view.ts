@@ -5,7 +5,7 @@ import { decodeTile, type TilePoints } from '../../engine/tile';
 import type { AtResult, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
-import { debounce, el, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
+import { debounce, el, releaseChartView, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
 import { formatDuration } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { layoutBars, layoutLights, layoutLines, lightsCellAt, type LightsLayout } from './counters_layout';
@@ -128,11 +128,7 @@ export class CountersView implements View {
 
   unmount(): void {
     this.atRequest.cancel();
-    this.tileSeq.invalidate();
-    this.debouncedTile.cancel();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.chart?.detach();
+    releaseChartView(this.tileSeq, this.debouncedTile, this.unsubscribe, this.chart);
     this.chart = null;
   }
 

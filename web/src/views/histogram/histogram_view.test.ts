@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HistogramParams, HistogramResult, StatsResult } from '../../protocol/api.gen';
-import { fakeContext, flush, RecordingPainter, stubCanvas } from '../common/testing';
+import { fakeContext, flush, RecordingPainter, viewHost } from '../common/testing';
 import { HISTOGRAM_VIEW } from './histogram_view';
 
 const stats: StatsResult = {
@@ -38,18 +38,12 @@ function histogram(p: HistogramParams): HistogramResult {
   };
 }
 
-let host: HTMLElement;
-beforeEach(() => {
-  stubCanvas();
-  host = document.createElement('div');
-  document.body.append(host);
-});
-afterEach(() => host.remove());
+const host = viewHost();
 
 function setup(handlers = {}) {
   const f = fakeContext({ stats: () => stats, histogram, ...handlers });
   const view = HISTOGRAM_VIEW.create(f.ctx);
-  view.mount(host);
+  view.mount(host());
   return { ...f, view };
 }
 
@@ -59,14 +53,14 @@ const histCalls = (api: { calls: { endpoint: string; params: unknown }[] }) =>
 describe('histogram view', () => {
   it('starts with the state with the most total time and 20 bins', async () => {
     const { api } = setup();
-    expect(host.textContent).toContain('Loading');
+    expect(host().textContent).toContain('Loading');
     await flush();
     const calls = histCalls(api);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ state: 2, bins: 20, log: false, method: 'robust' });
-    expect(host.querySelector<HTMLSelectElement>('[data-testid=state]')!.value).toBe('2');
-    expect(host.querySelector('[data-testid=selected-count]')!.textContent).toContain('2 selected');
-    expect(host.querySelector('[data-testid=view-loading]')).toBeNull();
+    expect(host().querySelector<HTMLSelectElement>('[data-testid=state]')!.value).toBe('2');
+    expect(host().querySelector('[data-testid=selected-count]')!.textContent).toContain('2 selected');
+    expect(host().querySelector('[data-testid=view-loading]')).toBeNull();
   });
 
   it('highlights the selection in the timeline and clears it on unmount', async () => {
@@ -81,7 +75,7 @@ describe('histogram view', () => {
   it('refetches with the new bin count when the slider changes', async () => {
     const { api } = setup();
     await flush();
-    const slider = host.querySelector<HTMLInputElement>('input[type=range][data-testid=bins]')!;
+    const slider = host().querySelector<HTMLInputElement>('input[type=range][data-testid=bins]')!;
     expect(slider.min).toBe('1');
     expect(slider.max).toBe('200');
     slider.value = '50';
@@ -91,13 +85,13 @@ describe('histogram view', () => {
     const calls = histCalls(api);
     expect(calls).toHaveLength(2);
     expect(calls[1]!.bins).toBe(50);
-    expect(host.querySelector('[data-testid=bins-value]')!.textContent).toBe('50');
+    expect(host().querySelector('[data-testid=bins-value]')!.textContent).toBe('50');
   });
 
   it('refetches on input after a pause', async () => {
     const { api } = setup();
     await flush();
-    const slider = host.querySelector<HTMLInputElement>('[data-testid=bins]')!;
+    const slider = host().querySelector<HTMLInputElement>('[data-testid=bins]')!;
     slider.value = '7';
     slider.dispatchEvent(new Event('input'));
     await new Promise((r) => setTimeout(r, 200));
@@ -108,25 +102,25 @@ describe('histogram view', () => {
   it('selects by percentile and log bins', async () => {
     const { api, timeline } = setup();
     await flush();
-    host.querySelector<HTMLButtonElement>('[data-testid="select-p99.9"]')!.click();
+    host().querySelector<HTMLButtonElement>('[data-testid="select-p99.9"]')!.click();
     await flush();
-    host.querySelector<HTMLInputElement>('[data-testid=log-bins]')!.click();
+    host().querySelector<HTMLInputElement>('[data-testid=log-bins]')!.click();
     await flush();
     const calls = histCalls(api);
     expect(calls[1]).toMatchObject({ method: 'percentile', percentile: 99.9 });
     expect(calls[2]).toMatchObject({ method: 'percentile', percentile: 99.9, log: true });
-    expect(host.querySelector('[data-testid="select-p99.9"]')!.getAttribute('aria-pressed')).toBe('true');
-    expect(host.querySelector('[data-testid=select-robust]')!.getAttribute('aria-pressed')).toBe('false');
+    expect(host().querySelector('[data-testid="select-p99.9"]')!.getAttribute('aria-pressed')).toBe('true');
+    expect(host().querySelector('[data-testid=select-robust]')!.getAttribute('aria-pressed')).toBe('false');
     expect(timeline.highlights[timeline.highlights.length - 1]!.map((s) => s.id)).toEqual([40]);
     for (const id of ['robust', 'p90', 'p95', 'p99', 'p99.9']) {
-      expect(host.querySelector(`[data-testid="select-${id}"]`)).not.toBeNull();
+      expect(host().querySelector(`[data-testid="select-${id}"]`)).not.toBeNull();
     }
   });
 
   it('jumps to a selected slice when it is clicked', async () => {
     const { timeline } = setup();
     await flush();
-    const items = host.querySelectorAll<HTMLElement>('[data-testid=selected-slice]');
+    const items = host().querySelectorAll<HTMLElement>('[data-testid=selected-slice]');
     expect(items).toHaveLength(2);
     items[1]!.click();
     expect(timeline.jumps).toEqual([{ row: 2, begin: 5001, end: 5001 + 20_000 - 10, slice: 41 }]);
@@ -135,7 +129,7 @@ describe('histogram view', () => {
   it('changes state from the picker', async () => {
     const { api } = setup();
     await flush();
-    const sel = host.querySelector<HTMLSelectElement>('[data-testid=state]')!;
+    const sel = host().querySelector<HTMLSelectElement>('[data-testid=state]')!;
     sel.value = '1';
     sel.dispatchEvent(new Event('change'));
     await flush();
@@ -145,7 +139,7 @@ describe('histogram view', () => {
   it('shows errors in red inside the view', async () => {
     setup({ histogram: () => Promise.reject(new Error('state 2: no such state')) });
     await flush();
-    const err = host.querySelector<HTMLElement>('[data-testid=view-error]')!;
+    const err = host().querySelector<HTMLElement>('[data-testid=view-error]')!;
     expect(err.textContent).toBe('state 2: no such state');
     expect(err.style.color).not.toBe('');
   });

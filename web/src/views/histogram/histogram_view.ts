@@ -3,7 +3,7 @@
 import type { AnomalyRef, HistogramParams, HistogramResult } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
-import { debounce, el, onActivate, RequestSeq, StatusLine } from '../common/dom';
+import { debounce, el, onActivate, releaseChartView, RequestSeq, StatusLine } from '../common/dom';
 import { formatCount, formatDuration } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { barAt, layoutHistogram, type HistogramLayout } from './histogram_layout';
@@ -133,11 +133,7 @@ export class HistogramView implements View {
   }
 
   unmount(): void {
-    this.seq.invalidate();
-    this.debouncedLoad.cancel();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.chart?.detach();
+    releaseChartView(this.seq, this.debouncedLoad, this.unsubscribe, this.chart);
     this.chart = null;
     this.ctx.timeline.highlight([]);
     this.host = null;

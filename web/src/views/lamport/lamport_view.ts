@@ -4,7 +4,7 @@
 import type { LamportResult, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
-import { debounce, el, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
+import { debounce, el, releaseChartView, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
 import { formatBytes, formatCount, formatDuration } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
 import {
@@ -111,11 +111,7 @@ export class LamportView implements View {
   }
 
   unmount(): void {
-    this.seq.invalidate();
-    this.debouncedLoad.cancel();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.chart?.detach();
+    releaseChartView(this.seq, this.debouncedLoad, this.unsubscribe, this.chart);
     this.chart = null;
   }
 

@@ -3,7 +3,7 @@
 import type { MountainResult } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
-import { debounce, el, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
+import { debounce, el, releaseChartView, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
 import { formatAverage, formatDuration, formatDurationTicks } from '../common/format';
 import { niceTicks } from '../common/ticks';
 import type { View, ViewContext, ViewFactory } from '../context';
@@ -86,11 +86,7 @@ export class MountainView implements View {
   }
 
   unmount(): void {
-    this.seq.invalidate();
-    this.debouncedLoad.cancel();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    this.chart?.detach();
+    releaseChartView(this.seq, this.debouncedLoad, this.unsubscribe, this.chart);
     this.chart = null;
   }
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeContext, fixtureSummary, flush } from '../common/testing';
+import { describe, expect, it } from 'vitest';
+import { fakeContext, fixtureSummary, flush, viewHost } from '../common/testing';
 import { commandLine, formatDrift, formatOffset, formatRank, recordsText, threadSpan } from './processes_table';
 import { PROCESSES_VIEW } from './processes_view';
 
@@ -21,38 +21,33 @@ describe('process texts', () => {
   });
 });
 
-let host: HTMLElement;
-beforeEach(() => {
-  host = document.createElement('div');
-  document.body.append(host);
-});
-afterEach(() => host.remove());
+const host = viewHost();
 
 describe('processes view', () => {
   it('lists processes with their threads; a thread jumps to its row over its span', async () => {
     const summary = fixtureSummary();
     const f = fakeContext({ processes: () => summary.processes }, summary);
-    PROCESSES_VIEW.create(f.ctx).mount(host);
-    expect(host.querySelector('[data-testid=view-loading]')).not.toBeNull();
+    PROCESSES_VIEW.create(f.ctx).mount(host());
+    expect(host().querySelector('[data-testid=view-loading]')).not.toBeNull();
     await flush();
-    const procs = host.querySelectorAll('[data-testid=process]');
+    const procs = host().querySelectorAll('[data-testid=process]');
     expect(procs).toHaveLength(2);
     expect(procs[1]!.textContent).toContain('node2');
     expect(procs[1]!.textContent).toContain('/bin/app -n 4');
     expect(procs[1]!.textContent).toContain('+1.5 µs');
     expect(procs[1]!.textContent).toContain('+2.5 ppm');
-    const threads = host.querySelectorAll<HTMLElement>('[data-testid=thread]');
+    const threads = host().querySelectorAll<HTMLElement>('[data-testid=thread]');
     expect(threads).toHaveLength(4);
     expect(threads[3]!.textContent).toContain('worker <io> (tid 201)');
     threads[3]!.click();
     expect(f.timeline.jumps).toEqual([{ row: 3, begin: 5000, end: 700_000 }]);
-    expect(host.querySelector('[data-testid=view-loading]')).toBeNull();
+    expect(host().querySelector('[data-testid=view-loading]')).toBeNull();
   });
 
   it('shows errors in red', async () => {
     const f = fakeContext({ processes: () => Promise.reject(new Error('trace t0 is still loading')) });
-    PROCESSES_VIEW.create(f.ctx).mount(host);
+    PROCESSES_VIEW.create(f.ctx).mount(host());
     await flush();
-    expect(host.querySelector('[data-testid=view-error]')!.textContent).toBe('trace t0 is still loading');
+    expect(host().querySelector('[data-testid=view-error]')!.textContent).toBe('trace t0 is still loading');
   });
 });
