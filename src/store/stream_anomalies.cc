@@ -182,12 +182,37 @@ struct Candidate {
   int64_t begin, duration;
 };
 
+// What passes two and three share: the chunk's own slices the search
+// considers, each with its group and its duration.
+class GroupedSlices : public ChunkVisitor {
+ protected:
+  GroupedSlices(const model::Trace& t, const AnomalyOptions& o, const StateCallsiteKeys& keys,
+                const std::vector<uint32_t>& key_group)
+      : o_(o), t_(t), keys_(keys), key_group_(key_group) {}
+  // Calls fn(row in the chunk's table, group, duration) for each.
+  template <typename Fn>
+  void ForEach(const ChunkRows& rows, Fn&& fn) {
+    const model::SliceTable& s = rows.tables->slices;
+    const bool percentile = o_.method == AnomalyMethod::kPercentile;
+    for (size_t r = rows.carried; r < s.size(); ++r)
+      if (analysis::Considered(t_, o_, s, r))
+        fn(r, key_group_[keys_.Id(s.state[r], percentile ? 0 : s.callsite[r])],
+           s.end[r] - s.begin[r]);
+  }
+  const AnomalyOptions& o_;
+
+ private:
+  const model::Trace& t_;
+  StateCallsiteKeys keys_;  // a copy: Id() of a known pair changes nothing
+  const std::vector<uint32_t>& key_group_;
+};
+
 // Pass two, per worker: the planned values and the candidates.
-class CollectVisitor : public ChunkVisitor {
+class CollectVisitor : public GroupedSlices {
  public:
   CollectVisitor(const model::Trace& t, const AnomalyOptions& o, const StateCallsiteKeys& keys,
                  const std::vector<uint32_t>& key_group, const std::vector<Plan>& plans)
-      : t_(t), o_(o), keys_(keys), key_group_(key_group), plans_(plans), values(plans.size()) {
+      : GroupedSlices(t, o, keys, key_group), plans_(plans), values(plans.size()) {
     for (size_t g = 0; g < plans.size(); ++g) {
       values[g].resize(plans[g].ranges.size());
       for (size_t i = 0; i < plans[g].ranges.size(); ++i) {
@@ -198,13 +223,9 @@ class CollectVisitor : public ChunkVisitor {
   }
   void Chunk(const ChunkRows& rows, const TimeMapper*) override {
     const model::SliceTable& s = rows.tables->slices;
-    const bool percentile = o_.method == AnomalyMethod::kPercentile;
-    for (size_t r = rows.carried; r < s.size(); ++r) {
-      if (!analysis::Considered(t_, o_, s, r)) continue;
-      const uint32_t g = key_group_[keys_.Id(s.state[r], percentile ? 0 : s.callsite[r])];
+    ForEach(rows, [&](size_t r, uint32_t g, int64_t d) {
       const Plan& plan = plans_[g];
-      if (!plan.judged) continue;
-      const int64_t d = s.end[r] - s.begin[r];
+      if (!plan.judged) return;
       const auto v = static_cast<uint64_t>(d);
       if (plan.collect[LogHistogram::Index(v)]) {
         const auto it =
@@ -220,12 +241,8 @@ class CollectVisitor : public ChunkVisitor {
       if (static_cast<double>(d) >= plan.candidates_from)
         candidates.push_back({static_cast<uint32_t>(rows.slice_row(r)), rows.thread, s.callsite[r],
                               g, s.begin[r], d});
-    }
+    });
   }
-  const model::Trace& t_;
-  const AnomalyOptions& o_;
-  StateCallsiteKeys keys_;  // a copy: Id() of a known pair changes nothing
-  const std::vector<uint32_t>& key_group_;
   const std::vector<Plan>& plans_;
   std::vector<std::vector<Collected>> values;  // per group, per range
   std::vector<Candidate> candidates;
@@ -233,30 +250,21 @@ class CollectVisitor : public ChunkVisitor {
 
 // Pass three (rare): the slices of deferred groups above their cut-off
 // within its bucket.
-class DeferredVisitor : public ChunkVisitor {
+class DeferredVisitor : public GroupedSlices {
  public:
   DeferredVisitor(const model::Trace& t, const AnomalyOptions& o, const StateCallsiteKeys& keys,
                   const std::vector<uint32_t>& key_group, const std::vector<Plan>& plans,
                   const std::vector<AnomalyGroup>& groups)
-      : t_(t), o_(o), keys_(keys), key_group_(key_group), plans_(plans), groups_(groups) {}
+      : GroupedSlices(t, o, keys, key_group), plans_(plans), groups_(groups) {}
   void Chunk(const ChunkRows& rows, const TimeMapper*) override {
     const model::SliceTable& s = rows.tables->slices;
-    const bool percentile = o_.method == AnomalyMethod::kPercentile;
-    for (size_t r = rows.carried; r < s.size(); ++r) {
-      if (!analysis::Considered(t_, o_, s, r)) continue;
-      const uint32_t g = key_group_[keys_.Id(s.state[r], percentile ? 0 : s.callsite[r])];
-      if (!plans_[g].deferred) continue;
-      const int64_t d = s.end[r] - s.begin[r];
-      if (static_cast<uint64_t>(d) <= plans_[g].deferred_hi &&
+    ForEach(rows, [&](size_t r, uint32_t g, int64_t d) {
+      if (plans_[g].deferred && static_cast<uint64_t>(d) <= plans_[g].deferred_hi &&
           analysis::Anomalous(o_, groups_[g], d))
         candidates.push_back({static_cast<uint32_t>(rows.slice_row(r)), rows.thread, s.callsite[r],
                               g, s.begin[r], d});
-    }
+    });
   }
-  const model::Trace& t_;
-  const AnomalyOptions& o_;
-  StateCallsiteKeys keys_;
-  const std::vector<uint32_t>& key_group_;
   const std::vector<Plan>& plans_;
   const std::vector<AnomalyGroup>& groups_;
   std::vector<Candidate> candidates;
