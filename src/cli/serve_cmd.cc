@@ -151,7 +151,7 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
     if (paths.empty())
       return InvalidArgument("no FILE given and no .plx file in the current directory");
   }
-  // A directory is a parts directory: the server merges its parts once.
+  // A directory is a parts directory or an OTF2 archive: read from a kept copy.
   for (const std::string& path : paths)
     if (!std::filesystem::is_regular_file(path) && !std::filesystem::is_directory(path))
       return NotFound(path + ": no such file");
@@ -178,7 +178,20 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
       std::lock_guard lock(print_mu);
       fmt::print(stderr, "parallax: warning: {}\n", EscapeControl(path + ": " + line));
     };
-    store.Add(path).ServeLargeFromFile(std::move(serving), MaxRecordsInMemory(global));
+    const store::IndexSettings index = serving.index;
+    server::ServedTrace& served = store.Add(path);
+    served.ServeLargeFromFile(std::move(serving), MaxRecordsInMemory(global));
+    // Parts directories and other formats: a kept copy, made on first open.
+    served.ResolveWith([index](const std::string& p, const auto& progress,
+                               std::vector<std::string>* problems) -> StatusOr<std::string> {
+      PLX_ASSIGN_OR_RETURN(
+          ResolvedTrace r,
+          ResolveTrace(p, index, [&](std::string_view step, uint64_t done, uint64_t total) {
+            progress(step == "merging the parts" ? "merge" : "import", done, total);
+          }));
+      *problems = std::move(r.problems);
+      return r.path;
+    });
   }
   server::ServerOptions options;
   options.bind = o.bind;
@@ -279,7 +292,9 @@ Command AddServeCommand(CLI::App& parent, const GlobalOptions& global) {
       "  parallax serve run.plx other.plx\n"
       "  parallax serve run.plx --port 8080 --bind 0.0.0.0\n"
       "  parallax serve --listen 127.0.0.1:7000 --window 30");
-  app->add_option("FILE", o->paths, "The .plx trace files (or parts directories)");
+  app->add_option(
+      "FILE", o->paths,
+      "The traces: .plx files, parts directories, or files of the formats convert reads");
   AddServerOptions(app, o.get());
   app->add_option("--listen", o->listen,
                   "Take live streams from traced programs on HOST:PORT (PORT 0: a free one)");

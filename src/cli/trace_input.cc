@@ -1,33 +1,105 @@
 // OpenTrace / LoadModel: the reader and loader with warnings and progress.
 #include "cli/trace_input.h"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "cli/output.h"
 #include "cli/progress.h"
-#include "store/parts_trace.h"
+#include "interop/convert.h"
+#include "interop/import_counters.gen.h"
+#include "store/derived_trace.h"
 
 namespace plx::cli {
 
+namespace {
+
+// The files an OTF2 archive with this anchor or directory is made of.
+std::vector<std::string> Otf2Files(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path root = store::IsDirectory(path) ? fs::path(path) : fs::path(path).parent_path();
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root.empty() ? "." : root, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file(ec)) files.push_back(it->path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+StatusOr<ResolvedTrace> ResolveTrace(
+    const std::string& path, const store::IndexSettings& settings,
+    const std::function<void(std::string_view, uint64_t, uint64_t)>& progress) {
+  const StatusOr<interop::Format> format = interop::FormatOfPath(path);
+  const bool foreign =
+      format.ok() && *format != interop::Format::kPlx && interop::InfoOf(*format).can_read;
+  if (store::IsDirectory(path) && !foreign) {
+    PLX_ASSIGN_OR_RETURN(store::DerivedTrace parts,
+                         store::MergedParts(path, settings, [&](uint64_t done, uint64_t total) {
+                           if (progress) progress("merging the parts", done, total);
+                         }));
+    return ResolvedTrace{parts.path, parts.problems};
+  }
+  if (!foreign) return ResolvedTrace{path, {}};
+  const std::vector<std::string> files =
+      *format == interop::Format::kOtf2 ? Otf2Files(path) : std::vector<std::string>{path};
+  PLX_ASSIGN_OR_RETURN(
+      store::DerivedTrace imported,
+      store::KeptTrace(
+          path, files, settings, [&](const std::string& out) -> StatusOr<std::vector<std::string>> {
+            interop::ConvertOptions options;
+            options.from = *format;
+            options.to = interop::Format::kPlx;
+            options.force = true;
+            options.progress = progress;
+            PLX_ASSIGN_OR_RETURN(interop::ConvertResult r, interop::Convert(path, out, options));
+            // What was changed or lost (choices of representation are not
+            // problems); `info` lists every counter with what it means.
+            std::vector<std::string> notes;
+            for (const auto& [name, count] : r.stats) {
+              const interop::ImportCounterInfo* c = interop::FindImportCounter(name);
+              if (c == nullptr || c->severity == interop::ImportSeverity::kInfo) continue;
+              const bool lost = c->severity == interop::ImportSeverity::kDataLoss;
+              notes.push_back((lost ? "the import dropped " : "the import repaired ") +
+                              std::to_string(count) + " x " + name +
+                              " ('parallax info' says what)");
+            }
+            return notes;
+          }));
+  return ResolvedTrace{imported.path, imported.problems};
+}
+
 StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path,
                                                        const GlobalOptions& global) {
-  if (store::IsPartsDirectory(path)) {
-    store::IndexSettings settings;
-    settings.dir = global.index_dir;
-    StatusOr<store::PartsTrace> parts = [&] {
-      LoadProgress drawer(global.progress, "merging the parts", ProgressUnit::kBytes);
-      return store::MergedParts(path, settings, drawer.Callback());
-    }();
-    if (!parts.ok()) return parts.status();
-    for (const std::string& line : parts->problems)
-      Warn(path + ": " + line);
-    PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file,
-                         format::TraceFile::Open(parts->path));
-    for (const std::string& line : file->report().problems)
-      Warn(path + ": " + line);
-    return file;
-  }
-  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, format::TraceFile::Open(path));
-  for (const std::string& line : file->report().problems)
-    Warn(path + ": " + line);
+  store::IndexSettings settings;
+  settings.dir = global.index_dir;
+  // One progress line per step, replaced when the next step begins.
+  std::unique_ptr<LoadProgress> line;
+  std::string current;
+  std::function<void(uint64_t, uint64_t)> draw;
+  StatusOr<ResolvedTrace> resolved =
+      ResolveTrace(path, settings, [&](std::string_view step, uint64_t done, uint64_t total) {
+        if (step != current) {
+          line.reset();
+          current = step;
+          const ProgressUnit unit = step == "loading"   ? ProgressUnit::kRecords
+                                    : step == "writing" ? ProgressUnit::kEvents
+                                                        : ProgressUnit::kBytes;
+          line = std::make_unique<LoadProgress>(global.progress, current, unit);
+          draw = line->Callback();
+        }
+        draw(done, total);
+      });
+  line.reset();
+  if (!resolved.ok()) return resolved.status();
+  for (const std::string& problem : resolved->problems)
+    Warn(path + ": " + problem);
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file,
+                       format::TraceFile::Open(resolved->path));
+  for (const std::string& problem : file->report().problems)
+    Warn(path + ": " + problem);
   return file;
 }
 

@@ -2,21 +2,39 @@
 // warnings) and, when a command needs it, the model loaded with progress.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/status.h"
 #include "cli/command.h"
 #include "format/trace_file.h"
 #include "model/load_trace.h"
+#include "store/index_location.h"
 #include "store/trace_store.h"
 
 namespace plx::cli {
 
-/// Opens a .plx file, or a parts directory as the trace its parts make
-/// (store/parts_trace.h: merged once into a copy kept where --index-dir
-/// says, with progress as --progress asks); prints each problem the reader
-/// or the merge met as a warning.
+/// What a trace the user names is read from: a .plx file as it is; a parts
+/// directory's parts merged, or a file of another format `convert` reads
+/// (an OTF2 archive's anchor or directory, Chrome JSON, Paje, PICL)
+/// imported, into a copy kept for the next open (store/derived_trace.h).
+/// `progress(step, done, total)` while it is made: "merging the parts" in
+/// input bytes, or `convert`'s steps.
+struct ResolvedTrace {
+  std::string path;
+  std::vector<std::string> problems;  // met making the copy, one line each
+};
+StatusOr<ResolvedTrace> ResolveTrace(
+    const std::string& path, const store::IndexSettings& settings,
+    const std::function<void(std::string_view step, uint64_t done, uint64_t total)>& progress);
+
+/// Opens the trace at `path` (ResolveTrace, with progress as --progress
+/// asks; copies kept where --index-dir says); prints each problem the
+/// reader or the copy met as a warning.
 StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path,
                                                        const GlobalOptions& global);
 

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "command_test.h"
@@ -82,6 +83,56 @@ TEST_F(ConvertCmdTest, ImportCountersInTheSummaryAndInInfo) {
                                               R"("severity": "data_loss", "description": {}}}])",
                                               nlohmann::json(end.description).dump())))
       << json.output;
+}
+
+// Every command opens a file of another format as the trace its import
+// makes, imported once into a copy kept in the cache and made again when
+// the file changes; what the import dropped is told at every open.
+TEST_F(ConvertCmdTest, CommandsOpenOtherFormatsThroughAKeptImport) {
+  const std::string json = dir_.File("e.json"), plx = dir_.File("e.plx");
+  const auto write = [&](const char* text) {
+    FILE* f = std::fopen(json.c_str(), "w");
+    std::fputs(text, f);
+    std::fclose(f);
+  };
+  write(R"([{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},)"
+        R"({"ph":"E","pid":1,"tid":1,"ts":2},{"ph":"E","pid":1,"tid":1,"ts":5}])");
+  ASSERT_EQ(RunOn(json, {plx}).exit_code, 0);
+  // stdout apart from stderr, with the cache in the test's directory.
+  const auto run = [&](const std::string& command, const std::string& trace) {
+    testing::RunResult r = testing::RunProgram(
+        {"/bin/sh", "-c", "\"$0\" \"$1\" --json \"$2\" > \"$3\"",
+         testing::BuildPath("src/cli/parallax"), command, trace, dir_.File("out.json")},
+        {"XDG_CACHE_HOME=" + dir_.File("cache")});
+    r.output += "\n---\n" + testing::ReadFile(dir_.File("out.json"));
+    return r;
+  };
+  const std::string warning =
+      "parallax: warning: " + json + ": the import dropped 1 x chrome.unmatched_end";
+  for (const char* command : {"stats", "report", "info"}) {
+    testing::RunResult from_json = run(command, json);
+    testing::RunResult from_plx = run(command, plx);
+    EXPECT_EQ(from_json.exit_code, 0) << command << ": " << from_json.output;
+    EXPECT_NE(from_json.output.find(warning), std::string::npos) << from_json.output;
+    const std::string a = from_json.output.substr(from_json.output.find("\n---\n"));
+    std::string b = from_plx.output.substr(from_plx.output.find("\n---\n"));
+    for (size_t at = b.find(plx); at != std::string::npos; at = b.find(plx, at))
+      b.replace(at, plx.size(), json);
+    EXPECT_EQ(a, b) << command;
+  }
+  std::vector<std::filesystem::path> kept;
+  for (const auto& e : std::filesystem::directory_iterator(dir_.File("cache/parallax")))
+    if (e.path().string().ends_with("e.json.plx")) kept.push_back(e.path());
+  ASSERT_EQ(kept.size(), 1u);
+  const auto made = std::filesystem::last_write_time(kept[0]);
+  EXPECT_EQ(run("stats", json).exit_code, 0);
+  EXPECT_EQ(std::filesystem::last_write_time(kept[0]), made);  // reused
+  write(R"([{"ph":"X","name":"b","pid":1,"tid":1,"ts":1,"dur":3}])");
+  testing::RunResult again = run("stats", json);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(again.output.find(warning), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("\"b\""), std::string::npos) << again.output;
+  EXPECT_NE(std::filesystem::last_write_time(kept[0]), made);
 }
 
 // A file from another version may carry counters this one does not know:

@@ -292,8 +292,8 @@ TEST(Record, NoMergeLeavesThePartsThatEveryCommandOpens) {
   r = Parallax(dir, {"stats", "out.plx.parts"}, {"XDG_CACHE_HOME=", "HOME="});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err,
-            "parallax: error: out.plx.parts: no directory to keep its merged parts in (give "
-            "--index-dir)\n");
+            "parallax: error: out.plx.parts: no directory to keep the trace made from it in "
+            "(give --index-dir)\n");
 }
 
 TEST(Record, ForwardsSignalsSentToIt) {

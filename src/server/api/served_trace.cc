@@ -7,7 +7,6 @@
 
 #include "format/trace_file.h"
 #include "model/load_trace.h"
-#include "store/parts_trace.h"
 
 namespace plx::server {
 
@@ -55,22 +54,23 @@ void ServedTrace::SetProgress(const std::string& phase, uint64_t done, uint64_t 
 
 void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_progress) {
   on_progress_ = on_progress;
-  if (store::IsPartsDirectory(path_)) {
-    // Parts of an MPI run left unmerged: merged once into a copy kept where
-    // the indexes go (store/parts_trace.h).
-    SetProgress("merge", 0, 0);
-    StatusOr<store::PartsTrace> parts = store::MergedParts(
-        path_, serving_ ? serving_->index : store::IndexSettings{},
-        [this](uint64_t done, uint64_t total) { SetProgress("merge", done, total); });
-    if (!parts.ok()) return Fail(parts.status());
+  std::string file = path_;
+  if (resolver_) {
+    std::vector<std::string> problems;
+    StatusOr<std::string> resolved = resolver_(
+        path_,
+        [this](const std::string& phase, uint64_t done, uint64_t total) {
+          SetProgress(phase, done, total);
+        },
+        &problems);
+    if (!resolved.ok()) return Fail(resolved.status());
     if (serving_ && serving_->warn)
-      for (const std::string& line : parts->problems)
+      for (const std::string& line : problems)
         serving_->warn(line);
-    SetProgress("load", 0, 0);
-    return LoadOpened(format::TraceFile::Open(parts->path), true);
+    file = *resolved;
   }
   SetProgress("load", 0, 0);
-  LoadOpened(format::TraceFile::Open(path_), true);
+  LoadOpened(format::TraceFile::Open(file), true);
 }
 
 void ServedTrace::LoadFromBytes(std::vector<uint8_t> bytes, model::LoadCache* cache,

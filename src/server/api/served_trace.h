@@ -89,6 +89,16 @@ class ServedTrace {
   }
   const live::WindowDropped* dropped() const { return dropped_.get(); }
 
+  /// How Load() finds the .plx file to read for its path (a parts directory,
+  /// another format: made into a kept copy by the command line): that
+  /// file's path, the problems met making it, and progress by phase.
+  using Resolver = std::function<StatusOr<std::string>(
+      const std::string& path,
+      const std::function<void(const std::string& phase, uint64_t done, uint64_t total)>& progress,
+      std::vector<std::string>* problems)>;
+  /// Unset: the path is a .plx file.
+  void ResolveWith(Resolver resolver) { resolver_ = std::move(resolver); }
+
   /// Lets Load() serve the trace from its file (StoreTimeline) when it has
   /// more than `max_records` records (a trace above the memory budget).
   void ServeLargeFromFile(StoreServing serving, uint64_t max_records) {
@@ -163,6 +173,7 @@ class ServedTrace {
   std::function<LiveStatus()> live_status_;
   std::unique_ptr<live::WindowDropped> dropped_;
   std::unique_ptr<StoreServing> serving_;
+  Resolver resolver_;
   uint64_t max_records_ = 0;
   std::atomic<bool> from_store_{false};
   mutable std::mutex store_mu_;

@@ -20,7 +20,7 @@ export interface TraceEntry {
   path: string;
   /** loading | ready | failed */
   status: string;
-  /** while loading: merge (a parts directory) | load | index | repair | summary | analyse */
+  /** while loading: merge (a parts directory) | import (another format) | load | index | repair | summary | analyse */
   phase: string;
   /** progress of the phase: units done */
   done: number;
