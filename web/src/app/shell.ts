@@ -3,7 +3,7 @@
 // session and exposes test hooks on window.parallax. Loading the trace and
 // following a live one (trace_loading.ts), the panel tabs (panels.ts) and the
 // top bar's controls with export (toolbar.ts) live in their own files.
-import { formatCount, formatDuration, formatTime } from '../base/format';
+import { formatCount, formatDuration, formatTimeSpan } from '../base/format';
 import type { TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
 import { ReplayController } from '../engine/replay';
@@ -237,7 +237,7 @@ export class Shell {
           range: s.range,
           loading: s.loading,
           selection: sel
-            ? `selected ${sel.name || 'slice ' + sel.id} on ${rowLabel(this.summary ?? summary, sel.row)}, ${formatDuration(sel.end - sel.begin)} at ${formatTime(sel.begin)}`
+            ? `selected ${sel.name || 'slice ' + sel.id} on ${rowLabel(this.summary ?? summary, sel.row)}, ${formatDuration(sel.end - sel.begin)} at ${formatTimeSpan(sel.begin, sel.end)[0]}`
             : '',
         });
       },

@@ -1,0 +1,89 @@
+// End-to-end tests of what the viewer tells in words: the details of a short
+// slice give its begin and end precisely enough to differ (src/base/format.ts).
+// A real `parallax serve` over the demo trace, headless Chromium.
+//
+//   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR] [--web-dir DIST]
+//
+// DIR holds the demo trace (scripts/demo-trace writes it); DIST is the built
+// viewer to serve (default: the one `parallax serve` finds itself).
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { checks, launchBrowser, parseArgs, startServer, until, watchPageErrors } from './harness.mjs';
+
+const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-legibility-out', 'web-dir': '' });
+const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
+if (!args.parallax || !traceFile) {
+  console.error('usage: legibility.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR] [--web-dir DIST]');
+  process.exit(2);
+}
+mkdirSync(args.out, { recursive: true });
+
+const { check, fail, finish } = checks();
+const UNIT_NS = { s: 1e9, ms: 1e6, 'µs': 1e3, ns: 1 };
+
+/** '1.500820650 s' → 1500820650 (ns). */
+function parseShown(text) {
+  const m = text.trim().match(/^(-?[\d.]+) (s|ms|µs|ns)$/);
+  assert.ok(m, `a time with a unit: ${JSON.stringify(text)}`);
+  return Number(m[1]) * UNIT_NS[m[2]];
+}
+
+const server = await startServer(args.parallax, [join(args['trace-dir'], traceFile)],
+                                 args['web-dir'] ? ['--web-dir', args['web-dir']] : []);
+const browser = await launchBrowser();
+let page;
+try {
+  const [trace] = await server.waitAllReady(120000);
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  const noPageErrors = watchPageErrors(page);
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.parallax?.ready === true, null, { timeout: 60000 });
+  const canvas = page.locator('#timeline canvas').first();
+
+  await check('the details of a short slice show begin and end to the ns, and they differ', async () => {
+    // The shortest MPI slice that is not instantaneous: its begin and end lie
+    // microseconds apart at tens of milliseconds into the trace.
+    const found = await server.api(`/traces/${trace.id}/search?q=MPI&limit=5000`);
+    const slices = found.slices.filter((s) => s.end > s.begin);
+    assert.ok(slices.length > 0, 'the demo trace has MPI slices');
+    const s = slices.reduce((a, b) => (b.end - b.begin < a.end - a.begin ? b : a));
+    const duration = s.end - s.begin;
+    assert.ok(duration < 100_000, `a slice under 100 µs (${duration} ns)`);
+    await page.evaluate(([from, to]) => window.parallax.timeline.setWindow(from, to),
+                        [s.begin - duration, s.end + duration]);
+    const beginText = () => page.evaluate(
+      () => document.querySelector('[data-testid=details] dd[data-field=begin]')?.textContent ?? '');
+    let selected = -1;
+    for (const f of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+      await page.keyboard.press('Escape');
+      const p = await page.evaluate(([sl, f]) => {
+        const t = window.parallax.timeline;
+        return { x: t.timeToX(sl.begin + f * (sl.end - sl.begin)), y: t.laneY(sl.row, sl.depth) };
+      }, [s, f]);
+      await canvas.click({ position: p });
+      selected = await until(() => page.evaluate(() => window.parallax.timeline.selected()), (id) => id === s.id, 1500);
+      if (selected === s.id) break;
+    }
+    assert.equal(selected, s.id, 'the short slice is selected');
+    await until(beginText, (n) => n !== '', 3000);
+    const field = (f) => page.locator(`[data-testid=details] dd[data-field=${f}]`).innerText();
+    const [begin, end] = [await field('begin'), await field('end')];
+    assert.notEqual(begin, end, 'begin and end differ');
+    // Shown to the ns: each reads back as the slice's own time.
+    assert.ok(Math.abs(parseShown(begin) - s.begin) < 0.5, `begin ${begin} is ${s.begin} ns`);
+    assert.ok(Math.abs(parseShown(end) - s.end) < 0.5, `end ${end} is ${s.end} ns`);
+    assert.equal(begin.split(' ')[1], end.split(' ')[1], 'in one unit');
+  });
+
+  await check('no uncaught errors in the page', noPageErrors);
+} catch (e) {
+  fail('setup', e);
+} finally {
+  if (page) writeFileSync(join(args.out, 'last.png'), await page.screenshot().catch(() => Buffer.alloc(0)));
+  await browser.close();
+  await server.stop();
+}
+finish('legibility checks');
