@@ -1,5 +1,7 @@
-// End-to-end tests of what the viewer tells in words: the details of a short
-// slice give its begin and end precisely enough to differ (src/base/format.ts).
+// End-to-end tests of what the viewer tells in words and takes as keys: the
+// details of a short slice give its begin and end precisely enough to differ
+// (src/base/format.ts); "?" shows the keys (src/widgets/help.ts); shift+wheel
+// pans (src/views/timeline/input.ts).
 // A real `parallax serve` over the demo trace, headless Chromium.
 //
 //   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR] [--web-dir DIST]
@@ -76,6 +78,44 @@ try {
     assert.ok(Math.abs(parseShown(begin) - s.begin) < 0.5, `begin ${begin} is ${s.begin} ns`);
     assert.ok(Math.abs(parseShown(end) - s.end) < 0.5, `end ${end} is ${s.end} ns`);
     assert.equal(begin.split(' ')[1], end.split(' ')[1], 'in one unit');
+  });
+
+  await check('? shows the keys and gestures; Escape or ? closes it, keeping the selection', async () => {
+    const help = page.locator('[data-testid=help]');
+    const selected = await page.evaluate(() => window.parallax.timeline.selected());
+    assert.ok(selected >= 0, 'a slice is selected (the check before)');
+    assert.equal(await help.isVisible(), false, 'closed at first');
+    await page.keyboard.press('?');
+    await help.waitFor({ state: 'visible', timeout: 3000 });
+    const text = await help.innerText();
+    for (const k of ['W / S', 'A / D', 'Shift+wheel', 'Alt+drag', 'Space', 'Escape']) {
+      assert.ok(text.includes(k), `the help lists ${k}`);
+    }
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden', timeout: 3000 });
+    assert.equal(await page.evaluate(() => window.parallax.timeline.selected()), selected,
+                 'the Escape that closed the help left the selection');
+    await page.keyboard.press('?');
+    await help.waitFor({ state: 'visible', timeout: 3000 });
+    await page.keyboard.press('?');
+    await help.waitFor({ state: 'hidden', timeout: 3000 });
+    await page.locator('[data-testid=help-button]').click();
+    await help.waitFor({ state: 'visible', timeout: 3000 });
+    await page.locator('[data-testid=help-close]').click();
+    await help.waitFor({ state: 'hidden', timeout: 3000 });
+  });
+
+  await check('shift+wheel pans the timeline sideways, keeping the zoom', async () => {
+    const win = () => page.evaluate(() => window.parallax.timeline.window());
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + 700, box.y + 150);
+    const w0 = await win();
+    await page.keyboard.down('Shift');
+    await page.mouse.wheel(0, 200);
+    await page.keyboard.up('Shift');
+    const w1 = await until(win, (w) => w.from !== w0.from);
+    assert.ok(w1.from > w0.from, `shift+wheel down pans to later times: ${JSON.stringify([w0, w1])}`);
+    assert.ok(Math.abs((w1.to - w1.from) - (w0.to - w0.from)) <= (w0.to - w0.from) * 1e-6, 'the width is kept');
   });
 
   await check('no uncaught errors in the page', noPageErrors);
