@@ -1,7 +1,8 @@
 // End-to-end tests of what the viewer tells in words and takes as keys: the
 // details of a short slice give its begin and end precisely enough to differ
 // (src/base/format.ts); "?" shows the keys (src/widgets/help.ts); shift+wheel
-// pans (src/views/timeline/input.ts).
+// pans (src/views/timeline/input.ts); a diagnostics list cut at the limit
+// says of how many (src/views/diagnostics).
 // A real `parallax serve` over the demo trace, headless Chromium.
 //
 //   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR] [--web-dir DIST]
@@ -116,6 +117,24 @@ try {
     const w1 = await until(win, (w) => w.from !== w0.from);
     assert.ok(w1.from > w0.from, `shift+wheel down pans to later times: ${JSON.stringify([w0, w1])}`);
     assert.ok(Math.abs((w1.to - w1.from) - (w0.to - w0.from)) <= (w0.to - w0.from) * 1e-6, 'the width is kept');
+  });
+
+  await check('a diagnostics list cut at the limit says of how many: Late senders (200 of N)', async () => {
+    // The totals as the API gives them: /diagnostics lists the 200 longest
+    // waits of all kinds, /waits counts them all (and lists them all here).
+    const d = await server.api(`/traces/${trace.id}/diagnostics?limit=200`);
+    const listed = d.findings.filter((f) => f.kind === 'late-sender').length;
+    const { total } = await server.api(`/traces/${trace.id}/waits?limit=0`);
+    const all = await server.api(`/traces/${trace.id}/waits?limit=${total.count}`);
+    const lateSenders = all.longest.filter((w) => w.kind === 'late-sender').length;
+    assert.ok(lateSenders > listed, `the demo has more late senders (${lateSenders}) than listed (${listed})`);
+    await page.locator('button[data-view=diagnostics]').click();
+    const group = page.locator('[data-testid=finding-group][data-kind=late-sender]');
+    await group.waitFor({ timeout: 20000 });
+    const title = await group.locator('[data-testid=finding-group-title]').innerText();
+    assert.ok(title.endsWith(`Late senders (${listed} of ${lateSenders})`), `heading: ${JSON.stringify(title)}`);
+    assert.equal(await group.getAttribute('data-cut'), 'true');
+    assert.equal(await group.locator('[data-testid=finding]').count(), listed);
   });
 
   await check('no uncaught errors in the page', noPageErrors);
