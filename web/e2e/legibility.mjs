@@ -2,7 +2,8 @@
 // details of a short slice give its begin and end precisely enough to differ
 // (src/base/format.ts); "?" shows the keys (src/widgets/help.ts); shift+wheel
 // pans (src/views/timeline/input.ts); a diagnostics list cut at the limit
-// says of how many (src/views/diagnostics).
+// says of how many (src/views/diagnostics); the matrix's mode buttons show
+// which is on (aria-pressed, styled in src/app/style.css).
 // A real `parallax serve` over the demo trace, headless Chromium.
 //
 //   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR] [--web-dir DIST]
@@ -135,6 +136,27 @@ try {
     assert.ok(title.endsWith(`Late senders (${listed} of ${lateSenders})`), `heading: ${JSON.stringify(title)}`);
     assert.equal(await group.getAttribute('data-cut'), 'true');
     assert.equal(await group.locator('[data-testid=finding]').count(), listed);
+  });
+
+  await check('the matrix mode buttons show which kind and metric are on', async () => {
+    await page.locator('button[data-view=matrix]').click();
+    await page.locator('[data-testid=matrix-chart]').waitFor({ timeout: 10000 });
+    const look = (id) => page.locator(`[data-testid=${id}]`).evaluate((b) => {
+      const s = getComputedStyle(b);
+      return { pressed: b.getAttribute('aria-pressed'), background: s.backgroundColor, border: s.borderTopColor };
+    });
+    const differs = (a, b) => a.background !== b.background && a.border !== b.border;
+    assert.equal((await look('kind-messages')).pressed, 'true');
+    assert.equal((await look('kind-rma')).pressed, 'false');
+    assert.ok(differs(await look('kind-messages'), await look('kind-rma')), 'the chosen kind looks different');
+    await page.locator('[data-testid=metric-bytes]').click();
+    const [bytes, count] = [await look('metric-bytes'), await look('metric-count')];
+    assert.equal(bytes.pressed, 'true');
+    assert.equal(count.pressed, 'false');
+    assert.ok(differs(bytes, count), `the chosen metric looks different: ${JSON.stringify([bytes, count])}`);
+    await page.locator('[data-testid=metric-count]').click();
+    assert.equal((await look('metric-count')).pressed, 'true');
+    assert.equal((await look('metric-bytes')).background, count.background, 'unchosen again, it looks as before');
   });
 
   await check('no uncaught errors in the page', noPageErrors);
