@@ -6,20 +6,20 @@
 // which is on (aria-pressed, styled in src/app/style.css).
 // A real `parallax serve` over the demo trace, headless Chromium.
 //
-//   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR] [--web-dir DIST]
+//   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR]
 //
-// DIR holds the demo trace (scripts/demo-trace writes it); DIST is the built
-// viewer to serve (default: the one `parallax serve` finds itself).
+// DIR holds the demo trace (scripts/demo-trace writes it); PLX_WEB_DIR picks
+// the built viewer to serve (harness.mjs).
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { checks, launchBrowser, parseArgs, startServer, until, watchPageErrors } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-legibility-out', 'web-dir': '' });
+const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-legibility-out' });
 const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
 if (!args.parallax || !traceFile) {
-  console.error('usage: legibility.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR] [--web-dir DIST]');
+  console.error('usage: legibility.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR]');
   process.exit(2);
 }
 mkdirSync(args.out, { recursive: true });
@@ -34,8 +34,7 @@ function parseShown(text) {
   return Number(m[1]) * UNIT_NS[m[2]];
 }
 
-const server = await startServer(args.parallax, [join(args['trace-dir'], traceFile)],
-                                 args['web-dir'] ? ['--web-dir', args['web-dir']] : []);
+const server = await startServer(args.parallax, [join(args['trace-dir'], traceFile)]);
 const browser = await launchBrowser();
 let page;
 try {
