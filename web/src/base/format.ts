@@ -75,9 +75,11 @@ export function formatTime(ns: number, resolution = 1): string {
 }
 
 /**
- * The resolution to show an item from `begin` to `end` with: four digits of its
- * duration below its last digit, never coarser than needed to tell begin from
- * end (ns when the item is shorter than 100 µs, and for points in time).
+ * The resolution to show an item from `begin` to `end` with: a ten-thousandth
+ * of its duration rounded down to a power of ten, at least 1 ns (so 1 ns for
+ * items shorter than 100 µs and for points in time). Rounding moves begin and
+ * end by at most half of it, far less than the duration: they differ whenever
+ * they differ, and a 3 s phase is not printed to the ns.
  */
 export function detailResolution(begin: number, end: number): number {
   return resolutionFor(Math.abs(end - begin) / 1e4);
