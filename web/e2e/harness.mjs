@@ -24,12 +24,14 @@ export function parseArgs(argv, defaults) {
 
 /**
  * Starts `parallax serve FILES --no-browser` and resolves once it printed its
- * URL. The result has url, origin, token, log (stderr lines), out (stdout
+ * URL. PLX_WEB_DIR in the environment serves that built viewer (--web-dir),
+ * e.g. another worktree's web/dist, instead of the one the program finds. The result has url, origin, token, log (stderr lines), out (stdout
  * lines), proc, api(path) (JSON), raw(path)
  * (ArrayBuffer), fetchWithout(path) (no token), waitAllReady(ms), stop().
  */
 export async function startServer(parallax, files, extraArgs = []) {
-  const proc = spawn(parallax, ['serve', ...files, '--no-browser', '--port', '0', ...extraArgs], {
+  const webDir = process.env.PLX_WEB_DIR ? ['--web-dir', process.env.PLX_WEB_DIR] : [];
+  const proc = spawn(parallax, ['serve', ...files, '--no-browser', '--port', '0', ...webDir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = [];

@@ -3,7 +3,7 @@
 // session and exposes test hooks on window.parallax. Loading the trace and
 // following a live one (trace_loading.ts), the panel tabs (panels.ts) and the
 // top bar's controls with export (toolbar.ts) live in their own files.
-import { formatCount, formatDuration, formatTime } from '../base/format';
+import { formatCount, formatDuration, formatTimeSpan } from '../base/format';
 import type { TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
 import { ReplayController } from '../engine/replay';
@@ -16,6 +16,7 @@ import { TimelineView } from '../views/timeline/timeline';
 import { DetailsPanel, rowLabel } from '../widgets/details';
 import { h } from '../widgets/dom';
 import { ErrorBanner } from '../widgets/error_banner';
+import { HelpOverlay } from '../widgets/help';
 import { Legend } from '../widgets/legend';
 import { ProgressBar } from '../widgets/progress';
 import { ReplayBar } from '../widgets/replay_bar';
@@ -43,6 +44,7 @@ export class Shell {
   private readonly errors = new ErrorBanner();
   private readonly progress = new ProgressBar();
   private readonly status = new StatusBar();
+  private readonly help = new HelpOverlay();
   private readonly traceName: HTMLElement;
   private readonly searchSlot: HTMLElement;
   private readonly controls: HTMLElement;
@@ -94,15 +96,18 @@ export class Shell {
     const splitter = h('div', { class: 'splitter', title: 'Drag to resize' });
     const panel = h('section', { class: 'panel' }, this.panels.tabs, this.panels.body);
     const center = h('div', { class: 'center' }, this.timelineHost, this.mountainHost, splitter, panel);
+    const helpButton = h('button', { type: 'button', class: 'help-button', title: 'Keys and mouse (?)', 'data-testid': 'help-button' }, '?');
+    helpButton.addEventListener('click', () => this.help.toggle());
     this.root = h(
       'div',
       { class: 'app' },
-      h('header', { class: 'topbar' }, h('span', { class: 'logo' }, 'Parallax'), this.traceName, this.searchSlot, this.controls),
+      h('header', { class: 'topbar' }, h('span', { class: 'logo' }, 'Parallax'), this.traceName, this.searchSlot, this.controls, helpButton),
       this.replaySlot,
       this.progress.el,
       this.errors.el,
       h('main', { class: 'main' }, center, this.side),
       this.status.el,
+      this.help.el,
     );
     parent.replaceChildren(this.root);
     this.bindSplitter(splitter, panel);
@@ -237,7 +242,7 @@ export class Shell {
           range: s.range,
           loading: s.loading,
           selection: sel
-            ? `selected ${sel.name || 'slice ' + sel.id} on ${rowLabel(this.summary ?? summary, sel.row)}, ${formatDuration(sel.end - sel.begin)} at ${formatTime(sel.begin)}`
+            ? `selected ${sel.name || 'slice ' + sel.id} on ${rowLabel(this.summary ?? summary, sel.row)}, ${formatDuration(sel.end - sel.begin)} at ${formatTimeSpan(sel.begin, sel.end)[0]}`
             : '',
         });
       },

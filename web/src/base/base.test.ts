@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { colorFromName, darken, hashString, parseHex, textColorOn } from './color';
-import { formatBytes, formatCount, formatDuration, formatTick } from './format';
+import { detailResolution, formatBytes, formatCount, formatDuration, formatTicks, formatTime, formatTimeSpan, resolutionFor } from './format';
 import { LruCache } from './lru';
 import { niceStep, niceTicks } from './ticks';
 
@@ -21,13 +21,42 @@ describe('formatDuration', () => {
   });
 });
 
-describe('formatTick', () => {
-  it('uses the step for unit and precision', () => {
-    expect(formatTick(12_500_000, 500_000)).toBe('12.5 ms');
-    expect(formatTick(13_000_000, 500_000)).toBe('13 ms');
-    expect(formatTick(2e9, 1e9)).toBe('2 s');
-    expect(formatTick(0, 1e9)).toBe('0');
-    expect(formatTick(250, 50)).toBe('250 ns');
+describe('formatTicks', () => {
+  it('uses the step for precision and the largest tick for the unit', () => {
+    expect(formatTicks([12_000_000, 12_500_000, 13_000_000], 500_000)).toEqual(['12.0 ms', '12.5 ms', '13.0 ms']);
+    expect(formatTicks([1e9, 2e9], 1e9)).toEqual(['1 s', '2 s']);
+    expect(formatTicks([0, 5e5, 1e6], 5e5)).toEqual(['0', '0.5 ms', '1.0 ms']);
+    expect(formatTicks([200, 250], 50)).toEqual(['200 ns', '250 ns']);
+  });
+  it('reads seconds on a ruler zoomed in at 1.5 s, not 1500800 µs', () => {
+    expect(formatTicks([1_500_800_000, 1_500_801_000], 1000)).toEqual(['1.500800 s', '1.500801 s']);
+    expect(formatTicks([999_500_000, 1_000_000_000], 500_000)).toEqual(['0.9995 s', '1.0000 s']);
+  });
+});
+
+describe('formatTime', () => {
+  it('prints a lone time exactly, in the unit of its value, without trailing zeros', () => {
+    expect(formatTime(1_500_820_650)).toBe('1.50082065 s');
+    expect(formatTime(12_500_000)).toBe('12.5 ms');
+    expect(formatTime(850)).toBe('850 ns');
+    expect(formatTime(0)).toBe('0 ns');
+  });
+  it('prints coarser at a coarser resolution', () => {
+    expect(formatTime(1_500_820_650, 1000)).toBe('1.500821 s');
+    expect(formatTime(1_500_820_650, resolutionFor(20_000))).toBe('1.50082 s');
+    expect(formatTime(3e9, 1000)).toBe('3 s');
+  });
+  it('tells begin from end of a 20.65 µs slice and a 4.5 µs message', () => {
+    expect(formatTimeSpan(1_500_800_000, 1_500_820_650)).toEqual(['1.500800000 s', '1.500820650 s']);
+    const [send, recv] = formatTimeSpan(1_500_810_000, 1_500_814_500);
+    expect(send).toBe('1.500810000 s');
+    expect(recv).toBe('1.500814500 s');
+    expect(send).not.toBe(recv);
+  });
+  it('shows long items with fewer digits, still distinct, in one unit', () => {
+    expect(formatTimeSpan(1_500_800_000, 4_500_800_000)).toEqual(['1.5008 s', '4.5008 s']);
+    expect(formatTimeSpan(900_000, 1_200_000)).toEqual(['0.90000 ms', '1.20000 ms']);
+    expect(detailResolution(5, 5)).toBe(1);
   });
 });
 

@@ -1,5 +1,5 @@
 // The details panel: the selected slice, instant event or message.
-import { formatDuration, formatTime } from '../base/format';
+import { formatDuration, formatTime, formatTimeSpan } from '../base/format';
 import type { Details, TraceSummary } from '../protocol/api.gen';
 import { h } from './dom';
 
@@ -33,6 +33,8 @@ export class DetailsPanel {
 
   show(d: Details): void {
     this.el.dataset['state'] = 'shown';
+    // Begin and end at a precision where they differ (base/format.ts).
+    const [begin, end] = formatTimeSpan(d.begin, d.end);
     this.el.dataset['kind'] = d.kind;
     const dl = h('dl', { class: 'details-list' });
     const add = (label: string, value: string, key?: string): void => {
@@ -41,16 +43,16 @@ export class DetailsPanel {
     add('Name', d.name, 'name');
     add('Kind', d.kind, 'kind');
     if (d.kind === 'message') {
-      add('Send', formatTime(d.begin), 'begin');
-      add('Receive', formatTime(d.end), 'end');
+      add('Send', begin, 'begin');
+      add('Receive', end, 'end');
       add('Latency', formatDuration(d.end - d.begin), 'duration');
       add('Sender', rowLabel(this.summary, d.row), 'row');
     } else if (d.kind === 'instant') {
       add('Time', formatTime(d.begin), 'begin');
       add('Row', rowLabel(this.summary, d.row), 'row');
     } else {
-      add('Begin', formatTime(d.begin), 'begin');
-      add('End', formatTime(d.end), 'end');
+      add('Begin', begin, 'begin');
+      add('End', end, 'end');
       add('Duration', formatDuration(d.end - d.begin), 'duration');
       add('Row', rowLabel(this.summary, d.row), 'row');
       add('Depth', String(d.depth), 'depth');

@@ -1,7 +1,7 @@
 // The status bar: pointer time, visible window, selection, measured range;
 // for a live trace what the server received and applied (LiveStatus); and the
 // program-state indicator (running / deadlocked / crashed / finished).
-import { formatCount, formatDuration, formatTime } from '../base/format';
+import { formatCount, formatDuration, formatTime, formatTimes, resolutionFor } from '../base/format';
 import type { LiveStatus } from '../protocol/api.gen';
 import { h } from './dom';
 
@@ -94,8 +94,12 @@ export class StatusBar {
   }
 
   update(s: StatusInfo): void {
-    this.pointer.textContent = s.pointer === null ? '' : `at ${formatTime(s.pointer)}`;
-    this.window.textContent = `window ${formatTime(s.window.from)} – ${formatTime(s.window.to)} (${formatDuration(s.window.to - s.window.from)})`;
+    // About a thousandth of the window: finer than a pixel of the timeline; the
+    // pointer and the window's ends in one unit (base/format.ts).
+    const span = s.window.to - s.window.from;
+    const [from, to, at] = formatTimes([s.window.from, s.window.to, s.pointer ?? 0], resolutionFor(span / 1000));
+    this.pointer.textContent = s.pointer === null ? '' : `at ${at}`;
+    this.window.textContent = `window ${from} – ${to} (${formatDuration(span)})`;
     this.range.textContent = s.range && s.range.to !== s.range.from
       ? `measured ${formatDuration(Math.abs(s.range.to - s.range.from))}`
       : '';

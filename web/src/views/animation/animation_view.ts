@@ -7,7 +7,7 @@
 import type { AtResult, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { el, StatusLine, tooltipElement } from '../common/dom';
-import { formatDuration } from '../common/format';
+import { formatTime } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { AnimationControls, bindDrop } from './controls';
 import { ColorBuckets, drawDynamic } from './draw_fast';
@@ -298,7 +298,7 @@ export class AnimationView implements View {
     const t = this.ctx.replay.time();
     if (this.at) messages.place(this.at.in_flight, t, this.mods.rowNode, g);
     else messages.place([], t, this.mods.rowNode, g);
-    let info = `${formatDuration(t)}`;
+    let info = formatTime(t);
     if (this.at) {
       info += ` · ${this.at.in_flight_total} message${this.at.in_flight_total === 1 ? '' : 's'} in flight`;
       if (messages.undeliveredTotal > 0) info += ` · ${messages.undeliveredTotal} undelivered`;

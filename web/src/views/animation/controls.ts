@@ -2,7 +2,7 @@
 // loaded setup files), tree arity, what a built-in node is, the setup file
 // input, traffic lights and messages, and a time slider on the replay cursor.
 // They only report choices; the view acts on them.
-import { formatDuration } from '../common/format';
+import { formatTime } from '../common/format';
 import { el } from '../common/dom';
 import { BUILTIN_LAYOUTS, type BuiltinLayout } from './layouts';
 import type { ModuleUnit } from './modules';
@@ -87,7 +87,7 @@ export class AnimationControls {
 
   showTime(t: number): void {
     this.slider.value = String(t);
-    this.timeLabel.textContent = formatDuration(t);
+    this.timeLabel.textContent = formatTime(t);
   }
 
   setDuration(duration: number): void {

@@ -42,7 +42,7 @@ describe('format', () => {
     expect(trimNumber(12345)).toBe('12345');
   });
   it('labels duration ticks with their step precision', () => {
-    expect(formatDurationTicks([1_000_000, 1_500_000, 2_000_000], true)).toEqual(['1 ms', '1.5 ms', '2 ms']);
+    expect(formatDurationTicks([1_000_000, 1_500_000, 2_000_000], true)).toEqual(['1.0 ms', '1.5 ms', '2.0 ms']);
     expect(formatDurationTicks([0, 500, 1000], true)[0]).toBe('0');
     expect(formatDurationTicks([1000, 1_000_000], false)).toEqual(['1 µs', '1 ms']);
   });

@@ -1,15 +1,10 @@
 // Number formatting for the panel views. Durations, counts and bytes come from
 // base/format (shared with the timeline); the rest is what charts and tables need.
-import { formatBytes, formatCount, formatDuration, formatTick } from '../../base/format';
+import {
+  formatBytes, formatCount, formatDuration, formatTicks, formatTime, formatTimeSpan, resolutionFor,
+} from '../../base/format';
 
-export { formatBytes, formatCount, formatDuration, formatTick };
-
-const DURATION_UNITS: readonly (readonly [number, string])[] = [
-  [1e9, 's'],
-  [1e6, 'ms'],
-  [1e3, 'µs'],
-  [1, 'ns'],
-];
+export { formatBytes, formatCount, formatDuration, formatTicks, formatTime, formatTimeSpan, resolutionFor };
 
 /** Up to `digits` significant digits without trailing zeros: 1.50 -> '1.5'. */
 export function trimNumber(v: number, digits = 3): string {
@@ -21,24 +16,13 @@ export function trimNumber(v: number, digits = 3): string {
 
 /**
  * Labels of ticks along a duration axis. Evenly spaced (linear) ticks share
- * the precision of their step ('12.5 ms', '13 ms'); others (logarithmic) are
+ * unit and the precision of their step ('12.5 ms', '13.0 ms'); others (logarithmic) are
  * formatted one by one.
  */
 export function formatDurationTicks(ticks: readonly number[], linear: boolean): string[] {
   if (!linear || ticks.length < 2) return ticks.map((t) => formatDuration(t, 3));
-  // The unit of the largest tick, so the axis reads '0.5 ms, 1 ms, 1.5 ms'
-  // rather than '500 µs, 1000 µs'; decimals as the step needs.
-  let largest = 0;
-  for (const t of ticks) largest = Math.max(largest, Math.abs(t));
-  const [scale, unit] = DURATION_UNITS.find(([sc]) => largest >= sc) ?? DURATION_UNITS[DURATION_UNITS.length - 1]!;
-  const step = Math.abs(ticks[1]! - ticks[0]!) / scale;
-  const decimals = step > 0 ? Math.max(0, Math.min(9, Math.ceil(-Math.log10(step) - 1e-9))) : 0;
-  return ticks.map((t) => {
-    if (t === 0) return '0';
-    let text = (t / scale).toFixed(decimals);
-    if (text.includes('.')) text = text.replace(/0+$/, '').replace(/\.$/, '');
-    return `${text} ${unit}`;
-  });
+  // base/format's convention: the unit of the largest tick, decimals of the step.
+  return formatTicks(ticks, Math.abs(ticks[1]! - ticks[0]!));
 }
 
 /** A 0..1 share as a percentage: 0.1234 -> '12.3%'. */

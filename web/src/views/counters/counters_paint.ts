@@ -3,7 +3,7 @@
 import type { TilePoints } from '../../engine/tile';
 import type { Painter } from '../../render/painter';
 import { heatColor, textColorOn } from '../common/colors';
-import { formatDuration, formatDurationTicks, formatShort } from '../common/format';
+import { formatDurationTicks, formatShort, formatTime } from '../common/format';
 import { niceTicks } from '../common/ticks';
 import { type BarsLayout, layoutLines, lightsCells, type LightsLayout, timeToX, trackLine } from './counters_layout';
 import { type CounterModel, metricLabel, trackLabel } from './counters_model';
@@ -59,7 +59,7 @@ export function paintLights(
   for (let s = 0; s < LEGEND_STEPS; s++) p.fillRect(g.x + s * step, g.y, step + 0.5, g.h, heatColor(s / (LEGEND_STEPS - 1)));
   p.text(g.x, g.y + g.h + 3, 'min', { color: TEXT, font: FONT, align: 'left', baseline: 'top' });
   p.text(g.x + g.w, g.y + g.h + 3, 'max', { color: TEXT, font: FONT, align: 'right', baseline: 'top' });
-  p.text(g.x + g.w + 8, g.y + g.h / 2, `at ${formatDuration(time, 6)}; each column from its counter's minimum to its maximum over the trace; grey: no sample yet`, {
+  p.text(g.x + g.w + 8, g.y + g.h / 2, `at ${formatTime(time)}; each column from its counter's minimum to its maximum over the trace; grey: no sample yet`, {
     color: TEXT,
     font: FONT,
     align: 'left',
@@ -87,7 +87,7 @@ export function paintBars(p: Painter, model: CounterModel, metric: number, l: Ba
     }
     if (band >= 14) p.text(cx, plot.y + plot.h + 4, fit(p, model.units[b.unit]!.label, band - 2, FONT), { color: TEXT, font: FONT, align: 'center', baseline: 'top' });
   }
-  const title = m ? `${metricLabel(m)} at ${formatDuration(time, 6)}` : 'no counter';
+  const title = m ? `${metricLabel(m)} at ${formatTime(time)}` : 'no counter';
   p.text(plot.x, plot.y + plot.h + 22, title, { color: TEXT, font: FONT, align: 'left', baseline: 'top' });
 }
 

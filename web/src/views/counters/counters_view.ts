@@ -6,7 +6,7 @@ import type { AtResult, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
 import { debounce, el, releaseChartView, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
-import { formatDuration } from '../common/format';
+import { formatTime } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { layoutBars, layoutLights, layoutLines, lightsCellAt, type LightsLayout } from './counters_layout';
 import { buildModel, type CounterModel, defaultTracks, metricLabel, valuesAt } from './counters_model';
@@ -255,7 +255,7 @@ export class CountersView implements View {
     } else {
       const m = this.model.metrics[cell.metric]!;
       const v = this.values.get(track);
-      this.tooltip.textContent = `${this.model.units[cell.unit]!.label}, ${metricLabel(m)}: ${v === undefined ? 'no sample yet' : String(v)} (range ${m.min} .. ${m.max}) at ${formatDuration(this.atTime, 6)}`;
+      this.tooltip.textContent = `${this.model.units[cell.unit]!.label}, ${metricLabel(m)}: ${v === undefined ? 'no sample yet' : String(v)} (range ${m.min} .. ${m.max}) at ${formatTime(this.atTime)}`;
       this.tooltip.hidden = false;
       this.tooltip.style.left = `${x + 12}px`;
       this.tooltip.style.top = `${y + 12}px`;

@@ -110,7 +110,7 @@ describe('CPU view', () => {
   it('describes a span and jumps the timeline to its thread on click', async () => {
     const { view, timeline } = setup();
     await flush();
-    expect(describeSpan(fixtureSummary(), { cpu: 1, row: 2, begin: 100_000, end: 800_000 })).toBe('rank 1 / main (tid 200) on CPU 1: 100 µs → 800 µs (700 µs)');
+    expect(describeSpan(fixtureSummary(), { cpu: 1, row: 2, begin: 100_000, end: 800_000 })).toBe('rank 1 / main (tid 200) on CPU 1: 100.00 µs → 800.00 µs (700 µs)');
     const canvas = host().querySelector<HTMLCanvasElement>('[data-testid=cpus-chart]')!;
     const l = layoutCpus(cpus(), fixtureSummary(), 600, estimateWidth); // jsdom: the fallback width
     const bar = cpuBars(cpus(), l, { from: 0, to: 1_000_000 })[2]!;

@@ -5,7 +5,7 @@
 import type { CpuResult, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { el, tooltipElement } from '../common/dom';
-import { formatCount, formatDuration } from '../common/format';
+import { formatCount, formatDuration, formatTimeSpan } from '../common/format';
 import type { ViewContext, ViewFactory } from '../context';
 import { WindowChartView } from '../common/window_chart_view';
 import { barAt, type CpuBar, cpuBars, type CpuLayout, layoutCpus, LEGEND_ROW } from './cpus_layout';
@@ -168,7 +168,7 @@ export class CpusView extends WindowChartView {
 
 /** 'rank 0 / worker on CPU 3: 1.2 ms → 1.5 ms (300 µs)'. */
 export function describeSpan(summary: TraceSummary, s: { row: number; cpu: number; begin: number; end: number }): string {
-  return `${threadLabelTid(summary, s.row)} on CPU ${s.cpu}: ${formatDuration(s.begin, 6)} → ${formatDuration(s.end, 6)} (${formatDuration(s.end - s.begin)})`;
+  return `${threadLabelTid(summary, s.row)} on CPU ${s.cpu}: ${formatTimeSpan(s.begin, s.end).join(' → ')} (${formatDuration(s.end - s.begin)})`;
 }
 
 export const CPUS_VIEW: ViewFactory = {

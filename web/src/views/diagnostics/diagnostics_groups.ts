@@ -1,5 +1,5 @@
 // Grouping and texts of the diagnostics panel. Pure.
-import type { Finding, RepairSummary } from '../../protocol/api.gen';
+import type { Finding, RepairSummary, WaitInstance } from '../../protocol/api.gen';
 import { formatCount, formatDuration } from '../common/format';
 
 /** Kinds in the order the panel shows them, with their group titles. */
@@ -42,9 +42,12 @@ export function severityStyle(s: string): { icon: string; color: string; label: 
 /**
  * Findings by kind, in KINDS order (unknown kinds after, in order of first
  * appearance); within a kind, the server's order (worst first) is kept.
+ * `alsoKinds` get a group even with no finding listed (a kind that has
+ * findings, all cut by the limit).
  */
-export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
+export function groupFindings(findings: readonly Finding[], alsoKinds: readonly string[] = []): FindingGroup[] {
   const byKind = new Map<string, Finding[]>();
+  for (const k of alsoKinds) byKind.set(k, []);
   for (const f of findings) {
     let list = byKind.get(f.kind);
     if (!list) byKind.set(f.kind, (list = []));
@@ -53,7 +56,7 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
   const order = [...KINDS.map((k) => k.kind).filter((k) => byKind.has(k)), ...[...byKind.keys()].filter((k) => !KINDS.some((x) => x.kind === k))];
   return order.map((kind) => {
     const list = byKind.get(kind)!;
-    let worst = list[0]!.severity;
+    let worst = list[0]?.severity ?? 'info';
     for (const f of list) if (severityRank(f.severity) < severityRank(worst)) worst = f.severity;
     return { kind, title: KINDS.find((k) => k.kind === kind)?.title ?? kind, findings: list, severity: worst };
   });
@@ -71,4 +74,59 @@ export function repairText(r: RepairSummary): string {
 
 export function waitText(ns: number): string {
   return `Total wait time: ${formatDuration(ns)}`;
+}
+
+/** The kinds /diagnostics lists together: the `limit` longest waits of all three. */
+export const WAIT_KINDS: readonly string[] = ['late-sender', 'late-receiver', 'collective'];
+
+/**
+ * How many findings there were before the server's limit, as far as the API
+ * tells: /diagnostics has no totals (spec/api.toml), /anomalies and /waits do.
+ */
+export interface FindingTotals {
+  /** findings of one kind in all: 'anomaly' from /anomalies, wait kinds counted from /waits */
+  byKind: Partial<Record<string, number>>;
+  /** waits of every kind together (/waits total.count) */
+  waits?: number;
+}
+
+export interface GroupCount {
+  /** 'Late senders (200 of 649)' */
+  heading: string;
+  /** whether the list stops before the end */
+  cut: boolean;
+  /** the findings in all, when known */
+  total: number | null;
+}
+
+/**
+ * A group's heading, saying when its list is cut: with a known total 'Late
+ * senders (200 of 649)'; a wait kind whose own total is unknown tells how
+ * many waits of all kinds are listed; any other list as long as the limit
+ * 'Deadlocks (200 listed, maybe more)'.
+ */
+export function groupCount(g: FindingGroup, limit: number, totals: FindingTotals, waitsListed: number): GroupCount {
+  const n = g.findings.length;
+  const shown = formatCount(n);
+  const total = totals.byKind[g.kind];
+  if (total !== undefined && total > n) return { heading: `${g.title} (${shown} of ${formatCount(total)})`, cut: true, total };
+  if (total !== undefined) return { heading: `${g.title} (${shown})`, cut: false, total };
+  const wait = WAIT_KINDS.includes(g.kind);
+  if (wait && totals.waits !== undefined) {
+    if (totals.waits <= waitsListed) return { heading: `${g.title} (${shown})`, cut: false, total: n };
+    return {
+      heading: `${g.title} (${shown}; the longest ${formatCount(waitsListed)} of ${formatCount(totals.waits)} waits of all kinds are listed)`,
+      cut: true,
+      total: null,
+    };
+  }
+  if ((wait ? waitsListed : n) >= limit) return { heading: `${g.title} (${shown} listed, maybe more)`, cut: true, total: null };
+  return { heading: `${g.title} (${shown})`, cut: false, total: n };
+}
+
+/** Waits by kind, from /waits' `longest` when it holds them all. */
+export function countWaitKinds(instances: readonly WaitInstance[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const w of instances) out[w.kind] = (out[w.kind] ?? 0) + 1;
+  return out;
 }

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Diagnostics, Finding } from '../../protocol/api.gen';
+import type { Diagnostics, Finding, WaitInstance, WaitsResult } from '../../protocol/api.gen';
 import { fakeContext, flush } from '../common/testing';
-import { groupFindings, repairText, waitText } from './diagnostics_groups';
+import { countWaitKinds, groupCount, groupFindings, repairText, waitText } from './diagnostics_groups';
 import { DIAGNOSTICS_VIEW } from './diagnostics_view';
 
 function finding(kind: string, severity: string, text: string, row = 1, slice = -1): Finding {
@@ -29,6 +29,24 @@ describe('diagnostics groups', () => {
     expect(g[1]!.severity).toBe('warning');
     expect(g[1]!.title).toBe('Late senders');
     expect(g[3]!.title).toBe('custom');
+  });
+  it('says when a list is cut: of its total, or that more may follow', () => {
+    const late = Array.from({ length: 200 }, (_, i) => finding('late-sender', 'warning', `w${i}`));
+    const [g] = groupFindings(late);
+    expect(groupCount(g!, 200, { byKind: { 'late-sender': 649 } }, 200)).toEqual({ heading: 'Late senders (200 of 649)', cut: true, total: 649 });
+    expect(groupCount(g!, 200, { byKind: { 'late-sender': 200 } }, 200).heading).toBe('Late senders (200)');
+    // Only the sum of all wait kinds known: say how many waits are listed.
+    expect(groupCount(g!, 200, { byKind: {}, waits: 20000 }, 200).heading).toBe(
+      'Late senders (200; the longest 200 of 20,000 waits of all kinds are listed)');
+    expect(groupCount(g!, 200, { byKind: {}, waits: 200 }, 200)).toEqual({ heading: 'Late senders (200)', cut: false, total: 200 });
+    // Nothing known: a list as long as the limit may go on.
+    expect(groupCount(g!, 200, { byKind: {} }, 200).heading).toBe('Late senders (200 listed, maybe more)');
+    const [d] = groupFindings([finding('deadlock', 'error', 'd')]);
+    expect(groupCount(d!, 200, { byKind: {} }, 200)).toEqual({ heading: 'Deadlocks (1)', cut: false, total: 1 });
+    // A kind cut out entirely still has a group.
+    const empty = groupFindings(late, ['late-receiver']);
+    expect(empty.map((x) => x.kind)).toEqual(['late-sender', 'late-receiver']);
+    expect(groupCount(empty[1]!, 200, { byKind: { 'late-receiver': 50 } }, 200).heading).toBe('Late receivers (0 of 50)');
   });
   it('summarises repair and waiting', () => {
     expect(repairText(diagnostics.repair)).toBe(
@@ -73,6 +91,34 @@ describe('diagnostics view', () => {
     const deadlock = host.querySelector<HTMLElement>('[data-testid=finding][data-kind=deadlock]')!;
     deadlock.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
     expect(f.timeline.jumps[1]).toEqual({ row: 0, begin: 1000, end: 5000, slice: 5 });
+  });
+
+  it('heads cut lists with the totals of /waits and /anomalies', async () => {
+    const waitFinding = (i: number): Finding => finding('late-sender', 'warning', `w${i}`);
+    const instance = (kind: string): WaitInstance => ({
+      kind, slice: { id: 1, row: 0, state: 0, begin: 0, end: 1, depth: 0 }, begin: 0, end: 1, cause_row: 1,
+    });
+    const waits = (limit: number): WaitsResult => ({
+      total: { late_sender: 1, late_receiver: 1, collective: 0, total: 2, count: 699 },
+      processes: [],
+      callsites: [],
+      longest: [...Array.from({ length: 649 }, () => instance('late-sender')), ...Array.from({ length: 50 }, () => instance('late-receiver'))].slice(0, limit),
+    });
+    const f = fakeContext({
+      diagnostics: () => ({ ...diagnostics, findings: Array.from({ length: 200 }, (_, i) => waitFinding(i)) }),
+      waits: (p) => waits(p.limit ?? 100),
+      anomalies: () => ({ method: 'robust', anomalies: [], total: 0 }),
+    });
+    DIAGNOSTICS_VIEW.create(f.ctx).mount(host);
+    await flush();
+    await flush();
+    const titles = [...host.querySelectorAll('[data-testid=finding-group-title]')].map((h) => h.textContent?.trim());
+    expect(titles).toEqual(['⚠ Late senders (200 of 649)', 'ℹ Late receivers (0 of 50)']);
+    const group = host.querySelector('[data-testid=finding-group][data-kind=late-sender]')!;
+    expect(group.getAttribute('data-cut')).toBe('true');
+    expect(group.getAttribute('data-total')).toBe('649');
+    expect(f.api.calls.filter((r) => r.endpoint === 'waits').map((r) => r.params)).toEqual([{ limit: 0 }, { limit: 699 }]);
+    expect(countWaitKinds(waits(699).longest)).toEqual({ 'late-sender': 649, 'late-receiver': 50 });
   });
 
   it('says when there is nothing to report', async () => {

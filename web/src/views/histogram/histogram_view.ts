@@ -4,7 +4,7 @@ import type { AnomalyRef, HistogramParams, HistogramResult } from '../../protoco
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
 import { debounce, el, onActivate, releaseChartView, RequestSeq, StatusLine } from '../common/dom';
-import { formatCount, formatDuration } from '../common/format';
+import { formatCount, formatDuration, formatTimeSpan } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { barAt, layoutHistogram, type HistogramLayout } from './histogram_layout';
 
@@ -236,7 +236,7 @@ export class HistogramView implements View {
     const li = el(
       'li',
       { 'data-testid': 'selected-slice', 'data-slice': s.id, tabindex: 0, role: 'button', class: 'clickable' },
-      `${formatDuration(a.duration)}${ratio} — ${thread?.name ?? `row ${s.row}`} at ${formatDuration(s.begin, 6)}`,
+      `${formatDuration(a.duration)}${ratio} — ${thread?.name ?? `row ${s.row}`} at ${formatTimeSpan(s.begin, s.end)[0]}`,
     );
     onActivate(li, () => this.ctx.timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id }));
     return li;

@@ -3,7 +3,7 @@
 // per thread. Texts are pure functions; the builders only make elements.
 import type { OmpLoop, TraceSummary } from '../../protocol/api.gen';
 import { el, onActivate } from '../common/dom';
-import { formatCount, formatDuration } from '../common/format';
+import { formatCount, formatDuration, formatTimeSpan } from '../common/format';
 import { threadColor } from '../common/threads';
 import { threadNumLabel, type ThreadSum } from './loops_layout';
 
@@ -26,7 +26,7 @@ export function loopList(loops: readonly OmpLoop[], summary: TraceSummary, selec
       'tr',
       { class: 'clickable', 'data-testid': `loops-row-${l.id}`, 'data-loop': l.id, tabindex: 0, 'aria-selected': String(l.id === selected), title: 'draw this loop' },
       el('td', { class: 'num' }, String(l.id)),
-      el('td', { class: 'num' }, formatDuration(l.begin, 6)),
+      el('td', { class: 'num' }, formatTimeSpan(l.begin, l.end)[0]),
       el('td', { class: 'num' }, formatDuration(l.end - l.begin)),
       el('td', {}, summary.processes[l.process]?.name ?? `process ${l.process}`),
       el('td', {}, l.schedule),

@@ -123,7 +123,7 @@ describe('loop view', () => {
     canvas.dispatchEvent(new MouseEvent('mousemove', at));
     expect(q('loops-tooltip')!.hidden).toBe(false);
     expect(q('loops-tooltip')!.textContent).toBe(describeChunk(fixtureSummary(), chunks[2]!));
-    expect(describeChunk(fixtureSummary(), chunks[2]!)).toBe('thread 1 · rank 0 / worker (tid 101): iterations 16–23 (8), 1.3 µs → 1.7 µs (400 ns)');
+    expect(describeChunk(fixtureSummary(), chunks[2]!)).toBe('thread 1 · rank 0 / worker (tid 101): iterations 16–23 (8), 1.300 µs → 1.700 µs (400 ns)');
     canvas.dispatchEvent(new MouseEvent('click', at));
     expect(timeline.jumps).toEqual([{ row: 1, begin: 1300, end: 1700 }]);
     view.unmount();

@@ -6,7 +6,7 @@
 import type { LoopsResult, OmpChunk, OmpLoop, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { el, tooltipElement } from '../common/dom';
-import { formatCount, formatDuration } from '../common/format';
+import { formatCount, formatDuration, formatTimeSpan } from '../common/format';
 import type { ViewContext, ViewFactory } from '../context';
 import { WindowChartView } from '../common/window_chart_view';
 import { threadLabelTid } from '../common/threads';
@@ -232,7 +232,7 @@ export class LoopsView extends WindowChartView {
 /** 'thread 2 · rank 0 / worker (tid 7): iterations 8–15 (8), 1.2 ms → 1.4 ms (200 µs), estimated'. */
 export function describeChunk(summary: TraceSummary, c: OmpChunk): string {
   const n = c.last - c.first + 1;
-  const times = `${formatDuration(c.begin, 6)} → ${formatDuration(c.end, 6)} (${formatDuration(c.end - c.begin)})`;
+  const times = `${formatTimeSpan(c.begin, c.end).join(' → ')} (${formatDuration(c.end - c.begin)})`;
   return `${threadNumLabel(c.thread_num)} · ${threadLabelTid(summary, c.row)}: iterations ${c.first}–${c.last} (${formatCount(n)}), ${times}${c.estimated ? ', estimated' : ''}`;
 }
 

@@ -4,7 +4,7 @@ import type { MountainResult } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
 import { debounce, el, releaseChartView, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
-import { formatAverage, formatDuration, formatDurationTicks } from '../common/format';
+import { formatAverage, formatDurationTicks, formatTime, resolutionFor } from '../common/format';
 import { niceTicks } from '../common/ticks';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { bucketAt, bucketsFor, bucketValues, stackAreas, timeToX, type Plot, type TimeWindow } from './mountain_layout';
@@ -193,7 +193,7 @@ export class MountainView implements View {
     const names = new Map(this.ctx.summary.states.map((s) => [s.index, s.name]));
     const rows = bucketValues(r, b, (s) => this.ctx.states.visible(s));
     this.tooltip.replaceChildren(
-      el('div', { class: 'tooltip-title' }, formatDuration(t, 6)),
+      el('div', { class: 'tooltip-title' }, formatTime(t, resolutionFor((this.win.to - this.win.from) / plot.w))),
       ...rows.map((v) => {
         const sw = el('span', { class: 'swatch' });
         sw.style.display = 'inline-block';

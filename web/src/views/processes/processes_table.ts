@@ -1,6 +1,6 @@
 // Texts of the process information table. Pure.
 import type { ProcessInfo, ThreadInfo } from '../../protocol/api.gen';
-import { formatCount, formatDuration } from '../common/format';
+import { formatCount, formatDuration, formatTimeSpan } from '../common/format';
 
 /** 'executable arguments', or '' when neither is known. */
 export function commandLine(p: Pick<ProcessInfo, 'executable' | 'arguments'>): string {
@@ -25,7 +25,7 @@ export function formatRank(rank: number): string {
 
 /** '12.5 ms – 1.2 s' of a thread's first and last record. */
 export function threadSpan(t: Pick<ThreadInfo, 'begin' | 'end'>): string {
-  return `${formatDuration(t.begin, 6)} – ${formatDuration(t.end, 6)}`;
+  return formatTimeSpan(t.begin, t.end).join(' – ');
 }
 
 export function threadLabel(t: Pick<ThreadInfo, 'name' | 'tid'>): string {

@@ -17,7 +17,7 @@ describe('process texts', () => {
     expect(formatRank(3)).toBe('3');
     expect(recordsText(1)).toBe('1 record');
     expect(recordsText(1234)).toBe('1,234 records');
-    expect(threadSpan({ begin: 0, end: 1_500_000 })).toBe('0 ns – 1.5 ms');
+    expect(threadSpan({ begin: 0, end: 1_500_000 })).toBe('0.0000 ms – 1.5000 ms');
   });
 });
 

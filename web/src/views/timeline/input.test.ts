@@ -116,13 +116,23 @@ describe('timeline input: wheel', () => {
     expect(host.win).toEqual({ from: 40, to: 1040 });
   });
 
-  it('scrolls the rows over the labels or with shift, counting lines as 16 px', () => {
+  it('scrolls the rows over the labels, counting lines as 16 px', () => {
     const { host, wheel } = setup();
     wheel(LABEL_WIDTH - 10, ROWS_Y, { deltaY: 30 });
     expect(host.scroll).toBe(30);
-    wheel(xOf(500), ROWS_Y, { deltaY: 2, deltaMode: 1, shiftKey: true });
+    wheel(LABEL_WIDTH - 10, ROWS_Y, { deltaY: 2, deltaMode: 1 });
     expect(host.scroll).toBe(62);
     expect(host.win).toEqual({ from: 0, to: 1000 });
+  });
+
+  it('pans with shift+wheel, whether the browser reports it as deltaY or deltaX', () => {
+    const { host, wheel } = setup();
+    const e = wheel(xOf(500), ROWS_Y, { deltaY: 2, deltaMode: 1, shiftKey: true });
+    expect(e.defaultPrevented).toBe(true);
+    expect(host.win).toEqual({ from: 32, to: 1032 });
+    wheel(xOf(500), ROWS_Y, { deltaX: -12, shiftKey: true });
+    expect(host.win).toEqual({ from: 20, to: 1020 });
+    expect(host.scroll).toBe(0);
   });
 });
 

@@ -1,4 +1,5 @@
-// Mouse, wheel and keyboard input of the timeline: wheel zoom and pan, drag
+// Mouse, wheel and keyboard input of the timeline (listed for people in
+// widgets/help.ts; keep both in step): wheel zoom and pan, drag
 // to pan, shift-drag or a ruler drag to zoom to a range, alt-drag to measure,
 // clicks, and the W/A/S/D/F/Escape keys. It keeps the state of the gesture
 // under way (the pointer, the range being dragged) and changes the view only
@@ -108,8 +109,10 @@ export class TimelineInput {
   }
 
   /**
-   * Over the labels, or with shift, the wheel scrolls the rows; elsewhere a
+   * Over the labels the wheel scrolls the rows; elsewhere shift+wheel or a
    * mostly sideways wheel pans and an up/down one zooms around the pointer.
+   * Shift pans, as in most timeline and chart tools; browsers differ in
+   * whether shift turns deltaY into deltaX, so either counts.
    */
   private onWheel(e: WheelEvent): void {
     e.preventDefault();
@@ -118,12 +121,14 @@ export class TimelineInput {
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? g.height : 1;
     const dx = e.deltaX * unit;
     const dy = e.deltaY * unit;
-    if (x < LABEL_WIDTH || (e.shiftKey && !e.ctrlKey)) {
+    if (x < LABEL_WIDTH) {
       this.host.setScroll(g.scrollTop + (dy || dx));
       return;
     }
     const win = g.window;
-    if (Math.abs(dx) > Math.abs(dy)) {
+    if (e.shiftKey && !e.ctrlKey) {
+      this.host.setWindow(panWindow(win, (dx || dy) * g.scale.resolution));
+    } else if (Math.abs(dx) > Math.abs(dy)) {
       this.host.setWindow(panWindow(win, dx * g.scale.resolution));
     } else if (dy !== 0) {
       const anchor = y < 0 ? (win.from + win.to) / 2 : g.xToTime(x);

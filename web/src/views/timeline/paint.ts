@@ -3,7 +3,7 @@
 // Runs every frame over thousands of records, so loops stay on typed arrays
 // and per-state values are computed once per frame.
 import { darken, textColorOn } from '../../base/color';
-import { formatDuration, formatTick } from '../../base/format';
+import { formatDuration, formatTicks } from '../../base/format';
 import { COUNTER_HEIGHT, LANE_HEIGHT } from '../../base/layout';
 import { niceTicks } from '../../base/ticks';
 import { FLAG_MERGED, type Tile } from '../../engine/tile';
@@ -369,11 +369,12 @@ function paintRuler(
     const b = g.timeToX(Math.max(range.from, range.to));
     p.fillRect(a, 0, b - a, RULER_HEIGHT - 1, 'rgba(60,120,220,0.25)');
   }
-  for (const t of ticks.values) {
+  const labels = formatTicks(ticks.values, ticks.step);
+  ticks.values.forEach((t, i) => {
     const x = Math.round(g.timeToX(t)) + 0.5;
     p.line(x, RULER_HEIGHT - 8, x, RULER_HEIGHT - 1, '#777777', 1);
-    p.text(x + 3, 9, formatTick(t, ticks.step), { color: '#333333', font: FONT, baseline: 'middle' });
-  }
+    p.text(x + 3, 9, labels[i]!, { color: '#333333', font: FONT, baseline: 'middle' });
+  });
   p.restore();
   p.fillRect(LABEL_WIDTH - 1, 0, 1, RULER_HEIGHT, '#c8c8c8');
 }

@@ -1,0 +1,169 @@
+// End-to-end tests of what the viewer tells in words and takes as keys: the
+// details of a short slice give its begin and end precisely enough to differ
+// (src/base/format.ts); "?" shows the keys (src/widgets/help.ts); shift+wheel
+// pans (src/views/timeline/input.ts); a diagnostics list cut at the limit
+// says of how many (src/views/diagnostics); the matrix's mode buttons show
+// which is on (aria-pressed, styled in src/app/style.css).
+// A real `parallax serve` over the demo trace, headless Chromium.
+//
+//   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR]
+//
+// DIR holds the demo trace (scripts/demo-trace writes it); PLX_WEB_DIR picks
+// the built viewer to serve (harness.mjs).
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { checks, launchBrowser, parseArgs, startServer, until, watchPageErrors } from './harness.mjs';
+
+const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-legibility-out' });
+const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
+if (!args.parallax || !traceFile) {
+  console.error('usage: legibility.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR]');
+  process.exit(2);
+}
+mkdirSync(args.out, { recursive: true });
+
+const { check, fail, finish } = checks();
+const UNIT_NS = { s: 1e9, ms: 1e6, 'µs': 1e3, ns: 1 };
+
+/** '1.500820650 s' → 1500820650 (ns). */
+function parseShown(text) {
+  const m = text.trim().match(/^(-?[\d.]+) (s|ms|µs|ns)$/);
+  assert.ok(m, `a time with a unit: ${JSON.stringify(text)}`);
+  return Number(m[1]) * UNIT_NS[m[2]];
+}
+
+const server = await startServer(args.parallax, [join(args['trace-dir'], traceFile)]);
+const browser = await launchBrowser();
+let page;
+try {
+  const [trace] = await server.waitAllReady(120000);
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  const noPageErrors = watchPageErrors(page);
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.parallax?.ready === true, null, { timeout: 60000 });
+  const canvas = page.locator('#timeline canvas').first();
+
+  await check('the details of a short slice show begin and end to the ns, and they differ', async () => {
+    // The shortest MPI slice that is not instantaneous: its begin and end lie
+    // microseconds apart at tens of milliseconds into the trace.
+    const found = await server.api(`/traces/${trace.id}/search?q=MPI&limit=5000`);
+    const slices = found.slices.filter((s) => s.end > s.begin);
+    assert.ok(slices.length > 0, 'the demo trace has MPI slices');
+    const s = slices.reduce((a, b) => (b.end - b.begin < a.end - a.begin ? b : a));
+    const duration = s.end - s.begin;
+    assert.ok(duration < 100_000, `a slice under 100 µs (${duration} ns)`);
+    await page.evaluate(([from, to]) => window.parallax.timeline.setWindow(from, to),
+                        [s.begin - duration, s.end + duration]);
+    const beginText = () => page.evaluate(
+      () => document.querySelector('[data-testid=details] dd[data-field=begin]')?.textContent ?? '');
+    let selected = -1;
+    for (const f of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+      await page.keyboard.press('Escape');
+      const p = await page.evaluate(([sl, f]) => {
+        const t = window.parallax.timeline;
+        return { x: t.timeToX(sl.begin + f * (sl.end - sl.begin)), y: t.laneY(sl.row, sl.depth) };
+      }, [s, f]);
+      await canvas.click({ position: p });
+      selected = await until(() => page.evaluate(() => window.parallax.timeline.selected()), (id) => id === s.id, 1500);
+      if (selected === s.id) break;
+    }
+    assert.equal(selected, s.id, 'the short slice is selected');
+    await until(beginText, (n) => n !== '', 3000);
+    const field = (f) => page.locator(`[data-testid=details] dd[data-field=${f}]`).innerText();
+    const [begin, end] = [await field('begin'), await field('end')];
+    assert.notEqual(begin, end, 'begin and end differ');
+    // Shown to the ns: each reads back as the slice's own time.
+    assert.ok(Math.abs(parseShown(begin) - s.begin) < 0.5, `begin ${begin} is ${s.begin} ns`);
+    assert.ok(Math.abs(parseShown(end) - s.end) < 0.5, `end ${end} is ${s.end} ns`);
+    assert.equal(begin.split(' ')[1], end.split(' ')[1], 'in one unit');
+  });
+
+  await check('? shows the keys and gestures; Escape or ? closes it, keeping the selection', async () => {
+    const help = page.locator('[data-testid=help]');
+    const selected = await page.evaluate(() => window.parallax.timeline.selected());
+    assert.ok(selected >= 0, 'a slice is selected (the check before)');
+    assert.equal(await help.isVisible(), false, 'closed at first');
+    await page.keyboard.press('?');
+    await help.waitFor({ state: 'visible', timeout: 3000 });
+    const text = await help.innerText();
+    for (const k of ['W / S', 'A / D', 'Shift+wheel', 'Alt+drag', 'Space', 'Escape']) {
+      assert.ok(text.includes(k), `the help lists ${k}`);
+    }
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden', timeout: 3000 });
+    assert.equal(await page.evaluate(() => window.parallax.timeline.selected()), selected,
+                 'the Escape that closed the help left the selection');
+    await page.keyboard.press('?');
+    await help.waitFor({ state: 'visible', timeout: 3000 });
+    await page.keyboard.press('?');
+    await help.waitFor({ state: 'hidden', timeout: 3000 });
+    await page.locator('[data-testid=help-button]').click();
+    await help.waitFor({ state: 'visible', timeout: 3000 });
+    await page.locator('[data-testid=help-close]').click();
+    await help.waitFor({ state: 'hidden', timeout: 3000 });
+  });
+
+  await check('shift+wheel pans the timeline sideways, keeping the zoom', async () => {
+    const win = () => page.evaluate(() => window.parallax.timeline.window());
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + 700, box.y + 150);
+    const w0 = await win();
+    await page.keyboard.down('Shift');
+    await page.mouse.wheel(0, 200);
+    await page.keyboard.up('Shift');
+    const w1 = await until(win, (w) => w.from !== w0.from);
+    assert.ok(w1.from > w0.from, `shift+wheel down pans to later times: ${JSON.stringify([w0, w1])}`);
+    assert.ok(Math.abs((w1.to - w1.from) - (w0.to - w0.from)) <= (w0.to - w0.from) * 1e-6, 'the width is kept');
+  });
+
+  await check('a diagnostics list cut at the limit says of how many: Late senders (200 of N)', async () => {
+    // The totals as the API gives them: /diagnostics lists the 200 longest
+    // waits of all kinds, /waits counts them all (and lists them all here).
+    const d = await server.api(`/traces/${trace.id}/diagnostics?limit=200`);
+    const listed = d.findings.filter((f) => f.kind === 'late-sender').length;
+    const { total } = await server.api(`/traces/${trace.id}/waits?limit=0`);
+    const all = await server.api(`/traces/${trace.id}/waits?limit=${total.count}`);
+    const lateSenders = all.longest.filter((w) => w.kind === 'late-sender').length;
+    assert.ok(lateSenders > listed, `the demo has more late senders (${lateSenders}) than listed (${listed})`);
+    await page.locator('button[data-view=diagnostics]').click();
+    const group = page.locator('[data-testid=finding-group][data-kind=late-sender]');
+    await group.waitFor({ timeout: 20000 });
+    const title = await group.locator('[data-testid=finding-group-title]').innerText();
+    assert.ok(title.endsWith(`Late senders (${listed} of ${lateSenders})`), `heading: ${JSON.stringify(title)}`);
+    assert.equal(await group.getAttribute('data-cut'), 'true');
+    assert.equal(await group.locator('[data-testid=finding]').count(), listed);
+  });
+
+  await check('the matrix mode buttons show which kind and metric are on', async () => {
+    await page.locator('button[data-view=matrix]').click();
+    await page.locator('[data-testid=matrix-chart]').waitFor({ timeout: 10000 });
+    const look = (id) => page.locator(`[data-testid=${id}]`).evaluate((b) => {
+      const s = getComputedStyle(b);
+      return { pressed: b.getAttribute('aria-pressed'), background: s.backgroundColor, border: s.borderTopColor };
+    });
+    const differs = (a, b) => a.background !== b.background && a.border !== b.border;
+    assert.equal((await look('kind-messages')).pressed, 'true');
+    assert.equal((await look('kind-rma')).pressed, 'false');
+    assert.ok(differs(await look('kind-messages'), await look('kind-rma')), 'the chosen kind looks different');
+    await page.locator('[data-testid=metric-bytes]').click();
+    const [bytes, count] = [await look('metric-bytes'), await look('metric-count')];
+    assert.equal(bytes.pressed, 'true');
+    assert.equal(count.pressed, 'false');
+    assert.ok(differs(bytes, count), `the chosen metric looks different: ${JSON.stringify([bytes, count])}`);
+    await page.locator('[data-testid=metric-count]').click();
+    assert.equal((await look('metric-count')).pressed, 'true');
+    assert.equal((await look('metric-bytes')).background, count.background, 'unchosen again, it looks as before');
+  });
+
+  await check('no uncaught errors in the page', noPageErrors);
+} catch (e) {
+  fail('setup', e);
+} finally {
+  if (page) writeFileSync(join(args.out, 'last.png'), await page.screenshot().catch(() => Buffer.alloc(0)));
+  await browser.close();
+  await server.stop();
+}
+finish('legibility checks');
