@@ -117,8 +117,9 @@ bool ReceiveFile(int from, const std::string& path) {
 }
 
 // Unless PLX_MERGE=1, rank 0 leaves the parts unmerged past these: the merge
-// runs on rank 0 alone, at about 3 ms per part plus the copy of its bytes
-// (bench/finalize_merge.py), while the job's other nodes wait for it.
+// runs on rank 0 alone and copies every byte (about 1 GB/s from the page
+// cache here, slower from a parallel file system or over MPI), while the
+// job's other nodes wait for it (docs/PERFORMANCE.md).
 constexpr int kMergeMaxRanks = 1024;
 constexpr uint64_t kMergeMaxBytes = uint64_t{8} << 30;
 
