@@ -21,3 +21,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   }
   return el;
 }
+
+/** Whether keys typed at `target` are text (then a letter or "?" is a
+ * character typed, not a key the viewer handles). */
+export function typesText(target: EventTarget | null): boolean {
+  const t = target as HTMLElement | null;
+  if (!t || !t.tagName) return false;
+  if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') return true;
+  if (t.tagName !== 'INPUT') return false;
+  const type = (t as HTMLInputElement).type;
+  return !['checkbox', 'radio', 'color', 'button', 'submit', 'range', 'reset'].includes(type);
+}

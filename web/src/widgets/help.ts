@@ -4,7 +4,7 @@
 // (timeline wheel, drags, clicks, W/A/S/D/F/Escape), widgets/replay_bar.ts
 // (space , .), widgets/search.ts (Enter, arrows, Escape) and
 // views/lamport/lamport_view.ts (its own wheel and drag); change them together.
-import { h } from './dom';
+import { h, typesText } from './dom';
 
 export interface HelpSection {
   title: string;
@@ -67,16 +67,6 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
     entries: [['?', 'open / close'], ['Escape', 'close']],
   },
 ];
-
-/** Whether keys typed at `target` are text (then "?" is a character, not ours). */
-function typesText(target: EventTarget | null): boolean {
-  const t = target as HTMLElement | null;
-  if (!t || !t.tagName) return false;
-  if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') return true;
-  if (t.tagName !== 'INPUT') return false;
-  const type = (t as HTMLInputElement).type;
-  return !['checkbox', 'radio', 'color', 'button', 'submit', 'range', 'reset'].includes(type);
-}
 
 export class HelpOverlay {
   readonly el: HTMLElement;

@@ -5,6 +5,7 @@
 // under way (the pointer, the range being dragged) and changes the view only
 // through the TimelineInputHost the timeline gives it.
 import { panWindow, zoomWindow, type TimeWindow } from '../../base/time_scale';
+import { typesText } from '../../widgets/dom';
 import { LABEL_WIDTH, RULER_HEIGHT, type TimelineGeometry } from './geometry';
 
 /** Wheel zoom per pixel of wheel movement. */
@@ -262,12 +263,3 @@ export class TimelineInput {
   }
 }
 
-/** Whether keys typed at `target` are text (then W/A/S/D are not ours). */
-function typesText(target: EventTarget | null): boolean {
-  const t = target as HTMLElement | null;
-  if (!t || !t.tagName) return false;
-  if (t.isContentEditable || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT') return true;
-  if (t.tagName !== 'INPUT') return false;
-  const type = (t as HTMLInputElement).type;
-  return !['checkbox', 'radio', 'color', 'button', 'submit', 'range', 'reset'].includes(type);
-}
