@@ -9,9 +9,7 @@
 
 namespace plx::server {
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 // About the bytes a window's columns hold (the widest columns of each table).
 uint64_t StoreTimeline::DecodedPool::Room(const Decoded& d) {
