@@ -47,25 +47,13 @@ Status RunConvert(const ConvertCmdOptions& o, const GlobalOptions& global) {
     if (!f.ok()) throw CLI::ValidationError("--to", f.status().message());
     options.to = *f;
   }
-  // One progress line per step, replaced when the next step begins.
-  std::unique_ptr<LoadProgress> line;
-  std::string_view current;
-  std::function<void(uint64_t, uint64_t)> draw;
+  PipelineProgress progress(global.progress);
   options.progress = [&](std::string_view step, uint64_t done, uint64_t total) {
-    if (step != current) {
-      line.reset();
-      current = step;
-      const ProgressUnit unit = step == "reading"   ? ProgressUnit::kBytes
-                                : step == "loading" ? ProgressUnit::kRecords
-                                                    : ProgressUnit::kEvents;
-      line = std::make_unique<LoadProgress>(global.progress, step, unit);
-      draw = line->Callback();
-    }
-    draw(done, total);
+    progress.Update(step, done, total);
   };
   const auto start = std::chrono::steady_clock::now();
   auto result = interop::Convert(o.in, o.out, options);
-  line.reset();
+  progress.End();
   if (!result.ok()) return result.status();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -71,4 +71,21 @@ void StepProgress::Step(std::string_view name) {
   shown_ = true;
 }
 
+void PipelineProgress::Update(std::string_view step, uint64_t done, uint64_t total) {
+  if (!line_ || step != step_) {
+    line_.reset();  // its line ends before the next begins
+    step_ = step;
+    const ProgressUnit unit = step == "loading"   ? ProgressUnit::kRecords
+                              : step == "writing" ? ProgressUnit::kEvents
+                                                  : ProgressUnit::kBytes;
+    line_ = std::make_unique<LoadProgress>(always_, step_, unit);
+    draw_ = line_->Callback();
+  }
+  draw_(done, total);
+}
+
+void PipelineProgress::End() {
+  line_.reset();
+}
+
 }  // namespace plx::cli

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
 #include <string_view>
 
 namespace plx::cli {
@@ -34,6 +36,25 @@ class LoadProgress {
   std::string_view what_;
   ProgressUnit unit_;
   std::chrono::steady_clock::time_point start_;
+};
+
+/// Progress of a pipeline of named steps, each counted (convert's
+/// "reading", "loading", "writing"; "merging the parts"): a LoadProgress
+/// line per step, replaced when the next step begins. "loading" counts
+/// records, "writing" events, any other step bytes.
+class PipelineProgress {
+ public:
+  explicit PipelineProgress(bool always) : always_(always) {}
+  /// Progress of `step` (the step before it, if another, is ended).
+  void Update(std::string_view step, uint64_t done, uint64_t total);
+  /// Ends the last step's line.
+  void End();
+
+ private:
+  bool always_;
+  std::string step_;
+  std::unique_ptr<LoadProgress> line_;
+  std::function<void(uint64_t, uint64_t)> draw_;
 };
 
 /// Names the steps of a long computation on stderr, one updating line

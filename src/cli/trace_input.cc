@@ -75,24 +75,12 @@ StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path,
                                                        const GlobalOptions& global) {
   store::IndexSettings settings;
   settings.dir = global.index_dir;
-  // One progress line per step, replaced when the next step begins.
-  std::unique_ptr<LoadProgress> line;
-  std::string current;
-  std::function<void(uint64_t, uint64_t)> draw;
+  PipelineProgress progress(global.progress);
   StatusOr<ResolvedTrace> resolved =
       ResolveTrace(path, settings, [&](std::string_view step, uint64_t done, uint64_t total) {
-        if (step != current) {
-          line.reset();
-          current = step;
-          const ProgressUnit unit = step == "loading"   ? ProgressUnit::kRecords
-                                    : step == "writing" ? ProgressUnit::kEvents
-                                                        : ProgressUnit::kBytes;
-          line = std::make_unique<LoadProgress>(global.progress, current, unit);
-          draw = line->Callback();
-        }
-        draw(done, total);
+        progress.Update(step, done, total);
       });
-  line.reset();
+  progress.End();
   if (!resolved.ok()) return resolved.status();
   for (const std::string& problem : resolved->problems)
     Warn(path + ": " + problem);
