@@ -7,18 +7,12 @@
 //
 //   node e2e/animation.mjs --parallax PARALLAX --trace-dir DIR [--web-dir DIR]
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { checks, launchBrowser, parseArgs, startServer, watchPageErrors } from './harness.mjs';
+import { checks, demoTraceArgs, launchBrowser, startServer, watchPageErrors } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', 'web-dir': '' });
-const traceFile = args['trace-dir'] && readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
-if (!args.parallax || !traceFile) {
-  console.error('usage: animation.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--web-dir DIR]');
-  process.exit(2);
-}
+const { args, traceFile } = demoTraceArgs('animation.mjs', { 'web-dir': '' });
 const setups = resolve(dirname(fileURLToPath(import.meta.url)), '../../examples/setups');
 
 const NONE = '#d9d9d9'; // setup_model.ts DEFAULT_NONE: a node whose module has no state

@@ -18,18 +18,12 @@
 //    docs/views.md (linear over the metric's [min, max], RdYlBu stops).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, launchBrowser, parseArgs, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-out', 'web-dir': '' });
-const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
-if (!args.parallax || !traceFile) {
-  console.error('usage: counters_lamport.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR] [--web-dir DIR]');
-  process.exit(2);
-}
-mkdirSync(args.out, { recursive: true });
+const { args, traceFile } = demoTraceArgs('counters_lamport.mjs', { out: 'e2e-out', 'web-dir': '' });
 const { check, fail, finish } = checks();
 
 // The scale of docs/views.md: RdYlBu reversed, linear over [min, max].

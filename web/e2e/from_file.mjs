@@ -13,14 +13,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { checks, launchBrowser, parseArgs, startServer, until } from './harness.mjs';
+import { checks, demoTraceArgs, launchBrowser, startServer, until } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-out/from-file' });
-const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
-if (!args.parallax || !traceFile) {
-  console.error('usage: from_file.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR]');
-  process.exit(2);
-}
+const { args, traceFile } = demoTraceArgs('from_file.mjs', { out: 'e2e-out/from-file' });
 const out = resolve(args.out);
 const indexDir = join(out, 'index');
 rmSync(indexDir, { recursive: true, force: true });

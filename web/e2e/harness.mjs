@@ -4,6 +4,7 @@
 // playwright-core (Debian's /usr/bin/chromium; no browser is downloaded).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 import { chromium } from 'playwright-core';
@@ -20,6 +21,25 @@ export function parseArgs(argv, defaults) {
     out[name] = argv[++i];
   }
   return out;
+}
+
+/**
+ * The options of a script run on the demo trace: --parallax, --trace-dir (a
+ * directory holding a .plx file) and those of `more` (name: default). Exits
+ * with the script's usage line when one of the first two is missing; makes
+ * the --out directory when there is one. Returns the options and the trace
+ * file's name.
+ */
+export function demoTraceArgs(script, more = {}) {
+  const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', ...more });
+  const traceFile = args['trace-dir'] && readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
+  if (!args.parallax || !traceFile) {
+    const extra = Object.keys(more).map((k) => ` [--${k} DIR]`).join('');
+    console.error(`usage: ${script} --parallax PARALLAX --trace-dir DIR (with a .plx file)${extra}`);
+    process.exit(2);
+  }
+  if (args.out) mkdirSync(args.out, { recursive: true });
+  return { args, traceFile };
 }
 
 /**

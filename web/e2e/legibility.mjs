@@ -11,18 +11,12 @@
 // DIR holds the demo trace (scripts/demo-trace writes it); PLX_WEB_DIR picks
 // the built viewer to serve (harness.mjs).
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, launchBrowser, parseArgs, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-legibility-out' });
-const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
-if (!args.parallax || !traceFile) {
-  console.error('usage: legibility.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR]');
-  process.exit(2);
-}
-mkdirSync(args.out, { recursive: true });
+const { args, traceFile } = demoTraceArgs('legibility.mjs', { out: 'e2e-legibility-out' });
 
 const { check, fail, finish } = checks();
 const UNIT_NS = { s: 1e9, ms: 1e6, 'µs': 1e3, ns: 1 };

@@ -6,18 +6,12 @@
 //
 // Prints one line per check and exits non-zero when any fails.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, launchBrowser, parseArgs, startServer, until as poll, watchPageErrors } from './harness.mjs';
+import { checks, demoTraceArgs, launchBrowser, startServer, until as poll, watchPageErrors } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-out' });
-const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
-if (!args.parallax || !traceFile) {
-  console.error('usage: replay.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR]');
-  process.exit(2);
-}
-mkdirSync(args.out, { recursive: true });
+const { args, traceFile } = demoTraceArgs('replay.mjs', { out: 'e2e-out' });
 
 const { check, fail, finish } = checks();
 /** harness.until with a longer default: a run may take seconds. */

@@ -8,18 +8,12 @@
 // DIR holds the demo trace (scripts/demo-trace writes it). Prints one line per
 // check and exits non-zero when any fails.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, launchBrowser, parseArgs, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
 
-const args = parseArgs(process.argv.slice(2), { parallax: '', 'trace-dir': '', out: 'e2e-out' });
-const traceFile = readdirSync(args['trace-dir']).find((f) => f.endsWith('.plx'));
-if (!args.parallax || !traceFile) {
-  console.error('usage: run.mjs --parallax PARALLAX --trace-dir DIR (with a .plx file) [--out DIR]');
-  process.exit(2);
-}
-mkdirSync(args.out, { recursive: true });
+const { args, traceFile } = demoTraceArgs('run.mjs', { out: 'e2e-out' });
 
 const { check, fail, finish } = checks();
 
