@@ -63,4 +63,10 @@ void ResizeTable(Table& table, size_t n) {
   std::apply([n](auto&... column) { (column.resize(n), ...); }, table.columns());
 }
 
+/// Gives every column of a table room for n rows.
+template <typename Table>
+void ReserveTable(Table& table, size_t n) {
+  std::apply([n](auto&... column) { (column.reserve(n), ...); }, table.columns());
+}
+
 }  // namespace plx::model

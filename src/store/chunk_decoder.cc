@@ -34,6 +34,22 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
     s.flags.push_back(0);
   }
   const size_t carried = s.size();
+  // Room for the rows the index says the chunk holds (at most one per
+  // record, and not more than a sane chunk holds, whatever a damaged index
+  // says): a fresh decoder's columns then grow once, not by doubling (each
+  // step a copy and new pages to fault in).
+  constexpr uint64_t kMostRoom = uint64_t{1} << 22;
+  const RowCounts& next =
+      c + 1 < skeleton.chunks.size() ? skeleton.chunks[c + 1].rows : skeleton.rows;
+  const uint64_t next_records =
+      c + 1 < skeleton.chunks.size() ? skeleton.chunks[c + 1].records : skeleton.records;
+  const uint64_t records = next_records - std::min(next_records, entry.records);
+  size_t table = 0;
+  model::ForEachTable(data_.rows, [&](auto& t) {
+    const uint64_t want = next.table[table] - std::min(next.table[table], entry.rows.table[table]);
+    model::ReserveTable(t, t.size() + std::min({want, records, kMostRoom}));
+    ++table;
+  });
   at.records = entry.records;
   at.first_ns = skeleton.first_ns;
   at.last_ns = entry.last_ns;
@@ -61,10 +77,8 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
   // a chunk holds (made to pass them): the rows are cut to what it says, so
   // nothing placed by its counts is written out of bounds, and the chunk is
   // reported damaged.
-  const RowCounts& next =
-      c + 1 < skeleton.chunks.size() ? skeleton.chunks[c + 1].rows : skeleton.rows;
   bool mismatch = false;
-  size_t table = 0;
+  table = 0;
   model::ForEachTable(data_.rows, [&](auto& t) {
     const uint64_t want = next.table[table] - std::min(next.table[table], entry.rows.table[table]);
     const size_t skip = table == kSlices ? carried : 0;

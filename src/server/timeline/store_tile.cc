@@ -4,14 +4,13 @@
 // beginning in each pixel merged into one bar (their dominant states' vote,
 // their count, their latest end), adjacent bars of one state joined. Other
 // rows are drawn exactly as BuildTile draws them, from their chunks that
-// cover the tile, decoded for it.
+// cover the tile, decoded for it (store_fine_tile.cc).
 #include <algorithm>
 #include <cmath>
 
 #include "base/state_vote.h"
 #include "server/timeline/merged_bars.h"
 #include "server/timeline/store_timeline.h"
-#include "time/message_pairs.h"
 
 namespace plx::server {
 
@@ -235,38 +234,7 @@ Status StoreTimeline::Tile(const TileRequest& request, std::string* out) const {
     (fine_row[tracks_[track].thread] ? fine_tracks : coarse_tracks).push_back(track);
 
   TileRecords records;
-  if (!fine.empty()) {
-    std::vector<uint32_t> sorted = fine;
-    std::sort(sorted.begin(), sorted.end());
-    std::unique_ptr<Decoded> window = windows_->Take();
-    Decode(sorted, request.from, request.to, window.get());
-    const Decoded& d = *window;
-    const TimelineIndex index = TimelineIndex::Build(d.trace, time::MessagePairs());
-    TileRequest sub = request;
-    sub.rows = fine;
-    sub.arrows = false;
-    sub.counters.clear();
-    std::vector<uint32_t> global;  // sub's tracks -> ours
-    const auto& mine = index.counter_tracks();
-    for (uint32_t track : fine_tracks)
-      for (uint32_t k = 0; k < mine.size(); ++k)
-        if (mine[k].thread == tracks_[track].thread && mine[k].counter == tracks_[track].counter) {
-          sub.counters.push_back(k);
-          global.push_back(track);
-        }
-    std::string bytes;
-    PLX_RETURN_IF_ERROR(BuildTile(index, sub, &bytes));
-    records = ReadTile(bytes);
-    for (TileSlice& s : records.slices)
-      if (!(s.flags & 1)) s.ref = d.slice_ids[s.ref];
-    for (TileInstant& i : records.instants)
-      if (!(i.flags & 1)) i.ref = d.instant_ids[i.ref];
-    for (TileCounterPoint& p : records.points) {
-      const auto at = std::find(sub.counters.begin(), sub.counters.end(), p.track);
-      p.track = global[static_cast<size_t>(at - sub.counters.begin())];
-    }
-    windows_->Give(std::move(window));
-  }
+  if (!fine.empty()) FineTile(request, fine, fine_tracks, &records);
   SummaryTile(request, coarse, coarse_tracks, &records);
   AppendTile(request, records, out);
   return Status::Ok();

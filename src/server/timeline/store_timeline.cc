@@ -41,7 +41,6 @@ StatusOr<std::shared_ptr<StoreTimeline>> StoreTimeline::Open(
   if (!opened.ok()) return opened.status();
   base.store_ = std::move(*opened);
   base.tile_pool_ = std::make_shared<ThreadPool>(std::min<size_t>(pool->size(), 4));
-  base.windows_ = std::make_shared<DecodedPool>(base.store_->memory_bytes() / 16);
 
   const time::RepairOptions repair_options;
   std::optional<store::IndexedRepair> kept = base.store_->FindRepair(repair_options);
@@ -77,7 +76,6 @@ std::shared_ptr<StoreTimeline> StoreTimeline::Sharing(const StoreTimeline& base,
   t->own_pool_ = base.own_pool_;
   t->store_ = base.store_;
   t->tile_pool_ = base.tile_pool_;
-  t->windows_ = base.windows_;
   t->cache_limit_ = t->store_->memory_bytes() / 8;
   t->recorded_times_ = options == nullptr;
   if (options != nullptr) t->repair_options_ = *options;
@@ -263,14 +261,12 @@ std::shared_ptr<const StoreTimeline::ChunkPart> StoreTimeline::Chunk(uint32_t th
   // The decoder is this call's: its tables become the part.
   auto part = std::make_shared<ChunkPart>();
   model::Trace& t = *decoder.mutable_tables();
-  const auto carried = static_cast<std::ptrdiff_t>(rows.carried);
-  model::ZipColumns(t.slices.columns(), t.slices.columns(),
-                    [&](auto& a, const auto&) { a.erase(a.begin(), a.begin() + carried); });
+  part->carried = static_cast<uint32_t>(rows.carried);
   part->slices = std::move(t.slices);
   part->instants = std::move(t.instants);
   part->samples = std::move(t.counter_samples);
   part->texts = std::move(t.texts);
-  part->first_slice = static_cast<uint32_t>(rows.first.table[store::kSlices]);
+  part->first_slice = static_cast<uint32_t>(rows.first.table[store::kSlices] - rows.carried);
   part->first_instant = static_cast<uint32_t>(rows.first.table[store::kInstants]);
   const uint64_t bytes =
       64 * (part->slices.size() + part->instants.size()) + 32 * part->samples.size() + 256;
@@ -294,15 +290,20 @@ std::optional<model::Trace> StoreTimeline::RowsAround(store::TableIndex table, u
   const std::optional<store::RowPlace> at = store::PlaceRow(*store_, table, id);
   if (!at) return std::nullopt;
   const std::shared_ptr<const ChunkPart> part = Chunk(at->thread, at->chunk);
-  const uint64_t first = table == store::kSlices ? part->first_slice : part->first_instant;
-  const size_t rows = table == store::kSlices ? part->slices.size() : part->instants.size();
+  const bool slices = table == store::kSlices;
+  const uint64_t first = slices ? part->first_slice + part->carried : part->first_instant;
+  const size_t rows = slices ? part->slices.size() - part->carried : part->instants.size();
   if (id < first || id - first >= rows) return std::nullopt;
   *row = static_cast<uint32_t>(id - first);
   model::Trace out = defs_;
-  if (table == store::kSlices)
-    out.slices = part->slices;
-  else
+  if (slices) {
+    const auto own = static_cast<std::ptrdiff_t>(part->carried);
+    model::ZipColumns(
+        out.slices.columns(), part->slices.columns(),
+        [&](auto& to, const auto& from) { to.assign(from.begin() + own, from.end()); });
+  } else {
     out.instants = part->instants;
+  }
   out.texts = part->texts;
   return out;
 }
@@ -311,7 +312,9 @@ std::optional<StoreTimeline::SliceRow> StoreTimeline::SliceAt(uint64_t id) const
   const std::optional<store::RowPlace> at = store::PlaceRow(*store_, store::kSlices, id);
   if (!at) return std::nullopt;
   const std::shared_ptr<const ChunkPart> part = Chunk(at->thread, at->chunk);
-  if (id < part->first_slice || id - part->first_slice >= part->slices.size()) return std::nullopt;
+  if (id < uint64_t{part->first_slice} + part->carried ||
+      id - part->first_slice >= part->slices.size())
+    return std::nullopt;
   const size_t r = id - part->first_slice;
   const model::SliceTable& s = part->slices;
   return SliceRow{s.thread[r], s.state[r], s.begin[r], s.end[r], s.depth[r]};
@@ -341,7 +344,7 @@ std::vector<uint32_t> StoreTimeline::Search(const std::vector<uint8_t>& match, i
     for (; c < k.chunks.size() && out.size() < limit; ++c) {
       const std::shared_ptr<const ChunkPart> part = Chunk(thread, c);
       const model::SliceTable& ps = part->slices;
-      for (size_t r = 0; r < ps.size() && out.size() < limit; ++r)
+      for (size_t r = part->carried; r < ps.size() && out.size() < limit; ++r)
         if (ps.state[r] < match.size() && match[ps.state[r]] && ps.begin[r] >= from)
           out.push_back({ps.begin[r], part->first_slice + static_cast<uint32_t>(r)});
     }

@@ -42,6 +42,10 @@
 
 namespace plx::server {
 
+namespace tile_internal {
+struct Frame;
+}
+
 /// What the analysis panels show of a trace served from its file, on the
 /// repaired times (the in-memory answers, but for the wait instances: the
 /// longest StoreTimeline::kLongestWaits only), with what they were asked
@@ -169,21 +173,6 @@ class StoreTimeline {
     model::Trace trace;
     std::vector<uint32_t> slice_ids, instant_ids;
   };
-  // Decoded windows are used again: a tile's is tens of megabytes, and
-  // memory fresh from the system costs a page fault per 4 KiB (a third of
-  // a tile's time). Give() keeps a few of them, the columns' room intact.
-  class DecodedPool {
-   public:
-    explicit DecodedPool(uint64_t max_bytes) : max_bytes_(max_bytes) {}
-    std::unique_ptr<Decoded> Take();
-    void Give(std::unique_ptr<Decoded> d);
-
-   private:
-    static uint64_t Room(const Decoded& d);
-    std::mutex mu_;
-    std::vector<std::unique_ptr<Decoded>> spare_;
-    uint64_t max_bytes_;  // a larger one is freed
-  };
   // Fills `out` (its tables emptied first). Each row's chunks that cover
   // the window are found, and decoded when not cached, in parallel; then
   // every row's part is copied to its place in `out`, in row order.
@@ -191,19 +180,44 @@ class StoreTimeline {
   // The first of `thread`'s chunks that may hold records at or after `t`
   // (repaired ns): every record of the chunks before it is before `t`.
   size_t ChunkAt(uint32_t thread, int64_t t) const;
-  // What one row gives a window (store_window.cc).
-  struct RowWindow;
-  RowWindow FindRowWindow(uint32_t thread, int64_t lo, int64_t hi) const;
-  // A chunk's own rows on the repaired times, and the global id of its
-  // first slice and instant; kept in a cache of recently drawn chunks.
+  // A chunk's rows on the repaired times; kept in a cache of recently drawn
+  // chunks. Slice rows [0, carried) began in earlier chunks and are left
+  // where the decoder put them (moving the rest down would copy the part):
+  // they are not the part's own. Own slice row k (k >= carried) is global
+  // row first_slice + k, instant row k first_instant + k.
   struct ChunkPart {
     model::SliceTable slices;
     model::InstantTable instants;
     model::CounterTable samples;
     std::vector<std::string> texts;  // the instants' text indices name these
+    uint32_t carried = 0;
     uint32_t first_slice = 0, first_instant = 0;
   };
   std::shared_ptr<const ChunkPart> Chunk(uint32_t thread, size_t chunk) const;
+  // A row's share of a window [lo, hi] (store_window.cc): the slices open
+  // at its first chunk's start, then runs of its chunks' rows (the slices
+  // that overlap the window, the instants inside it; every counter sample).
+  struct RowWindow {
+    model::SliceTable open;
+    std::vector<uint32_t> open_ids;
+    struct Run {
+      size_t part = 0;  // in parts
+      size_t first = 0, last = 0;
+    };
+    std::vector<std::shared_ptr<const ChunkPart>> parts;
+    std::vector<Run> slices, instants;
+    size_t slice_rows = 0, instant_rows = 0, sample_rows = 0;
+  };
+  RowWindow FindRowWindow(uint32_t thread, int64_t lo, int64_t hi) const;
+  // The records of `rows` (in the request's order) and of their counter
+  // `tracks`, drawn from the chunks that cover the tile
+  // (store_fine_tile.cc): each row on a worker of its own.
+  void FineTile(const TileRequest& request, const std::vector<uint32_t>& rows,
+                const std::vector<uint32_t>& tracks, TileRecords* out) const;
+  void FineRow(const tile_internal::Frame& f, uint32_t row, const RowWindow& w,
+               TileRecords* out) const;
+  void FineCounter(const tile_internal::Frame& f, uint32_t track, const RowWindow& w,
+                   TileRecords* out) const;
   // The records of `rows` from the summary.
   void SummaryTile(const TileRequest& request, const std::vector<uint32_t>& rows,
                    const std::vector<uint32_t>& tracks, TileRecords* out) const;
@@ -216,7 +230,6 @@ class StoreTimeline {
   // Tiles decode on their own workers: the store's may be busy with a
   // long pass (the statistics, the repair) that a tile must not wait for.
   std::shared_ptr<ThreadPool> tile_pool_;
-  std::shared_ptr<DecodedPool> windows_;
   bool recorded_times_ = false;
   std::optional<time::RepairOptions> repair_options_;  // none: the recorded times
   model::Trace defs_;

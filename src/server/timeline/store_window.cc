@@ -1,6 +1,7 @@
-// The rows a fine tile (or a fine mountain window) decodes: each row's
-// chunks that cover the window, found and decoded in parallel, then copied
-// once into one model, into memory used by an earlier window.
+// The rows a fine tile or a fine mountain window reads: each row's chunks
+// that cover the window, found and decoded in parallel. A tile draws them
+// where they are (store_fine_tile.cc); the mountain range copies them into
+// one model.
 #include <algorithm>
 #include <utility>
 
@@ -8,16 +9,6 @@
 #include "server/timeline/store_timeline.h"
 
 namespace plx::server {
-
-namespace {}  // namespace
-
-// About the bytes a window's columns hold (the widest columns of each table).
-uint64_t StoreTimeline::DecodedPool::Room(const Decoded& d) {
-  const model::Trace& t = d.trace;
-  return 48 * t.slices.begin.capacity() + 32 * t.instants.time.capacity() +
-         32 * t.counter_samples.time.capacity() +
-         4 * (d.slice_ids.capacity() + d.instant_ids.capacity());
-}
 
 namespace {
 
@@ -32,36 +23,6 @@ void CopyRows(Table& to, size_t at, const Table& from, size_t a, size_t b) {
 }
 
 }  // namespace
-
-std::unique_ptr<StoreTimeline::Decoded> StoreTimeline::DecodedPool::Take() {
-  std::lock_guard lock(mu_);
-  if (spare_.empty()) return std::make_unique<Decoded>();
-  std::unique_ptr<Decoded> d = std::move(spare_.back());
-  spare_.pop_back();
-  return d;
-}
-
-void StoreTimeline::DecodedPool::Give(std::unique_ptr<Decoded> d) {
-  // Two: tiles come from a few connections at once.
-  constexpr size_t kKept = 2;
-  if (d == nullptr || Room(*d) > max_bytes_) return;
-  std::lock_guard lock(mu_);
-  if (spare_.size() < kKept) spare_.push_back(std::move(d));
-}
-
-// A row's share of a window: the slices open at its first chunk's start,
-// then runs of its chunks' rows.
-struct StoreTimeline::RowWindow {
-  model::SliceTable open;
-  std::vector<uint32_t> open_ids;
-  struct Run {
-    size_t part = 0;  // in parts
-    size_t first = 0, last = 0;
-  };
-  std::vector<std::shared_ptr<const ChunkPart>> parts;
-  std::vector<Run> slices, instants;  // every part's counter samples
-  size_t slice_rows = 0, instant_rows = 0, sample_rows = 0;
-};
 
 StoreTimeline::RowWindow StoreTimeline::FindRowWindow(uint32_t thread, int64_t lo,
                                                       int64_t hi) const {
@@ -97,7 +58,7 @@ StoreTimeline::RowWindow StoreTimeline::FindRowWindow(uint32_t thread, int64_t l
     w.parts.push_back(Chunk(thread, c));
     const ChunkPart& part = *w.parts.back();
     const model::SliceTable& ps = part.slices;
-    for (size_t r = 0; r < ps.size();) {
+    for (size_t r = part.carried; r < ps.size();) {
       if (ps.end[r] < lo || ps.begin[r] > hi) {
         ++r;
         continue;
