@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "analysis/duration_sums.h"
+#include "base/status.h"
 #include "model/trace.h"
 
 namespace plx::analysis {
@@ -96,6 +99,12 @@ class StateStatsBuilder {
   void AddSlices(uint32_t thread, const model::SliceTable& slices, size_t begin, size_t end);
   /// Adds what `other` (over the same trace) was given.
   void Merge(StateStatsBuilder&& other);
+  /// What the builder was given, as bytes another process (of the same
+  /// machine kind) merges with MergeSaved (state_stats_wire.cc).
+  std::string Save() const;
+  /// Merge of a builder over the same trace saved by Save; InvalidArgument
+  /// naming what does not fit this trace (then nothing is merged).
+  Status MergeSaved(std::string_view saved);
 
   StateStatsReport Report() const;
   /// As ComputeCallsiteStats.

@@ -26,19 +26,24 @@ void StateStatsVisitor::LongSlices(uint32_t thread, const model::SliceTable& sli
   builder.AddSlices(thread, slices, 0, slices.size());
 }
 
-StreamedStateStats StreamStateStats(const TraceStore& store,
-                                    const std::function<void(uint64_t, uint64_t)>& progress,
-                                    const std::vector<time::ThreadTimeMap>* maps,
-                                    const model::Trace* trace) {
+analysis::StateStatsBuilder StreamStateStatsBuilder(const TraceStore& store,
+                                                    const ThreadPassOptions& options,
+                                                    const model::Trace* trace) {
   const model::Trace& t = trace != nullptr ? *trace : store.trace();
-  ThreadPassOptions options;
-  options.progress = progress;
-  options.maps = maps;
   std::vector<StateStatsVisitor> visitors = RunThreadPass<StateStatsVisitor>(
       store, [&] { return StateStatsVisitor(t); }, options);
   for (size_t w = 1; w < visitors.size(); ++w)
     visitors[0].builder.Merge(std::move(visitors[w].builder));
-  return {visitors[0].builder.Report(), visitors[0].builder.CallsiteRows()};
+  return std::move(visitors[0].builder);
+}
+
+StreamedStateStats StreamStateStats(const TraceStore& store,
+                                    const std::function<void(uint64_t, uint64_t)>& progress,
+                                    const std::vector<time::ThreadTimeMap>* maps,
+                                    const model::Trace* trace) {
+  const analysis::StateStatsBuilder builder =
+      StreamStateStatsBuilder(store, WithProgress(progress, maps), trace);
+  return {builder.Report(), builder.CallsiteRows()};
 }
 
 }  // namespace plx::store

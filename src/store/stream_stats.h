@@ -30,6 +30,13 @@ class StateStatsVisitor : public ChunkVisitor {
   analysis::StateStatsBuilder builder;
 };
 
+/// The builder of one pass over the threads `options.only` accepts (every
+/// thread without it), with its progress and maps: the part of the
+/// statistics that another process's parts merge with.
+analysis::StateStatsBuilder StreamStateStatsBuilder(const TraceStore& store,
+                                                    const ThreadPassOptions& options,
+                                                    const model::Trace* trace = nullptr);
+
 /// With `maps` (per thread), on the repaired times; `trace` is then the
 /// definitions with the repaired thread spans (shares are of them).
 StreamedStateStats StreamStateStats(const TraceStore& store,
