@@ -25,6 +25,7 @@ import { StatusBar } from '../widgets/status_bar';
 import { mountainView } from '../views/registry';
 import './hooks';
 import { SwappableStyles } from './live_styles';
+import { LinkedDetails } from './linked_details';
 import { mountView, PanelTabs } from './panels';
 import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
@@ -61,6 +62,7 @@ export class Shell {
   private styles: SwappableStyles | null = null;
   private legendSlot: HTMLElement | null = null;
   private details: DetailsPanel | null = null;
+  private linked: LinkedDetails | null = null;
   private waiting: HTMLElement | null = null;
   private readonly live = new LiveSummaries({
     onStatus: (s) => this.showLive(s),
@@ -233,6 +235,7 @@ export class Shell {
         if (d) panel.show(d);
         else if (loading) panel.loading();
         else panel.clear();
+        this.linked?.shown(d);
       },
       onStatus: (s) => {
         const sel = s.selected;
@@ -253,6 +256,7 @@ export class Shell {
       onError: (e) => this.errors.show(e),
     });
     this.timeline = timeline;
+    this.linked = new LinkedDetails(timeline, () => this.details ?? details, () => this.summary ?? summary);
     window.parallax.timeline = {
       window: () => timeline.window(),
       rowY: (row) => timeline.rowY(row),
@@ -261,6 +265,7 @@ export class Shell {
       xToTime: (x) => timeline.xToTime(x),
       highlighted: () => timeline.highlighted(),
       selected: () => timeline.selected(),
+      selectedMessage: () => timeline.selectedMessage(),
       setWindow: (from, to) => timeline.setWindow({ from, to }),
       drawnDuration: () => timeline.drawnDuration(),
       frames: () => timeline.frames,
