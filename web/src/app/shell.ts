@@ -8,7 +8,7 @@ import type { TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
 import { ReplayController } from '../engine/replay';
 import { TraceUpdateHub } from '../engine/trace_updates';
-import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
+import type { LiveStatus, TraceEntry, TraceSummary } from '../protocol/api.gen';
 import type { ViewContext } from '../views/context';
 import { liveWindow } from '../views/timeline/follow';
 import { LABEL_WIDTH } from '../views/timeline/geometry';
@@ -22,15 +22,20 @@ import { ProgressBar } from '../widgets/progress';
 import { ReplayBar } from '../widgets/replay_bar';
 import { SearchBox } from '../widgets/search';
 import { StatusBar } from '../widgets/status_bar';
+import { TracePicker } from '../widgets/trace_picker';
+import { ViewsMenu } from '../widgets/views_menu';
 import { mountainView } from '../views/registry';
 import './hooks';
 import { SwappableStyles } from './live_styles';
 import { LinkedDetails } from './linked_details';
+import { NamedViews } from './named_views';
 import { mountView, PanelTabs } from './panels';
 import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
 import { timelineControls, ViewExport } from './toolbar';
 import { LiveSummaries, openTrace, showFileProgramState } from './trace_loading';
+import { emptyView, queryOf, writeView } from './view_url';
+import { ViewSync } from './view_sync';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
 const SCROLLBAR_WIDTH = 14;
@@ -47,6 +52,9 @@ export class Shell {
   private readonly status = new StatusBar();
   private readonly help = new HelpOverlay();
   private readonly traceName: HTMLElement;
+  private readonly pickerSlot: HTMLElement;
+  private readonly viewsSlot: HTMLElement;
+  private sync: ViewSync | null = null;
   private readonly searchSlot: HTMLElement;
   private readonly controls: HTMLElement;
   private readonly timelineHost: HTMLElement;
@@ -84,6 +92,8 @@ export class Shell {
       live: null,
     };
     this.traceName = h('span', { class: 'trace-name', 'data-testid': 'trace-name' }, 'Parallax');
+    this.pickerSlot = h('span', { class: 'picker-slot' });
+    this.viewsSlot = h('span', { class: 'views-slot' });
     this.searchSlot = h('div', { class: 'search-slot' });
     this.controls = h('div', { class: 'controls' });
     this.timelineHost = h('div', { id: 'timeline', class: 'timeline-host', 'data-testid': 'timeline' });
@@ -91,7 +101,10 @@ export class Shell {
     this.panels = new PanelTabs({
       summary: () => this.summary,
       onError: (e) => this.errors.show(e),
-      onOpen: () => this.exports?.panelChanged(),
+      onOpen: () => {
+        this.exports?.panelChanged();
+        this.sync?.changed();
+      },
     });
     this.side = h('div', { class: 'side' });
     this.replaySlot = h('div', { class: 'replay-slot' });
@@ -103,7 +116,7 @@ export class Shell {
     this.root = h(
       'div',
       { class: 'app' },
-      h('header', { class: 'topbar' }, h('span', { class: 'logo' }, 'Parallax'), this.traceName, this.searchSlot, this.controls, helpButton),
+      h('header', { class: 'topbar' }, h('span', { class: 'logo' }, 'Parallax'), this.traceName, this.pickerSlot, this.viewsSlot, this.searchSlot, this.controls, helpButton),
       this.replaySlot,
       this.progress.el,
       this.errors.el,
@@ -139,6 +152,7 @@ export class Shell {
     if (!opened) return;
     const { api, entry, summary } = opened;
     this.build(api, summary);
+    this.buildViews(api, entry.id, opened.list.traces);
     this.live.attach(api);
     new RepairWatch({
       api,
@@ -150,6 +164,53 @@ export class Shell {
     }).start(summary);
     if (entry.live) this.live.catchUp();
     else void showFileProgramState(api, this.status);
+  }
+
+  /**
+   * The trace picker, the URL kept in step with the view (the URL's own view
+   * applied first) and the named views of this trace.
+   */
+  private buildViews(api: TraceApi, trace: string, traces: readonly TraceEntry[]): void {
+    const timeline = this.timeline;
+    const styles = this.styles;
+    if (!timeline || !styles) return;
+    this.pickerSlot.replaceChildren(
+      new TracePicker(traces, trace, (id) => {
+        // Another trace opens in this page with its own, empty view; the token stays.
+        window.location.search = queryOf(writeView(emptyView(id), new URLSearchParams(window.location.search)));
+      }).el,
+    );
+    const sync = new ViewSync(
+      {
+        timeline,
+        panels: this.panels,
+        styles: {
+          get states() {
+            return styles.current.states;
+          },
+          visible: (i) => styles.visible(i),
+          setVisible: (i, v) => styles.current.setVisible(i, v),
+        },
+        sliceDetails: (id) => api.get('details', { kind: 'slice', id }),
+      },
+      trace,
+    );
+    this.sync = sync;
+    timeline.onWindowChange(() => sync.changed());
+    styles.onChange(() => sync.changed());
+    const named = new NamedViews(this.summary?.name ?? trace, storage());
+    this.viewsSlot.replaceChildren(
+      new ViewsMenu({
+        names: () => named.list().map((v) => v.name),
+        save: (name) => named.save(name, sync.current()),
+        open: (name) => {
+          const v = named.get(name);
+          if (v) void sync.apply(v).then(() => sync.write());
+        },
+        remove: (name) => named.remove(name),
+      }).el,
+    );
+    void sync.start();
   }
 
   private showLive(s: LiveStatus): void {
@@ -238,6 +299,7 @@ export class Shell {
         this.linked?.shown(d);
       },
       onStatus: (s) => {
+        this.sync?.changed();
         const sel = s.selected;
         this.status.update({
           pointer: s.pointer,

@@ -4,7 +4,7 @@
 // file, show whether the program deadlocked.
 import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
 import { Session } from '../engine/session';
-import type { LiveStatus, TraceEntry, TraceSummary } from '../protocol/api.gen';
+import type { LiveStatus, TraceEntry, TraceList, TraceSummary } from '../protocol/api.gen';
 import type { ApiClient } from '../views/context';
 import type { ErrorBanner } from '../widgets/error_banner';
 import type { ProgressBar } from '../widgets/progress';
@@ -13,6 +13,8 @@ import type { StatusBar } from '../widgets/status_bar';
 export interface OpenedTrace {
   api: TraceApi;
   entry: TraceEntry;
+  /** every trace the server serves */
+  list: TraceList;
   summary: TraceSummary;
 }
 
@@ -59,7 +61,7 @@ export async function openTrace(o: OpenTraceOptions): Promise<OpenedTrace | null
       // The snapshot the summary will be at least as new as.
       o.live.opened(await api.get('live', {}));
     }
-    return { api, entry, summary: await api.get('summary', {}) };
+    return { api, entry, list: session.list!, summary: await api.get('summary', {}) };
   } catch {
     return null; // in the banner
   }
