@@ -95,6 +95,30 @@ describe('TraceLinks', () => {
     expect(api.calls.filter((c) => c.endpoint === 'waits')).toHaveLength(2);
   });
 
+  it('says what the server could not answer, and asks for waits and the path again next time', async () => {
+    let fail = true;
+    const api = fakeApi({
+      lamport: () => {
+        if (fail) throw new Error('501');
+        return { min_clock: 0, max_clock: 0, slices: [], messages: MESSAGES, truncated: false };
+      },
+      waits: () => {
+        if (fail) throw new Error('503');
+        return { total: { late_sender: 0, late_receiver: 0, collective: 0, total: 0, count: 0 }, processes: [], callsites: [], longest: [] };
+      },
+      critical_path: () => {
+        if (fail) throw new Error('503');
+        return { length: 0, segments: [], total_segments: 0, states: [] };
+      },
+    });
+    const links = new TraceLinks(api, () => 1000);
+    const first = await links.slice(7, 0, 200, 260);
+    expect([first.messagesKnown, first.waitsKnown, first.onPath]).toEqual([false, false, null]);
+    fail = false;
+    const second = await links.slice(7, 0, 200, 260);
+    expect([second.messagesKnown, second.waitsKnown, second.onPath, second.received.length]).toEqual([true, true, 0, 1]);
+  });
+
   it('widens the search for the next message until it finds one or passes the end', async () => {
     const spans: Array<[number, number]> = [];
     const far = [msg(1, 0, 50000, 1, 50050)];

@@ -35,8 +35,12 @@ export interface SliceLinks {
   received: MessageEnds[];
   /** more messages than asked for lie in its span */
   truncated: boolean;
+  /** false when the server could not say (a trace served from its file has no paired messages) */
+  messagesKnown: boolean;
   /** the wait state of this call, null when it did not wait (or waits are unknown) */
   wait: WaitInstance | null;
+  /** false when the server could not give the wait states (yet) */
+  waitsKnown: boolean;
   /** ns of its span on the critical path; null when the path is unknown */
   onPath: number | null;
 }
@@ -158,16 +162,18 @@ export class TraceLinks {
   /** The messages, wait state and critical-path share of slice `id` on `row` over [begin, end]. */
   async slice(id: number, row: number, begin: number, end: number): Promise<SliceLinks> {
     const [lamport, waits, path] = await Promise.all([
-      this.api.get('lamport', { from: Math.floor(begin), to: Math.ceil(end), rows: [row], limit: SLICE_MESSAGE_LIMIT }),
+      this.api.get('lamport', { from: Math.floor(begin), to: Math.ceil(end), rows: [row], limit: SLICE_MESSAGE_LIMIT }).catch(() => null),
       this.waitsBySlice(),
       this.criticalPath(),
     ]);
-    const { sent, received } = messagesIn(lamport.messages, row, begin, end);
+    const { sent, received } = lamport ? messagesIn(lamport.messages, row, begin, end) : { sent: [], received: [] };
     return {
       sent,
       received,
-      truncated: lamport.truncated && lamport.messages.length >= SLICE_MESSAGE_LIMIT,
+      truncated: lamport !== null && lamport.truncated && lamport.messages.length >= SLICE_MESSAGE_LIMIT,
+      messagesKnown: lamport !== null,
       wait: waits?.get(id) ?? null,
+      waitsKnown: waits !== null,
       onPath: path ? pathOverlap(path.segments, row, begin, end) : null,
     };
   }
@@ -196,10 +202,14 @@ export class TraceLinks {
     }
   }
 
+  // A failed answer (an analysis still being made) is not kept: the next slice asks again.
   private waitsBySlice(): Promise<Map<number, WaitInstance> | null> {
     this.waits ??= this.api.get('waits', { limit: 100000 }).then(
       (w: WaitsResult) => new Map(w.longest.map((x) => [x.slice.id, x])),
-      () => null,
+      () => {
+        this.waits = null;
+        return null;
+      },
     );
     return this.waits;
   }
@@ -207,7 +217,10 @@ export class TraceLinks {
   private criticalPath(): Promise<CriticalPathResult | null> {
     this.path ??= this.api.get('critical_path', {}).then(
       (p) => p,
-      () => null,
+      () => {
+        this.path = null;
+        return null;
+      },
     );
     return this.path;
   }

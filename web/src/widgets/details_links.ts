@@ -55,7 +55,9 @@ export function sliceLinks(
   open: (m: MessageEnds, end: End) => void,
 ): HTMLElement {
   const dl = h('dl', { class: 'details-list' });
-  dl.append(h('dt', {}, 'Wait state'), h('dd', { 'data-testid': 'details-wait', 'data-kind': l.wait?.kind ?? 'none' }, l.wait ? waitText(summary, l.wait) : 'none'));
+  if (l.waitsKnown) {
+    dl.append(h('dt', {}, 'Wait state'), h('dd', { 'data-testid': 'details-wait', 'data-kind': l.wait?.kind ?? 'none' }, l.wait ? waitText(summary, l.wait) : 'none'));
+  }
   if (l.onPath !== null) {
     dl.append(h('dt', {}, 'Critical path'), h('dd', { 'data-testid': 'details-path', 'data-on-path': String(l.onPath > 0) }, pathText(l.onPath, duration)));
   }
@@ -70,12 +72,15 @@ export function sliceLinks(
   for (const m of l.sent) items.push(entry(m, 'send'));
   for (const m of l.received) items.push(entry(m, 'recv'));
   const count = l.sent.length + l.received.length;
-  const title = `Messages (${l.sent.length} sent, ${l.received.length} received${l.truncated ? ', more not listed' : ''})`;
+  const title = l.messagesKnown
+    ? `Messages (${l.sent.length} sent, ${l.received.length} received${l.truncated ? ', more not listed' : ''})`
+    : 'Messages';
+  const none = l.messagesKnown ? 'none in this slice' : 'not known: the server has not paired the messages';
   return h(
     'div',
     { 'data-testid': 'details-slice-links' },
     dl,
     h('h3', {}, title),
-    count ? h('ul', { class: 'details-messages' }, ...items) : h('p', { class: 'details-hint' }, 'none in this slice'),
+    count ? h('ul', { class: 'details-messages' }, ...items) : h('p', { class: 'details-hint' }, none),
   );
 }
