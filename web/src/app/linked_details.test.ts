@@ -41,8 +41,8 @@ function setup() {
   const shownMessages: Array<[number, End]> = [];
   const timeline: LinkedTimeline = {
     links: new TraceLinks(api, () => 1e6),
-    selectedMessage: () => null,
-    showMessage: (m: MessageEnds, focus: End) => shownMessages.push([m.id, focus]),
+    selection: { message: null },
+    flow: { show: (m: MessageEnds, focus: End) => void shownMessages.push([m.id, focus]) },
     jumpTo: (t) => jumps.push(t),
     reveal: () => undefined,
   };

@@ -6,15 +6,16 @@
 import { endOf, type End, type MessageEnds, type TraceLinks } from '../engine/links';
 import type { Details, TraceSummary } from '../protocol/api.gen';
 import type { TimelineTarget } from '../views/context';
-import type { SelectedMessage } from '../views/timeline/selection';
+import type { MessageFlow } from '../views/timeline/flow';
+import type { TimelineSelection } from '../views/timeline/selection';
 import type { DetailsPanel } from '../widgets/details';
 import { messageLinks, sliceLinks } from '../widgets/details_links';
 
 /** What the links need of the timeline (views/timeline/timeline.ts). */
 export interface LinkedTimeline {
   readonly links: TraceLinks;
-  selectedMessage(): SelectedMessage | null;
-  showMessage(m: MessageEnds, focus: End): void;
+  readonly selection: Pick<TimelineSelection, 'message'>;
+  readonly flow: Pick<MessageFlow, 'show'>;
   jumpTo(target: TimelineTarget): void;
   reveal(row: number, time: number): void;
 }
@@ -35,7 +36,7 @@ export class LinkedDetails {
     const current = (): boolean => seq === this.seq && this.panel().current === d;
     const links = this.timeline.links;
     if (d.kind === 'message') {
-      const sel = this.timeline.selectedMessage();
+      const sel = this.timeline.selection.message;
       const ends = sel && sel.id === d.id ? Promise.resolve<MessageEnds>(sel) : links.message(d.id, d.row, d.begin);
       void ends.then((m) => {
         if (m && current()) this.panel().showLinks(messageLinks(this.summary(), m, (end) => void this.jumpToSlice(m, end)));
@@ -43,7 +44,7 @@ export class LinkedDetails {
     } else if (d.kind === 'slice') {
       void links.slice(d.id, d.row, d.begin, d.end).then((l) => {
         if (!current()) return;
-        this.panel().showLinks(sliceLinks(this.summary(), d.end - d.begin, l, (m, end) => this.timeline.showMessage(m, end)));
+        this.panel().showLinks(sliceLinks(this.summary(), d.end - d.begin, l, (m, end) => this.timeline.flow.show(m, end)));
       }, () => undefined);
     }
   }

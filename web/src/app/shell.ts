@@ -327,7 +327,7 @@ export class Shell {
       xToTime: (x) => timeline.xToTime(x),
       highlighted: () => timeline.highlighted(),
       selected: () => timeline.selected(),
-      selectedMessage: () => timeline.selectedMessage(),
+      selectedMessage: () => timeline.selection.message,
       setWindow: (from, to) => timeline.setWindow({ from, to }),
       drawnDuration: () => timeline.drawnDuration(),
       frames: () => timeline.frames,

@@ -22,17 +22,23 @@ function setup(search: string) {
     timeline: {
       window: () => ({ ...s.window }),
       setWindow: (w) => void (s.window = { ...w }),
-      selected: () => s.slice,
-      selectedMessage: () => s.message,
       collapsedGroups: () => [...s.folded],
       setCollapsed: (keys) => void (s.folded = [...keys]),
-      selectSliceAt: (id, box) => {
-        s.slice = id;
-        s.selects.push(`slice ${id} row ${box.row}`);
-      },
-      selectMessageId: (id) => {
-        s.message = { id };
-        s.selects.push(`message ${id}`);
+      selection: {
+        get selected() {
+          return s.slice >= 0 ? { id: s.slice, name: '', row: 0, begin: 0, end: 0, depth: 0 } : null;
+        },
+        get message() {
+          return s.message ? { ...s.message, sendRow: 0, recvRow: 0, send: 0, recv: 0, bytes: 0, tag: 0, focus: 'send' as const } : null;
+        },
+        selectSlice: (id: number, box: { row: number }) => {
+          s.slice = id;
+          s.selects.push(`slice ${id} row ${box.row}`);
+        },
+        selectMessage: (id: number) => {
+          s.message = { id };
+          s.selects.push(`message ${id}`);
+        },
       },
       clearSelection: () => {
         s.slice = -1;

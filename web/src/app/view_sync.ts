@@ -5,6 +5,7 @@
 // URL's own view has been applied (a first frame must not overwrite it).
 import type { Details, StateInfo } from '../protocol/api.gen';
 import type { TimeWindow } from '../base/time_scale';
+import type { TimelineSelection } from '../views/timeline/selection';
 import { queryOf, readView, writeView, type ViewState } from './view_url';
 
 /** Milliseconds between URL writes at most. */
@@ -15,13 +16,10 @@ export interface ViewParts {
   timeline: {
     window(): TimeWindow;
     setWindow(w: TimeWindow): void;
-    selected(): number;
-    selectedMessage(): { id: number } | null;
     collapsedGroups(): string[];
     setCollapsed(keys: readonly string[]): void;
-    selectSliceAt(id: number, box: { row: number; begin: number; end: number; depth: number }): void;
-    selectMessageId(id: number): void;
     clearSelection(): void;
+    readonly selection: Pick<TimelineSelection, 'selected' | 'message' | 'selectSlice' | 'selectMessage'>;
   };
   panels: { readonly id: string; openById(id: string): boolean };
   styles: { readonly states: readonly StateInfo[]; visible(state: number): boolean; setVisible(state: number, visible: boolean): void };
@@ -56,12 +54,12 @@ export class ViewSync {
   /** The view now. */
   current(): ViewState {
     const { timeline, panels, styles } = this.parts;
-    const msg = timeline.selectedMessage();
-    const slice = timeline.selected();
+    const msg = timeline.selection.message;
+    const slice = timeline.selection.selected;
     return {
       trace: this.trace,
       window: timeline.window(),
-      selection: slice >= 0 ? { kind: 'slice', id: slice } : msg ? { kind: 'message', id: msg.id } : null,
+      selection: slice ? { kind: 'slice', id: slice.id } : msg ? { kind: 'message', id: msg.id } : null,
       tab: panels.id,
       hidden: styles.states.filter((_, i) => !styles.visible(i)).map((s) => s.name),
       folded: timeline.collapsedGroups(),
@@ -114,11 +112,11 @@ export class ViewSync {
     if (!sel) {
       timeline.clearSelection();
     } else if (sel.kind === 'message') {
-      timeline.selectMessageId(sel.id);
+      timeline.selection.selectMessage(sel.id, null);
     } else {
       try {
         const d = await this.parts.sliceDetails(sel.id);
-        timeline.selectSliceAt(sel.id, { row: d.row, begin: d.begin, end: d.end, depth: d.depth });
+        timeline.selection.selectSlice(sel.id, { row: d.row, begin: d.begin, end: d.end, depth: d.depth });
       } catch {
         // The slice is not there (another trace, a live trace's window moved on): nothing selected.
         timeline.clearSelection();

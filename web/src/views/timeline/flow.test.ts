@@ -12,6 +12,7 @@ function setup(answer: MessageEvent | null) {
   let message: SelectedMessage | null = null;
   const asked: Array<[number, number, number, { id: number; end: End } | null]> = [];
   const revealed: Array<[number, number]> = [];
+  let win = { from: 0, to: 1000 };
   const selection: FlowSelection = {
     get selected() {
       return slice;
@@ -28,7 +29,7 @@ function setup(answer: MessageEvent | null) {
   const flow = new MessageFlow(
     selection,
     { nextMessage: (row, t, dir, _span, after) => (asked.push([row, t, dir, after ?? null]), Promise.resolve(answer)) },
-    { window: () => ({ from: 0, to: 1000 }), reveal: (row, time) => revealed.push([row, time]) },
+    { window: () => ({ ...win }), setWindow: (w) => void (win = w), reveal: (row, time) => revealed.push([row, time]) },
   );
   return {
     flow,
@@ -36,6 +37,7 @@ function setup(answer: MessageEvent | null) {
     revealed,
     selectSlice: (s: SelectedSlice) => (slice = s),
     message: () => message,
+    win: () => win,
   };
 }
 
@@ -60,6 +62,15 @@ describe('MessageFlow', () => {
     expect(s.revealed.at(-1)).toEqual([2, 180]);
     await s.flow.step(-1);
     expect(s.asked.at(-1)).toEqual([2, 180, -1, { id: 1, end: 'recv' }]);
+  });
+
+  it('shows a message picked elsewhere with both ends in the window', () => {
+    const s = setup(null);
+    s.flow.show(M2, 'recv');
+    expect(s.message()).toMatchObject({ id: 2, focus: 'recv' });
+    expect(s.win().from).toBeLessThanOrEqual(400);
+    expect(s.win().to).toBeGreaterThanOrEqual(450);
+    expect(s.revealed).toEqual([[0, 450]]);
   });
 
   it('keeps the selection when there is no further message', async () => {

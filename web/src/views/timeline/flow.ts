@@ -1,6 +1,7 @@
 // Following a program's flow on the timeline: from the selected slice or
 // message, "]" / "[" select the next / previous message end on its row and
-// "p" the selected message's other end, each brought into view. Where the
+// "p" the selected message's other end, each brought into view; show() is a
+// message picked elsewhere (the details' links). Where the
 // next message is comes from the server (engine/links.ts); the window math
 // here is pure.
 import { windowAround, type TimeWindow } from '../../base/time_scale';
@@ -28,6 +29,7 @@ export function windowShowingMessage(w: TimeWindow, m: Pick<MessageEnds, 'send' 
 /** What the flow keys need of the timeline's view. */
 export interface FlowView {
   window(): TimeWindow;
+  setWindow(w: TimeWindow): void;
   /** Scrolls `row` into view and shows `time` (keeping the zoom). */
   reveal(row: number, time: number): void;
 }
@@ -73,6 +75,15 @@ export class MessageFlow {
     const at = endOf(ev.message, ev.end);
     this.view.reveal(at.row, at.time);
     return true;
+  }
+
+  /** Selects message `m` with the flow on its end `focus`, showing both its ends. */
+  show(m: MessageEnds, focus: End): void {
+    this.seq++;
+    this.selection.selectMessage(m.id, m, focus);
+    this.view.setWindow(windowShowingMessage(this.view.window(), m));
+    const at = endOf(m, focus);
+    this.view.reveal(at.row, at.time);
   }
 
   /** "p": the selected message's other end, brought into view. */

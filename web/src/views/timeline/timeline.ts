@@ -15,13 +15,13 @@ import {
   zoomWindow,
   type TimeWindow,
 } from '../../base/time_scale';
-import { TraceLinks, type End, type MessageEnds } from '../../engine/links';
+import { TraceLinks } from '../../engine/links';
 import type { Tile } from '../../engine/tile';
 import type { Details, SliceRef, TraceSummary } from '../../protocol/api.gen';
 import { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
 import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
-import { MessageFlow, windowShowing, windowShowingMessage } from './flow';
+import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
 import { FoldedGroups } from './groups';
 import { LABEL_WIDTH, TimelineGeometry } from './geometry';
@@ -30,7 +30,7 @@ import { TimelineInput } from './input';
 import { TimelineOverlays } from './overlays';
 import { paintTimeline } from './paint';
 import { RowScroll } from './scroll';
-import { TimelineSelection, clickAction, type SelectedMessage, type SelectedSlice } from './selection';
+import { TimelineSelection, clickAction, type SelectedSlice } from './selection';
 import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
 
 export interface TimelineOptions {
@@ -75,12 +75,13 @@ export class TimelineView implements TimelineControl {
   private readonly listeners = new Set<(from: number, to: number) => void>();
   private readonly cleanups: Array<() => void> = [];
 
-  private readonly selection: TimelineSelection;
+  /** the selected slice or message; select through it (it asks for the details) */
+  readonly selection: TimelineSelection;
   private readonly overlays: TimelineOverlays;
   private readonly input: TimelineInput;
   /** message ends, a slice's messages, waits and path, asked of the server */
   readonly links: TraceLinks;
-  /** the flow keys: "]" / "[" step(dir), "p" partner() */
+  /** the flow keys: "]" / "[" step(dir), "p" partner(); show(message) */
   readonly flow: MessageFlow;
   private frame = 0;
   private drawnOnce = false;
@@ -197,27 +198,6 @@ export class TimelineView implements TimelineControl {
   selected(): number {
     return this.selection.selected?.id ?? -1;
   }
-  selectedMessage(): SelectedMessage | null {
-    return this.selection.message;
-  }
-
-  /** Selects message `m` (focus on its end `focus`) and shows both its ends. */
-  showMessage(m: MessageEnds, focus: End): void {
-    this.selection.selectMessage(m.id, m, focus);
-    this.setWindow(windowShowingMessage(this.win, m));
-    this.revealRow(focus === 'send' ? m.sendRow : m.recvRow);
-  }
-
-  /** Selects message `id` (a message id), its ends found from its details. */
-  selectMessageId(id: number): void {
-    this.selection.selectMessage(id, null);
-  }
-
-  /** Selects slice `id` at `box` (its exact box comes with its details); no window change. */
-  selectSliceAt(id: number, box: { row: number; begin: number; end: number; depth: number }): void {
-    this.selection.selectSlice(id, box);
-  }
-
   /** Scrolls `row` into view and pans (keeping the zoom) so that `time` is shown. */
   reveal(row: number, time: number): void {
     this.setWindow(windowShowing(this.win, time));
