@@ -1,14 +1,16 @@
 // The application shell: top bar, timeline, mountain strip, panel tabs,
 // details, legend, status bar, progress and errors; wires them to the server
 // session and exposes test hooks on window.parallax. Loading the trace and
-// following a live one (trace_loading.ts), the panel tabs (panels.ts) and the
-// top bar's controls with export (toolbar.ts) live in their own files.
+// following a live one (trace_loading.ts), the panel tabs (panels.ts), the
+// top bar's controls with export (toolbar.ts), the trace picker, named views
+// and the view in the URL (view_controls.ts) and the links under the details
+// (linked_details.ts) live in their own files.
 import { formatCount, formatDuration, formatTimeSpan } from '../base/format';
 import type { TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
 import { ReplayController } from '../engine/replay';
 import { TraceUpdateHub } from '../engine/trace_updates';
-import type { LiveStatus, TraceEntry, TraceSummary } from '../protocol/api.gen';
+import type { LiveStatus, TraceSummary } from '../protocol/api.gen';
 import type { ViewContext } from '../views/context';
 import { liveWindow } from '../views/timeline/follow';
 import { LABEL_WIDTH } from '../views/timeline/geometry';
@@ -22,20 +24,17 @@ import { ProgressBar } from '../widgets/progress';
 import { ReplayBar } from '../widgets/replay_bar';
 import { SearchBox } from '../widgets/search';
 import { StatusBar } from '../widgets/status_bar';
-import { TracePicker } from '../widgets/trace_picker';
-import { ViewsMenu } from '../widgets/views_menu';
 import { mountainView } from '../views/registry';
 import './hooks';
 import { SwappableStyles } from './live_styles';
 import { LinkedDetails } from './linked_details';
-import { NamedViews } from './named_views';
 import { mountView, PanelTabs } from './panels';
 import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
 import { timelineControls, ViewExport } from './toolbar';
 import { LiveSummaries, openTrace, showFileProgramState } from './trace_loading';
-import { emptyView, queryOf, writeView } from './view_url';
-import { ViewSync } from './view_sync';
+import { mountViewControls } from './view_controls';
+import type { ViewSync } from './view_sync';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
 const SCROLLBAR_WIDTH = 14;
@@ -152,7 +151,20 @@ export class Shell {
     if (!opened) return;
     const { api, entry, summary } = opened;
     this.build(api, summary);
-    this.buildViews(api, entry.id, opened.list.traces);
+    if (this.timeline && this.styles) {
+      this.sync = mountViewControls({
+        api,
+        timeline: this.timeline,
+        panels: this.panels,
+        styles: this.styles,
+        trace: entry.id,
+        traceName: summary.name,
+        traces: opened.list.traces,
+        store: storage(),
+        pickerSlot: this.pickerSlot,
+        viewsSlot: this.viewsSlot,
+      });
+    }
     this.live.attach(api);
     new RepairWatch({
       api,
@@ -164,53 +176,6 @@ export class Shell {
     }).start(summary);
     if (entry.live) this.live.catchUp();
     else void showFileProgramState(api, this.status);
-  }
-
-  /**
-   * The trace picker, the URL kept in step with the view (the URL's own view
-   * applied first) and the named views of this trace.
-   */
-  private buildViews(api: TraceApi, trace: string, traces: readonly TraceEntry[]): void {
-    const timeline = this.timeline;
-    const styles = this.styles;
-    if (!timeline || !styles) return;
-    this.pickerSlot.replaceChildren(
-      new TracePicker(traces, trace, (id) => {
-        // Another trace opens in this page with its own, empty view; the token stays.
-        window.location.search = queryOf(writeView(emptyView(id), new URLSearchParams(window.location.search)));
-      }).el,
-    );
-    const sync = new ViewSync(
-      {
-        timeline,
-        panels: this.panels,
-        styles: {
-          get states() {
-            return styles.current.states;
-          },
-          visible: (i) => styles.visible(i),
-          setVisible: (i, v) => styles.current.setVisible(i, v),
-        },
-        sliceDetails: (id) => api.get('details', { kind: 'slice', id }),
-      },
-      trace,
-    );
-    this.sync = sync;
-    timeline.onWindowChange(() => sync.changed());
-    styles.onChange(() => sync.changed());
-    const named = new NamedViews(this.summary?.name ?? trace, storage());
-    this.viewsSlot.replaceChildren(
-      new ViewsMenu({
-        names: () => named.list().map((v) => v.name),
-        save: (name) => named.save(name, sync.current()),
-        open: (name) => {
-          const v = named.get(name);
-          if (v) void sync.apply(v).then(() => sync.write());
-        },
-        remove: (name) => named.remove(name),
-      }).el,
-    );
-    void sync.start();
   }
 
   private showLive(s: LiveStatus): void {
