@@ -3,7 +3,8 @@
 // URL follows the view (window, selection, tab, hidden states, folded
 // groups); reloading it, or opening it in a fresh browser, shows the same
 // view; a named view is saved, opened and deleted; the top bar's picker
-// lists the served traces and opens another.
+// lists the served traces and opens another, also from a URL naming a trace
+// not served.
 // A real `parallax serve` over the demo trace and a copy of it, headless Chromium.
 //
 //   node e2e/saved_views.mjs --parallax PARALLAX --trace-dir DIR [--out DIR]
@@ -170,6 +171,21 @@ try {
     await ready();
     await page.locator('[data-testid=views-button]').click();
     assert.equal(await page.locator('[data-testid=views-item]').count(), 0, 'still deleted after a reload');
+  });
+
+  await check('a URL naming a trace not served says so and offers the served ones', async () => {
+    const u = new URLSearchParams(await query());
+    u.set('trace', 'no-such-trace');
+    await page.goto(`${server.origin}/?${u}`);
+    const picker = page.locator('[data-testid=trace-picker]');
+    await picker.waitFor({ state: 'visible', timeout: 10000 });
+    const errors = await page.evaluate(() => window.parallax.errors());
+    assert.ok(errors.some((e) => e.includes("'no-such-trace' is not served")), JSON.stringify(errors));
+    assert.deepEqual(await picker.locator('option').evaluateAll((os) => os.map((o) => o.value)), ['', first.id, second.id]);
+    await picker.selectOption(first.id);
+    await page.waitForURL((x) => x.searchParams.get('trace') === first.id, { timeout: 10000 });
+    await ready();
+    assert.equal(await page.locator('[data-testid=trace-name]').textContent(), first.name);
   });
 
   await check('picking the other trace opens it with the whole trace shown', async () => {

@@ -33,7 +33,7 @@ import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
 import { timelineControls, ViewExport } from './toolbar';
 import { LiveSummaries, openTrace, showFileProgramState } from './trace_loading';
-import { mountViewControls } from './view_controls';
+import { mountTracePicker, mountViewControls } from './view_controls';
 import type { ViewSync } from './view_sync';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
@@ -147,6 +147,7 @@ export class Shell {
         document.title = `${entry.name} – Parallax`;
         this.updates.setLive(entry.live === true);
       },
+      onList: (list, chosen) => mountTracePicker(this.pickerSlot, list, chosen),
     });
     if (!opened) return;
     const { api, entry, summary } = opened;
@@ -159,9 +160,7 @@ export class Shell {
         styles: this.styles,
         trace: entry.id,
         traceName: summary.name,
-        traces: opened.list.traces,
         store: storage(),
-        pickerSlot: this.pickerSlot,
         viewsSlot: this.viewsSlot,
       });
     }

@@ -13,8 +13,6 @@ import type { StatusBar } from '../widgets/status_bar';
 export interface OpenedTrace {
   api: TraceApi;
   entry: TraceEntry;
-  /** every trace the server serves */
-  list: TraceList;
   summary: TraceSummary;
 }
 
@@ -28,6 +26,8 @@ export interface OpenTraceOptions {
   live: LiveSummaries;
   /** The trace is chosen: its name and whether it is live are known. */
   onEntry: (entry: TraceEntry) => void;
+  /** The served traces are listed; `chosen` is the id opened, null when the URL names none served. */
+  onList?: (list: TraceList, chosen: string | null) => void;
 }
 
 /** Opens the trace and fetches its summary; null when either failed (the banner says why). */
@@ -52,16 +52,18 @@ export async function openTrace(o: OpenTraceOptions): Promise<OpenedTrace | null
     api = await session.open();
   } catch (e) {
     o.errors.show(e);
+    if (session.list) o.onList?.(session.list, null);
     return null;
   }
   const entry = session.entry!;
+  o.onList?.(session.list!, entry.id);
   o.onEntry(entry);
   try {
     if (entry.live) {
       // The snapshot the summary will be at least as new as.
       o.live.opened(await api.get('live', {}));
     }
-    return { api, entry, list: session.list!, summary: await api.get('summary', {}) };
+    return { api, entry, summary: await api.get('summary', {}) };
   } catch {
     return null; // in the banner
   }

@@ -1,9 +1,11 @@
 // The top bar's trace picker and Views menu, and the URL kept in step with
-// the view: what the shell mounts once the trace's views are built. Picking
-// another trace reloads the page on it (keeping the token); a named view is
-// put back in place (view_sync.ts) and then written to the URL.
+// the view. The picker is mounted as soon as the served traces are listed
+// (also when the page asked for one not served); the rest once the trace's
+// views are built. Picking another trace reloads the page on it (keeping the
+// token); a named view is put back in place (view_sync.ts) and then written
+// to the URL.
 import type { TraceApi } from '../engine/client';
-import type { TraceEntry } from '../protocol/api.gen';
+import type { TraceList } from '../protocol/api.gen';
 import type { TimelineView } from '../views/timeline/timeline';
 import { TracePicker } from '../widgets/trace_picker';
 import { ViewsMenu } from '../widgets/views_menu';
@@ -22,22 +24,23 @@ export interface ViewControlsOptions {
   /** the trace shown: its id and name (named views are kept under the name) */
   trace: string;
   traceName: string;
-  /** every trace served */
-  traces: readonly TraceEntry[];
   store: KeyValueStore | null;
-  pickerSlot: HTMLElement;
   viewsSlot: HTMLElement;
 }
 
-/** Mounts the picker and the Views menu, applies the URL's view and returns the sync to tell of changes. */
-export function mountViewControls(o: ViewControlsOptions): ViewSync {
-  const { timeline, styles } = o;
-  o.pickerSlot.replaceChildren(
-    new TracePicker(o.traces, o.trace, (id) => {
+/** Mounts the trace picker over `list` in `slot`; `chosen` is the trace shown (null: none). */
+export function mountTracePicker(slot: HTMLElement, list: TraceList, chosen: string | null): void {
+  slot.replaceChildren(
+    new TracePicker(list.traces, chosen, (id) => {
       // Another trace opens in this page with its own, empty view; the token stays.
       window.location.search = queryOf(writeView(emptyView(id), new URLSearchParams(window.location.search)));
     }).el,
   );
+}
+
+/** Mounts the Views menu, applies the URL's view and returns the sync to tell of changes. */
+export function mountViewControls(o: ViewControlsOptions): ViewSync {
+  const { timeline, styles } = o;
   const sync = new ViewSync(
     {
       timeline,

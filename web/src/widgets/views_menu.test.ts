@@ -21,6 +21,17 @@ describe('TracePicker', () => {
     expect(picked).toEqual(['b']);
     expect(traceLabel(entry('c', 'failed'))).toBe('c.plx (failed)');
   });
+
+  it('offers every trace, even one, when the page asked for one not served', () => {
+    const picked: string[] = [];
+    const p = new TracePicker([entry('a')], null, (id) => picked.push(id));
+    expect(p.el.hidden).toBe(false);
+    expect(p.el.value).toBe('');
+    expect([...p.el.options].map((o) => o.value)).toEqual(['', 'a']);
+    p.el.value = 'a';
+    p.el.dispatchEvent(new Event('change'));
+    expect(picked).toEqual(['a']);
+  });
 });
 
 describe('ViewsMenu', () => {
