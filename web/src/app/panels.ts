@@ -45,6 +45,7 @@ export class PanelTabs {
   private openFactory: ViewFactory | null = null;
   private ctx: ViewContext | null = null;
   private openId = '';
+  private buttons: HTMLButtonElement[] = [];
   private readonly refresher = new PanelRefresher((s) => this.remount(s));
 
   constructor(private readonly options: PanelTabsOptions) {
@@ -69,9 +70,18 @@ export class PanelTabs {
       b.addEventListener('click', () => this.open(f, ctx, buttons));
       return b;
     });
+    this.buttons = buttons;
     this.tabs.replaceChildren(...buttons);
     const first = PANEL_VIEWS[0];
     if (first) this.open(first, ctx, buttons);
+  }
+
+  /** Opens the view with id `id` (a saved view's tab); false when there is none or the tabs are not built. */
+  openById(id: string): boolean {
+    const f = PANEL_VIEWS.find((v) => v.id === id);
+    if (!f || !this.ctx) return false;
+    this.open(f, this.ctx, this.buttons);
+    return true;
   }
 
   /** A live trace's newer summary: the open view is made again from it (at most every 2 s) unless it follows updates itself. */

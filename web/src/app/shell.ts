@@ -1,8 +1,10 @@
 // The application shell: top bar, timeline, mountain strip, panel tabs,
 // details, legend, status bar, progress and errors; wires them to the server
 // session and exposes test hooks on window.parallax. Loading the trace and
-// following a live one (trace_loading.ts), the panel tabs (panels.ts) and the
-// top bar's controls with export (toolbar.ts) live in their own files.
+// following a live one (trace_loading.ts), the panel tabs (panels.ts), the
+// top bar's controls with export (toolbar.ts), the trace picker, named views
+// and the view in the URL (view_controls.ts) and the links under the details
+// (linked_details.ts) live in their own files.
 import { formatCount, formatDuration, formatTimeSpan } from '../base/format';
 import type { TraceApi } from '../engine/client';
 import { Cursor } from '../engine/cursor';
@@ -25,11 +27,14 @@ import { StatusBar } from '../widgets/status_bar';
 import { mountainView } from '../views/registry';
 import './hooks';
 import { SwappableStyles } from './live_styles';
+import { LinkedDetails } from './linked_details';
 import { mountView, PanelTabs } from './panels';
 import { RepairWatch } from './repair_watch';
 import { StateStyles } from './state_style';
 import { timelineControls, ViewExport } from './toolbar';
 import { LiveSummaries, openTrace, showFileProgramState } from './trace_loading';
+import { mountTracePicker, mountViewControls } from './view_controls';
+import type { ViewSync } from './view_sync';
 
 /** Scrollbar strip on the timeline's right (see .timeline-scroll in style.css). */
 const SCROLLBAR_WIDTH = 14;
@@ -46,6 +51,9 @@ export class Shell {
   private readonly status = new StatusBar();
   private readonly help = new HelpOverlay();
   private readonly traceName: HTMLElement;
+  private readonly pickerSlot: HTMLElement;
+  private readonly viewsSlot: HTMLElement;
+  private sync: ViewSync | null = null;
   private readonly searchSlot: HTMLElement;
   private readonly controls: HTMLElement;
   private readonly timelineHost: HTMLElement;
@@ -61,6 +69,7 @@ export class Shell {
   private styles: SwappableStyles | null = null;
   private legendSlot: HTMLElement | null = null;
   private details: DetailsPanel | null = null;
+  private linked: LinkedDetails | null = null;
   private waiting: HTMLElement | null = null;
   private readonly live = new LiveSummaries({
     onStatus: (s) => this.showLive(s),
@@ -82,6 +91,8 @@ export class Shell {
       live: null,
     };
     this.traceName = h('span', { class: 'trace-name', 'data-testid': 'trace-name' }, 'Parallax');
+    this.pickerSlot = h('span', { class: 'picker-slot' });
+    this.viewsSlot = h('span', { class: 'views-slot' });
     this.searchSlot = h('div', { class: 'search-slot' });
     this.controls = h('div', { class: 'controls' });
     this.timelineHost = h('div', { id: 'timeline', class: 'timeline-host', 'data-testid': 'timeline' });
@@ -89,7 +100,10 @@ export class Shell {
     this.panels = new PanelTabs({
       summary: () => this.summary,
       onError: (e) => this.errors.show(e),
-      onOpen: () => this.exports?.panelChanged(),
+      onOpen: () => {
+        this.exports?.panelChanged();
+        this.sync?.changed();
+      },
     });
     this.side = h('div', { class: 'side' });
     this.replaySlot = h('div', { class: 'replay-slot' });
@@ -101,7 +115,7 @@ export class Shell {
     this.root = h(
       'div',
       { class: 'app' },
-      h('header', { class: 'topbar' }, h('span', { class: 'logo' }, 'Parallax'), this.traceName, this.searchSlot, this.controls, helpButton),
+      h('header', { class: 'topbar' }, h('span', { class: 'logo' }, 'Parallax'), this.traceName, this.pickerSlot, this.viewsSlot, this.searchSlot, this.controls, helpButton),
       this.replaySlot,
       this.progress.el,
       this.errors.el,
@@ -133,10 +147,23 @@ export class Shell {
         document.title = `${entry.name} – Parallax`;
         this.updates.setLive(entry.live === true);
       },
+      onList: (list, chosen) => mountTracePicker(this.pickerSlot, list, chosen),
     });
     if (!opened) return;
     const { api, entry, summary } = opened;
     this.build(api, summary);
+    if (this.timeline && this.styles) {
+      this.sync = mountViewControls({
+        api,
+        timeline: this.timeline,
+        panels: this.panels,
+        styles: this.styles,
+        trace: entry.id,
+        traceName: summary.name,
+        store: storage(),
+        viewsSlot: this.viewsSlot,
+      });
+    }
     this.live.attach(api);
     new RepairWatch({
       api,
@@ -233,8 +260,10 @@ export class Shell {
         if (d) panel.show(d);
         else if (loading) panel.loading();
         else panel.clear();
+        this.linked?.shown(d);
       },
       onStatus: (s) => {
+        this.sync?.changed();
         const sel = s.selected;
         this.status.update({
           pointer: s.pointer,
@@ -253,6 +282,7 @@ export class Shell {
       onError: (e) => this.errors.show(e),
     });
     this.timeline = timeline;
+    this.linked = new LinkedDetails(timeline, () => this.details ?? details, () => this.summary ?? summary);
     window.parallax.timeline = {
       window: () => timeline.window(),
       rowY: (row) => timeline.rowY(row),
@@ -261,6 +291,7 @@ export class Shell {
       xToTime: (x) => timeline.xToTime(x),
       highlighted: () => timeline.highlighted(),
       selected: () => timeline.selected(),
+      selectedMessage: () => timeline.selection.message,
       setWindow: (from, to) => timeline.setWindow({ from, to }),
       drawnDuration: () => timeline.drawnDuration(),
       frames: () => timeline.frames,

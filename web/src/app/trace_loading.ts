@@ -4,7 +4,7 @@
 // file, show whether the program deadlocked.
 import { HttpClient, webSocketUrl, type TraceApi } from '../engine/client';
 import { Session } from '../engine/session';
-import type { LiveStatus, TraceEntry, TraceSummary } from '../protocol/api.gen';
+import type { LiveStatus, TraceEntry, TraceList, TraceSummary } from '../protocol/api.gen';
 import type { ApiClient } from '../views/context';
 import type { ErrorBanner } from '../widgets/error_banner';
 import type { ProgressBar } from '../widgets/progress';
@@ -26,6 +26,8 @@ export interface OpenTraceOptions {
   live: LiveSummaries;
   /** The trace is chosen: its name and whether it is live are known. */
   onEntry: (entry: TraceEntry) => void;
+  /** The served traces are listed; `chosen` is the id opened, null when the URL names none served. */
+  onList?: (list: TraceList, chosen: string | null) => void;
 }
 
 /** Opens the trace and fetches its summary; null when either failed (the banner says why). */
@@ -50,9 +52,11 @@ export async function openTrace(o: OpenTraceOptions): Promise<OpenedTrace | null
     api = await session.open();
   } catch (e) {
     o.errors.show(e);
+    if (session.list) o.onList?.(session.list, null);
     return null;
   }
   const entry = session.entry!;
+  o.onList?.(session.list!, entry.id);
   o.onEntry(entry);
   try {
     if (entry.live) {

@@ -1,4 +1,6 @@
-// The details panel: the selected slice, instant event or message.
+// The details panel: the selected slice, instant event or message, and below
+// them what links it to other events (widgets/details_links.ts), added once
+// they are known.
 import { formatDuration, formatTime, formatTimeSpan } from '../base/format';
 import type { Details, TraceSummary } from '../protocol/api.gen';
 import { h } from './dom';
@@ -14,6 +16,7 @@ export function rowLabel(summary: TraceSummary, row: number): string {
 export class DetailsPanel {
   readonly el: HTMLElement;
   private readonly body: HTMLElement;
+  private shown: Details | null = null;
 
   constructor(private readonly summary: TraceSummary) {
     this.body = h('div', { class: 'details-body' });
@@ -21,17 +24,25 @@ export class DetailsPanel {
     this.clear();
   }
 
+  /** The details shown, null when empty or loading. */
+  get current(): Details | null {
+    return this.shown;
+  }
+
   clear(): void {
+    this.shown = null;
     this.el.dataset['state'] = 'empty';
     this.body.replaceChildren(h('p', { class: 'details-hint' }, 'Click a bar, an arrow or a marker.'));
   }
 
   loading(): void {
+    this.shown = null;
     this.el.dataset['state'] = 'loading';
     this.body.replaceChildren(h('p', { class: 'details-hint' }, 'Loading…'));
   }
 
   show(d: Details): void {
+    this.shown = d;
     this.el.dataset['state'] = 'shown';
     // Begin and end at a precision where they differ (base/format.ts).
     const [begin, end] = formatTimeSpan(d.begin, d.end);
@@ -64,5 +75,12 @@ export class DetailsPanel {
     }
     for (const f of d.fields) add(f.label, f.value);
     this.body.replaceChildren(dl);
+  }
+
+  /** Adds what links the shown details to other events (replacing what was added before). */
+  showLinks(el: HTMLElement): void {
+    this.body.querySelector('.details-links')?.remove();
+    el.classList.add('details-links');
+    this.body.append(el);
   }
 }

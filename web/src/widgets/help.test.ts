@@ -1,4 +1,7 @@
 // @vitest-environment jsdom
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HELP_SECTIONS, HelpOverlay } from './help';
 
@@ -50,7 +53,19 @@ describe('HelpOverlay', () => {
   it('lists the timeline keys and gestures', () => {
     help = new HelpOverlay();
     const text = help.el.textContent ?? '';
-    for (const k of ['W / S', 'A / D', 'F', 'Shift+wheel', 'Alt+drag', 'Space', ', / .', '?']) expect(text).toContain(k);
+    for (const k of ['W / S', 'A / D', 'F', 'Shift+wheel', 'Alt+drag', 'Space', ', / .', '?', '] / [', 'P']) expect(text).toContain(k);
     expect(HELP_SECTIONS.every((s) => s.entries.length > 0)).toBe(true);
+  });
+
+  it("names every key the timeline's input handles", () => {
+    const source = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../views/timeline/input.ts'), 'utf8');
+    const keys = [...source.matchAll(/case '([^']+)':/g)].map((m) => m[1]!);
+    expect(keys).toContain(']');
+    const listed = HELP_SECTIONS.filter((s) => s.title.startsWith('Timeline'))
+      .flatMap((s) => s.entries.map(([k]) => k.toLowerCase()));
+    for (const k of keys) {
+      const name = k === 'escape' ? 'escape' : k;
+      expect(listed.some((l) => l.split(/ \/ |, /).some((part) => part === name)), `key ${k}`).toBe(true);
+    }
   });
 });

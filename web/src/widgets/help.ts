@@ -1,7 +1,7 @@
 // The keyboard and mouse help: an overlay listing the keys and gestures the
 // viewer handles, opened with "?" (or the top bar's ? button) and closed with
 // "?" or Escape. The lists follow the handlers: views/timeline/input.ts
-// (timeline wheel, drags, clicks, W/A/S/D/F/Escape), widgets/replay_bar.ts
+// (timeline wheel, drags, clicks, W/A/S/D/F/Escape, ] [ P), widgets/replay_bar.ts
 // (space , .), widgets/search.ts (Enter, arrows, Escape) and
 // views/lamport/lamport_view.ts (its own wheel and drag); change them together.
 import { h, typesText } from './dom';
@@ -37,6 +37,15 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       ['A / D', 'pan left / right'],
       ['F', 'show the whole trace'],
       ['Escape', 'clear the measurement and the selection'],
+    ],
+  },
+  {
+    title: 'Timeline: following messages',
+    entries: [
+      ['Click an arrow', 'select the message: its send and receive ends are marked'],
+      ['] / [', 'next / previous message end on the selected row'],
+      ['P', "jump to the selected message's other end"],
+      ['Links in the details', 'go to the send or receive slice, or to a message the slice sent or received'],
     ],
   },
   {

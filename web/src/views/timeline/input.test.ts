@@ -47,6 +47,12 @@ class FakeTimeline implements TimelineInputHost {
   clearSelection(): void {
     this.calls.push('clearSelection');
   }
+  stepMessage(dir: 1 | -1): void {
+    this.calls.push(`stepMessage ${dir}`);
+  }
+  toPartner(): void {
+    this.calls.push('toPartner');
+  }
   seekReplay(time: number): void {
     this.seeks.push(time);
   }
@@ -259,6 +265,15 @@ describe('timeline input: keys', () => {
     key('d');
     key('f');
     expect(host.calls).toEqual([`panBy ${-KEY_PAN}`, `panBy ${KEY_PAN}`, 'fit']);
+  });
+
+  it('follows messages with ] and [ and jumps to the partner end with P', () => {
+    const { host, key } = setup();
+    expect(key(']').defaultPrevented).toBe(true);
+    key('[');
+    key('p');
+    key('P');
+    expect(host.calls).toEqual(['stepMessage 1', 'stepMessage -1', 'toPartner', 'toPartner']);
   });
 
   it('leaves keys with modifiers, other keys and typing in text fields alone', () => {

@@ -1,7 +1,7 @@
 // Mouse, wheel and keyboard input of the timeline (listed for people in
 // widgets/help.ts; keep both in step): wheel zoom and pan, drag
 // to pan, shift-drag or a ruler drag to zoom to a range, alt-drag to measure,
-// clicks, and the W/A/S/D/F/Escape keys. It keeps the state of the gesture
+// clicks, the W/A/S/D/F/Escape keys and the flow keys ] [ P. It keeps the state of the gesture
 // under way (the pointer, the range being dragged) and changes the view only
 // through the TimelineInputHost the timeline gives it.
 import { panWindow, zoomWindow, type TimeWindow } from '../../base/time_scale';
@@ -33,6 +33,10 @@ export interface TimelineInputHost {
   /** A click (press and release without a drag) at (x, y): select, toggle a group, or zoom in. */
   clickAt(x: number, y: number): void;
   clearSelection(): void;
+  /** "]" / "[": select the next (dir 1) / previous (dir -1) message end on the selected row. */
+  stepMessage(dir: 1 | -1): void;
+  /** "p": select the selected message's other end. */
+  toPartner(): void;
   /** Moves the replay cursor to trace time `time`. */
   seekReplay(time: number): void;
   /** The pointer or the range changed: report the status and draw again. */
@@ -219,7 +223,11 @@ export class TimelineInput {
     if (x >= LABEL_WIDTH && y < RULER_HEIGHT) this.host.fit();
   }
 
-  /** W/S zoom in/out around the pointer, A/D pan, F fits, Escape clears the range and selection. */
+  /**
+   * W/S zoom in/out around the pointer, A/D pan, F fits, Escape clears the
+   * range and selection; ] / [ step to the next / previous message on the
+   * selected row, P to the selected message's other end.
+   */
   private onKey(e: KeyboardEvent): void {
     if (typesText(e.target)) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -240,6 +248,15 @@ export class TimelineInput {
         break;
       case 'f':
         this.host.fit();
+        break;
+      case ']':
+        this.host.stepMessage(1);
+        break;
+      case '[':
+        this.host.stepMessage(-1);
+        break;
+      case 'p':
+        this.host.toPartner();
         break;
       case 'escape':
         this.rangeValue = null;

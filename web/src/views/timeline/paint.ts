@@ -12,6 +12,8 @@ import type { Painter } from '../../render/painter';
 import type { StateStyle } from '../context';
 import { LABEL_WIDTH, RULER_HEIGHT, type TimelineGeometry } from './geometry';
 import { INSTANT_SIZE } from './hit';
+import { paintSelectedMessage } from './message_mark';
+import type { SelectedMessage } from './selection';
 
 export const FONT = '11px sans-serif';
 export const LABEL_FONT = '12px sans-serif';
@@ -31,6 +33,8 @@ export interface PaintModel {
   style: StateStyle;
   counters: readonly CounterTrack[];
   selected: SliceBox | null;
+  /** the selected message (absent: none) */
+  message?: SelectedMessage | null;
   /** highlighted slices, and the blink phase 0..1 */
   highlights: readonly SliceRef[];
   blink: number;
@@ -235,6 +239,7 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
   }
 
   if (m.selected) outlineSlice(p, g, m.selected, '#000000', 2, 1);
+  if (m.message) paintSelectedMessage(p, g, m.message);
 
   // A measured or dragged range.
   if (m.range) {

@@ -3,6 +3,7 @@ import { RowLayout } from '../../base/layout';
 import { windowAround } from '../../base/time_scale';
 import { decodeTile } from '../../engine/tile';
 import { encodeTile } from '../../engine/tile_encode';
+import type { MessageEnds } from '../../engine/links';
 import type { Details } from '../../protocol/api.gen';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { TimelineSelection, clickAction, type TimelineSelectionHost } from './selection';
@@ -69,7 +70,11 @@ describe('clickAction', () => {
   });
 
   it('shows a message on its arrow, and zooms to the span of a merged one', () => {
-    expect(clickAction(g, layout, tile, g.timeToX(500), arrowY, visible)).toEqual({ kind: 'message', id: 31 });
+    expect(clickAction(g, layout, tile, g.timeToX(500), arrowY, visible)).toEqual({
+      kind: 'message',
+      id: 31,
+      ends: { id: 31, sendRow: 0, recvRow: 1, send: 450, recv: 550 },
+    });
     // Sent after it was received (clocks apart): the window still runs forwards.
     expect(clickAction(g, layout, tile, g.timeToX(870), arrowY, visible)).toEqual({
       kind: 'zoom',
@@ -94,14 +99,19 @@ function setup() {
   const shown: Array<[string | null, boolean]> = [];
   let statuses = 0;
   let draws = 0;
+  const messages: Array<[number, number, number]> = [];
   const host: TimelineSelectionHost = {
     fetchDetails: (kind, id) => new Promise<Details>((resolve, reject) => pending.push({ kind, id, resolve, reject })),
+    fetchMessage: (id, row, time) => {
+      messages.push([id, row, time]);
+      return Promise.resolve<MessageEnds>({ id, sendRow: row, recvRow: 3, send: time, recv: time + 7, bytes: 8, tag: 1 });
+    },
     showDetails: (d, loading) => shown.push([d ? `${d.kind} ${d.id}` : null, loading]),
     statusChanged: () => statuses++,
     requestDraw: () => draws++,
   };
   const selection = new TimelineSelection(host);
-  return { selection, pending, shown, statuses: () => statuses, draws: () => draws };
+  return { selection, pending, shown, messages, statuses: () => statuses, draws: () => draws };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -125,7 +135,7 @@ describe('TimelineSelection', () => {
     const { selection, pending, shown } = setup();
     selection.selectSlice(11, { row: 0, begin: 5, end: 5, depth: 0 });
     selection.showDetails('instant', 21);
-    selection.showDetails('message', 31);
+    selection.selectMessage(31, null);
     expect(selection.selected).toBeNull();
     pending[2]!.resolve(details('message', 31));
     pending[1]!.resolve(details('instant', 21));
@@ -170,6 +180,44 @@ describe('TimelineSelection', () => {
       [null, true],
       [null, false],
     ]);
+  });
+
+  it('selects a clicked message at once, with both ends, and moves its focus', async () => {
+    const { selection, pending, shown, messages } = setup();
+    selection.selectSlice(11, { row: 0, begin: 5, end: 5, depth: 0 });
+    selection.selectMessage(31, { id: 31, sendRow: 0, recvRow: 1, send: 450, recv: 550 });
+    expect(selection.selected).toBeNull();
+    expect(selection.message).toEqual({ id: 31, sendRow: 0, recvRow: 1, send: 450, recv: 550, bytes: 0, tag: 0, focus: 'send' });
+    pending[1]!.resolve(details('message', 31));
+    await settle();
+    expect(shown.at(-1)).toEqual(['message 31', false]);
+    expect(messages).toEqual([]); // its ends were known
+    expect(selection.flipFocus()?.focus).toBe('recv');
+    expect(selection.flipFocus()?.focus).toBe('send');
+    selection.clear();
+    expect(selection.message).toBeNull();
+    expect(selection.flipFocus()).toBeNull();
+  });
+
+  it('finds the ends of a message selected by id from its details; a receive record keeps the focus on the receive', async () => {
+    const { selection, pending, messages } = setup();
+    selection.selectMessage(31, null);
+    expect(selection.message).toBeNull();
+    pending[0]!.resolve(details('message', 31, { row: 2, begin: 100 }));
+    await settle();
+    expect(messages).toEqual([[31, 2, 100]]);
+    expect(selection.message).toEqual({ id: 31, sendRow: 2, recvRow: 3, send: 100, recv: 107, bytes: 8, tag: 1, focus: 'send' });
+    // Replay stepped to receive record 40, whose message is 31.
+    selection.showEvent({ kind: 'receive', ref: 40, row: 3, time: 107 });
+    pending[1]!.resolve(details('message', 31, { row: 2, begin: 100 }));
+    await settle();
+    expect(selection.message?.focus).toBe('recv');
+    // A newer selection drops the older one's ends.
+    selection.selectMessage(32, null);
+    selection.selectSlice(12, { row: 0, begin: 6, end: 6, depth: 0 });
+    pending[2]!.resolve(details('message', 32, { row: 2, begin: 200 }));
+    await settle();
+    expect(selection.message).toBeNull();
   });
 
   it('selects what replay stepped to', () => {

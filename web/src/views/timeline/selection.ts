@@ -3,8 +3,11 @@
 // in to what is too small to pick, toggle a group), the selected slice's box,
 // and the details asked of the server. Only the newest request may answer:
 // a slow reply for an older click must not replace what was clicked since.
+// A selected message keeps both its ends (drawn marked) and which of them the
+// flow keys start from.
 import type { RowLayout } from '../../base/layout';
 import { windowAround, type TimeWindow } from '../../base/time_scale';
+import type { End, MessageEnds } from '../../engine/links';
 import type { Tile } from '../../engine/tile';
 import type { Details } from '../../protocol/api.gen';
 import { LABEL_WIDTH, RULER_HEIGHT, type TimelineGeometry } from './geometry';
@@ -14,10 +17,18 @@ import type { SliceBox } from './paint';
 /** The selected slice: where it is drawn, and its name once the details came. */
 export type SelectedSlice = SliceBox & { id: number; name: string };
 
+/** The selected message: its ends, and the end the flow keys go on from. */
+export type SelectedMessage = MessageEnds & { focus: End };
+
+/** Where a message's ends are, as an arrow of the tile has them. */
+export type ArrowEnds = Pick<MessageEnds, 'id' | 'sendRow' | 'recvRow' | 'send' | 'recv'>;
+
 /** What the selection needs of the timeline. */
 export interface TimelineSelectionHost {
   /** Asks the server for the details of a slice, an instant or a message. */
   fetchDetails(kind: 'slice' | 'instant' | 'message', id: number): Promise<Details>;
+  /** The ends of message `id` sent on `row` at `time`; null when not matched. */
+  fetchMessage(id: number, row: number, time: number): Promise<MessageEnds | null>;
   /** Hands details to the panel; null clears it, `loading` says an answer is on its way. */
   showDetails(d: Details | null, loading: boolean): void;
   /** The selected slice changed: report the status. */
@@ -27,6 +38,7 @@ export interface TimelineSelectionHost {
 
 export class TimelineSelection {
   private box: SelectedSlice | null = null;
+  private msg: SelectedMessage | null = null;
   /** Counts the details requests; an answer whose number is not the last is dropped. */
   private seq = 0;
 
@@ -37,9 +49,15 @@ export class TimelineSelection {
     return this.box;
   }
 
+  /** The selected message, or null; its ends may come after its details. */
+  get message(): SelectedMessage | null {
+    return this.msg;
+  }
+
   /** Selects slice `id` at `box` now, and its details (and exact box and name) when they come. */
   selectSlice(id: number, box: SliceBox): void {
     const name = '';
+    this.msg = null;
     this.box = { ...box, id, name };
     this.host.requestDraw();
     this.host.statusChanged();
@@ -59,10 +77,52 @@ export class TimelineSelection {
     );
   }
 
-  /** Drops the selected slice and shows the details of an instant or a message. */
-  showDetails(kind: 'instant' | 'message', id: number): void {
+  /**
+   * Selects a message: `id` is a message id or (replay) a receive record,
+   * `ends` where it lies when known (else asked for after its details), and
+   * `focus` the end the flow keys go on from.
+   */
+  selectMessage(id: number, ends: ArrowEnds | MessageEnds | null, focus: End = 'send'): void {
     const seq = ++this.seq;
     this.box = null;
+    this.msg = ends ? { bytes: 0, tag: 0, ...ends, focus } : null;
+    this.host.showDetails(null, true);
+    this.host.statusChanged();
+    this.host.requestDraw();
+    this.host.fetchDetails('message', id).then(
+      (d) => {
+        if (seq !== this.seq) return;
+        this.host.showDetails(d, false);
+        if (this.msg?.id === d.id) return;
+        // A receive record answers with its message: the focus stays on the receive.
+        const end: End = d.id !== id ? 'recv' : focus;
+        return this.host.fetchMessage(d.id, d.row, d.begin).then((m) => {
+          if (seq !== this.seq || !m) return;
+          this.msg = { ...m, focus: end };
+          this.host.statusChanged();
+          this.host.requestDraw();
+        });
+      },
+      () => {
+        if (seq === this.seq) this.host.showDetails(null, false);
+      },
+    ).catch(() => undefined);
+  }
+
+  /** Moves the flow keys' end of the selected message to its other end. */
+  flipFocus(): SelectedMessage | null {
+    if (!this.msg) return null;
+    this.msg = { ...this.msg, focus: this.msg.focus === 'send' ? 'recv' : 'send' };
+    this.host.statusChanged();
+    this.host.requestDraw();
+    return this.msg;
+  }
+
+  /** Drops the selection and shows the details of an instant. */
+  showDetails(kind: 'instant', id: number): void {
+    const seq = ++this.seq;
+    this.box = null;
+    this.msg = null;
     this.host.showDetails(null, true);
     this.host.requestDraw();
     this.host.fetchDetails(kind, id).then(
@@ -78,6 +138,7 @@ export class TimelineSelection {
   /** Selects nothing and empties the panel; details still on their way are dropped. */
   clear(): void {
     this.box = null;
+    this.msg = null;
     this.seq++;
     this.host.showDetails(null, false);
     this.host.statusChanged();
@@ -89,7 +150,7 @@ export class TimelineSelection {
     if (ev.kind === 'begin' || ev.kind === 'end' || ev.kind === 'state') {
       this.selectSlice(ev.ref, { row: ev.row, begin: ev.time, end: ev.time, depth: 0 });
     } else if (ev.kind === 'send' || ev.kind === 'receive' || ev.kind === 'message') {
-      this.showDetails('message', ev.ref);
+      this.selectMessage(ev.ref, null, ev.kind === 'receive' ? 'recv' : 'send');
     } else if (ev.kind === 'instant') {
       this.showDetails('instant', ev.ref);
     } else {
@@ -104,7 +165,8 @@ export type ClickAction =
   | { kind: 'toggle'; key: string }
   | { kind: 'zoom'; window: TimeWindow }
   | { kind: 'slice'; id: number; box: SliceBox }
-  | { kind: 'instant' | 'message'; id: number }
+  | { kind: 'instant'; id: number }
+  | { kind: 'message'; id: number; ends: ArrowEnds }
   | { kind: 'clear' };
 
 /**
@@ -151,5 +213,6 @@ export function clickAction(
     const b = ar.recv[hit.index]!;
     return { kind: 'zoom', window: windowAround(Math.min(a, b), Math.max(a, b), 0.5) };
   }
-  return { kind: 'message', id: ar.ref[hit.index]! };
+  const id = ar.ref[hit.index]!;
+  return { kind: 'message', id, ends: { id, sendRow: ar.fromRow[hit.index]!, recvRow: ar.toRow[hit.index]!, send: ar.send[hit.index]!, recv: ar.recv[hit.index]! } };
 }

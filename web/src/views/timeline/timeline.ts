@@ -15,12 +15,15 @@ import {
   zoomWindow,
   type TimeWindow,
 } from '../../base/time_scale';
+import { TraceLinks } from '../../engine/links';
 import type { Tile } from '../../engine/tile';
 import type { Details, SliceRef, TraceSummary } from '../../protocol/api.gen';
 import { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
 import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
+import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
+import { FoldedGroups } from './groups';
 import { LABEL_WIDTH, TimelineGeometry } from './geometry';
 import { TileHold } from './hold';
 import { TimelineInput } from './input';
@@ -65,16 +68,21 @@ export class TimelineView implements TimelineControl {
   private cssWidth = 0;
   private cssHeight = 0;
   private dpr = 1;
-  private collapsed = new Set<string>();
+  private readonly folded = new FoldedGroups();
   private layout: RowLayout;
   private readonly loader: TileLoader;
   private readonly textWidths = new Map<string, number>();
   private readonly listeners = new Set<(from: number, to: number) => void>();
   private readonly cleanups: Array<() => void> = [];
 
-  private readonly selection: TimelineSelection;
+  /** the selected slice or message; select through it (it asks for the details) */
+  readonly selection: TimelineSelection;
   private readonly overlays: TimelineOverlays;
   private readonly input: TimelineInput;
+  /** message ends, a slice's messages, waits and path, asked of the server */
+  readonly links: TraceLinks;
+  /** the flow keys: "]" / "[" step(dir), "p" partner(); show(message) */
+  readonly flow: MessageFlow;
   private frame = 0;
   private drawnOnce = false;
   private destroyed = false;
@@ -122,12 +130,15 @@ export class TimelineView implements TimelineControl {
       fetchAnomalies: () => this.options.api.get('anomalies', {}),
       requestDraw: () => this.requestDraw(),
     });
+    this.links = new TraceLinks(options.api, () => this.options.summary.duration);
     this.selection = new TimelineSelection({
       fetchDetails: (kind, id) => this.options.api.get('details', { kind, id }),
+      fetchMessage: (id, row, time) => this.links.message(id, row, time),
       showDetails: (d, loading) => this.options.onDetails?.(d, loading),
       statusChanged: () => this.emitStatus(),
       requestDraw: () => this.requestDraw(),
     });
+    this.flow = new MessageFlow(this.selection, this.links, this);
     this.input = this.bindInput();
     this.bindEvents();
     this.resize();
@@ -187,6 +198,23 @@ export class TimelineView implements TimelineControl {
   selected(): number {
     return this.selection.selected?.id ?? -1;
   }
+  /** Scrolls `row` into view and pans (keeping the zoom) so that `time` is shown. */
+  reveal(row: number, time: number): void {
+    this.setWindow(windowShowing(this.win, time));
+    this.revealRow(row);
+  }
+
+  /** The folded host and process groups (their keys). */
+  collapsedGroups(): string[] {
+    return this.folded.list();
+  }
+
+  /** Folds exactly the groups `keys`. */
+  setCollapsed(keys: readonly string[]): void {
+    this.folded.replace(keys);
+    this.relayout();
+    this.emitStatus();
+  }
   get ready(): boolean {
     return this.drawnOnce;
   }
@@ -219,9 +247,9 @@ export class TimelineView implements TimelineControl {
   }
 
   toggleGroup(key: string): void {
-    if (this.collapsed.has(key)) this.collapsed.delete(key);
-    else this.collapsed.add(key);
+    this.folded.toggle(key);
     this.relayout();
+    this.emitStatus();
   }
 
   /** The replay cursor moved: draw it and keep it in view (the zoom stays). */
@@ -243,6 +271,7 @@ export class TimelineView implements TimelineControl {
     this.generationDurations.set(generation, summary.duration);
     this.generationDurations.delete(generation - 16);
     this.overlays.drop();
+    this.links.reset();
     this.relayout();
     if (whole) this.fit();
     this.overlays.refetch();
@@ -299,6 +328,7 @@ export class TimelineView implements TimelineControl {
         style: this.options.style,
         counters: this.options.summary.counters,
         selected: this.selection.selected,
+        message: this.selection.message,
         highlights: this.overlays.highlighted,
         blink: this.overlays.blink(performance.now()),
         criticalPath: this.overlays.criticalPath,
@@ -416,21 +446,14 @@ export class TimelineView implements TimelineControl {
   }
 
   private relayout(): void {
-    this.layout = new RowLayout(this.options.summary, this.collapsed);
+    this.layout = new RowLayout(this.options.summary, this.folded.set);
     this.scroll.update();
     this.requestDraw();
   }
 
   /** Expands the groups hiding `row` and scrolls it into the middle of the view. */
   private revealRow(row: number): void {
-    const t = this.options.summary.threads[row];
-    if (!t) return;
-    const p = this.options.summary.processes[t.process];
-    let changed = false;
-    for (const key of [`host:${p?.host ?? ''}`, `process:${t.process}`]) {
-      if (this.collapsed.delete(key)) changed = true;
-    }
-    if (changed) this.relayout();
+    if (this.folded.unfoldFor(this.options.summary, row)) this.relayout();
     const top = this.layout.rowTop(row);
     if (Number.isNaN(top)) return;
     const g = this.geometry();
@@ -446,7 +469,8 @@ export class TimelineView implements TimelineControl {
     if (action.kind === 'toggle') this.toggleGroup(action.key);
     else if (action.kind === 'zoom') this.setWindow(action.window);
     else if (action.kind === 'slice') this.selection.selectSlice(action.id, action.box);
-    else if (action.kind === 'instant' || action.kind === 'message') this.selection.showDetails(action.kind, action.id);
+    else if (action.kind === 'instant') this.selection.showDetails('instant', action.id);
+    else if (action.kind === 'message') this.selection.selectMessage(action.id, action.ends, 'send');
     else if (action.kind === 'clear') this.selection.clear();
   }
 
@@ -475,6 +499,8 @@ export class TimelineView implements TimelineControl {
       fit: () => this.fit(),
       clickAt: (x, y) => this.clickAt(x, y),
       clearSelection: () => this.clearSelection(),
+      stepMessage: (dir) => void this.flow.step(dir),
+      toPartner: () => this.flow.partner(),
       seekReplay: (time) => this.options.replay?.seek(time),
       changed: () => {
         this.emitStatus();

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { emptyView, queryOf, readView, writeView, type ViewState } from './view_url';
+
+const VIEW: ViewState = {
+  trace: 't1',
+  window: { from: 1500.4, to: 98000.2 },
+  selection: { kind: 'slice', id: 42 },
+  tab: 'stats',
+  hidden: ['MPI_Send', 'a, b & c'],
+  folded: ['host:node1', 'process:3'],
+};
+
+describe('view URL', () => {
+  it('writes a view and reads it back (times to whole ns, outward), keeping the token', () => {
+    const params = writeView(VIEW, new URLSearchParams('token=abc&trace=old&sel=m1'));
+    expect(params.get('token')).toBe('abc');
+    expect(params.get('trace')).toBe('t1');
+    expect(params.get('from')).toBe('1500');
+    expect(params.get('to')).toBe('98001');
+    expect(params.getAll('hide')).toEqual(['MPI_Send', 'a, b & c']);
+    const back = readView(new URLSearchParams(queryOf(params)));
+    expect(back).toEqual({ ...VIEW, window: { from: 1500, to: 98001 } });
+  });
+
+  it('keeps a message selection apart from a slice one', () => {
+    const params = writeView({ ...VIEW, selection: { kind: 'message', id: 7 } });
+    expect(params.get('sel')).toBe('m7');
+    expect(readView(params).selection).toEqual({ kind: 'message', id: 7 });
+  });
+
+  it('reads a URL without a view as the empty view, leaving the hidden states to what is saved', () => {
+    expect(readView(new URLSearchParams('token=abc'))).toEqual(emptyView());
+    expect(readView(new URLSearchParams('token=abc&trace=x')).trace).toBe('x');
+    // With a window the URL says which states are hidden, none too.
+    expect(readView(new URLSearchParams('from=0&to=10')).hidden).toEqual([]);
+  });
+
+  it('ignores malformed parts', () => {
+    const v = readView(new URLSearchParams('from=abc&to=10&sel=x12&tab=&fold=&hide='));
+    expect(v.window).toBeNull();
+    expect(v.selection).toBeNull();
+    expect(v.tab).toBe('');
+    expect(v.folded).toEqual([]);
+    expect(v.hidden).toEqual([]);
+    expect(readView(new URLSearchParams('from=20&to=10')).window).toBeNull();
+    expect(queryOf(new URLSearchParams())).toBe('');
+  });
+});

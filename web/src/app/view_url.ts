@@ -1,0 +1,75 @@
+// What of the viewer's view the page URL holds, so that a copied URL (or a
+// named view) opens the same view: the trace, the time window, the
+// selection, the open panel tab, the hidden states and the folded groups.
+//   ?token=…&trace=ID&from=NS&to=NS&sel=s12|m34&tab=stats&hide=NAME…&fold=KEY…
+// `hide` and `fold` repeat, once per state name and group key. Pure: reads
+// and writes URLSearchParams, leaving other parameters (the token) alone.
+
+export interface ViewSelection {
+  kind: 'slice' | 'message';
+  id: number;
+}
+
+export interface ViewState {
+  /** trace id; null: the first served */
+  trace: string | null;
+  /** the time window, trace ns; null: the whole trace */
+  window: { from: number; to: number } | null;
+  selection: ViewSelection | null;
+  /** the open panel tab's view id; '' for the first */
+  tab: string;
+  /** names of the hidden states; null: as saved for the trace (the URL says nothing) */
+  hidden: string[] | null;
+  /** keys of the folded host and process groups */
+  folded: string[];
+}
+
+/** The parameters a view owns (the rest, e.g. token, is kept as is). */
+export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold'] as const;
+
+export function emptyView(trace: string | null = null): ViewState {
+  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [] };
+}
+
+function number(text: string | null): number | null {
+  if (text === null || text.trim() === '') return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** The view a URL's parameters describe; what is missing or malformed is left at its default. */
+export function readView(params: URLSearchParams): ViewState {
+  const v = emptyView(params.get('trace') || null);
+  const from = number(params.get('from'));
+  const to = number(params.get('to'));
+  if (from !== null && to !== null && to > from) v.window = { from, to };
+  const sel = /^([sm])(\d+)$/.exec(params.get('sel') ?? '');
+  if (sel) v.selection = { kind: sel[1] === 's' ? 'slice' : 'message', id: Number(sel[2]) };
+  v.tab = params.get('tab') ?? '';
+  // A URL that carries a window says which states are hidden, also when none is.
+  if (params.has('hide') || v.window) v.hidden = params.getAll('hide').filter((h) => h !== '');
+  v.folded = params.getAll('fold').filter((f) => f !== '');
+  return v;
+}
+
+/** `base` with the view's parameters replaced by those of `v` (times to the ns). */
+export function writeView(v: ViewState, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
+  const out = new URLSearchParams(base);
+  for (const p of VIEW_PARAMS) out.delete(p);
+  if (v.trace) out.set('trace', v.trace);
+  if (v.window) {
+    out.set('from', String(Math.floor(v.window.from)));
+    out.set('to', String(Math.ceil(v.window.to)));
+  }
+  if (v.selection) out.set('sel', `${v.selection.kind === 'slice' ? 's' : 'm'}${v.selection.id}`);
+  if (v.tab) out.set('tab', v.tab);
+  for (const h of v.hidden ?? []) out.append('hide', h);
+  for (const f of v.folded) out.append('fold', f);
+  return out;
+}
+
+/** The query string (with '?', or '' when empty) of `params`. */
+export function queryOf(params: URLSearchParams): string {
+  const q = params.toString();
+  return q ? `?${q}` : '';
+}
