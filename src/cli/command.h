@@ -15,6 +15,10 @@ namespace CLI {
 class App;
 }
 
+namespace plx::distributed {
+class Group;
+}
+
 namespace plx::cli {
 
 /// Options of the `parallax` command itself, shared by every subcommand.
@@ -24,6 +28,9 @@ struct GlobalOptions {
   uint64_t memory_bytes = 0;  // --memory: the engine's budget, 0 = a quarter of RAM
   std::string index_dir;      // --index-dir: where trace indexes go ("" = beside the trace)
   bool no_index = false;      // --no-index: neither read nor write trace indexes
+  /// The processes of `parallax-mpi` (null in `parallax`): the commands
+  /// that spread their passes over them do, and only process 0 prints.
+  plx::distributed::Group* group = nullptr;
 
   Resources resources() const { return {threads, memory_bytes}; }
   /// The workers of --threads, made on first use.

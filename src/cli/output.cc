@@ -3,13 +3,23 @@
 
 #include <fmt/core.h>
 
+#include <atomic>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 namespace plx::cli {
 
+namespace {
+std::atomic<bool> drop_warnings{false};
+}  // namespace
+
 void Warn(std::string_view line) {
+  if (drop_warnings.load(std::memory_order_relaxed)) return;
   fmt::print(stderr, "parallax: warning: {}\n", line);
+}
+
+void DropWarnings() {
+  drop_warnings.store(true, std::memory_order_relaxed);
 }
 
 std::string FormatColor(uint32_t color) {

@@ -10,6 +10,9 @@ namespace plx::cli {
 
 /// "parallax: warning: <line>" on stderr.
 void Warn(std::string_view line);
+/// Warnings are dropped from now on (the processes of `parallax-mpi` but
+/// the first, which prints the warnings they all meet).
+void DropWarnings();
 
 /// "#rrggbb" for a 0x1000000 | 0xRRGGBB colour, "auto" for 0.
 std::string FormatColor(uint32_t color);
