@@ -20,6 +20,8 @@
 #include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "distributed/group.h"
+#include "distributed/spread_stats.h"
 #include "store/stream_stats.h"
 
 namespace plx::cli {
@@ -267,10 +269,34 @@ Status StatsOfStore(const StatsOptions& o, const GlobalOptions& global,
   return Status::Ok();
 }
 
+// The same spread over the processes of `parallax-mpi`: each makes the
+// statistics of its share of the threads, process 0 merges and prints.
+Status StatsOfGroup(const StatsOptions& o, const GlobalOptions& global,
+                    const format::TraceFile& file) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(file, global));
+  StatusOr<store::StreamedStateStats> stats = [&] {
+    LoadProgress drawer(global.progress, "analysing");
+    return distributed::SpreadStateStats(*store, *global.group, drawer.Callback());
+  }();
+  if (!stats.ok()) return stats.status();
+  if (global.group->rank() != 0) return Status::Ok();
+  StateStatsScope callsites;
+  callsites.thread_time_ns = stats->report.all.thread_time_ns;
+  callsites.states = std::move(stats->callsites);
+  Print(store->trace(), o, stats->report, callsites, {});
+  return Status::Ok();
+}
+
 Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
-  // Counters per state need every sample near every slice: in memory.
-  if (!o.counters.empty() || FitsInMemory(*file, global)) return StatsOfModel(o, global, *file);
+  // Counters per state need every sample near every slice: in memory (on
+  // process 0 alone in `parallax-mpi`).
+  if (!o.counters.empty()) {
+    if (global.group != nullptr && global.group->rank() != 0) return Status::Ok();
+    return StatsOfModel(o, global, *file);
+  }
+  if (global.group != nullptr) return StatsOfGroup(o, global, *file);
+  if (FitsInMemory(*file, global)) return StatsOfModel(o, global, *file);
   return StatsOfStore(o, global, *file);
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "distributed/group.h"
 #include "interop/convert.h"
 #include "interop/import_counters.gen.h"
 #include "store/derived_trace.h"
@@ -71,8 +72,28 @@ StatusOr<ResolvedTrace> ResolveTrace(
   return ResolvedTrace{imported.path, imported.problems};
 }
 
-StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path,
-                                                       const GlobalOptions& global) {
+namespace {
+
+// `open` on process 0 of `parallax-mpi` first (it may make the copy or the
+// index the others then read), then on the others; an error anywhere is an
+// error everywhere. Just `open` in `parallax`.
+template <typename T, typename Open>
+StatusOr<T> FirstProcessFirst(const GlobalOptions& global, Open&& open) {
+  distributed::Group* group = global.group;
+  if (group == nullptr) return open();
+  const bool first = group->rank() == 0;
+  StatusOr<T> out = Internal("not opened");
+  if (first) out = open();
+  if (!group->AllOk(!first || out.ok()))
+    return first ? out.status() : Internal("process 0 could not open the trace");
+  if (!first) out = open();
+  if (!group->AllOk(out.ok()))
+    return out.ok() ? Internal("another process could not open the trace") : out.status();
+  return out;
+}
+
+StatusOr<std::unique_ptr<format::TraceFile>> OpenTraceHere(const std::string& path,
+                                                           const GlobalOptions& global) {
   store::IndexSettings settings;
   settings.dir = global.index_dir;
   PipelineProgress progress(global.progress);
@@ -89,6 +110,23 @@ StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path,
   for (const std::string& problem : file->report().problems)
     Warn(path + ": " + problem);
   return file;
+}
+
+StatusOr<std::unique_ptr<store::TraceStore>> OpenStoreHere(const format::TraceFile& file,
+                                                           const GlobalOptions& global);
+
+}  // namespace
+
+StatusOr<std::unique_ptr<format::TraceFile>> OpenTrace(const std::string& path,
+                                                       const GlobalOptions& global) {
+  return FirstProcessFirst<std::unique_ptr<format::TraceFile>>(
+      global, [&] { return OpenTraceHere(path, global); });
+}
+
+StatusOr<std::unique_ptr<store::TraceStore>> OpenStore(const format::TraceFile& file,
+                                                       const GlobalOptions& global) {
+  return FirstProcessFirst<std::unique_ptr<store::TraceStore>>(
+      global, [&] { return OpenStoreHere(file, global); });
 }
 
 StatusOr<model::Trace> LoadModel(const format::TraceFile& file, const GlobalOptions& global,
@@ -117,8 +155,10 @@ bool FitsInMemory(const format::TraceFile& file, const GlobalOptions& global) {
   return file.total_records() <= MaxRecordsInMemory(global);
 }
 
-StatusOr<std::unique_ptr<store::TraceStore>> OpenStore(const format::TraceFile& file,
-                                                       const GlobalOptions& global) {
+namespace {
+
+StatusOr<std::unique_ptr<store::TraceStore>> OpenStoreHere(const format::TraceFile& file,
+                                                           const GlobalOptions& global) {
   LoadProgress drawer(global.progress, "indexing");
   store::StoreOptions options;
   options.pool = global.pool();
@@ -135,5 +175,7 @@ StatusOr<std::unique_ptr<store::TraceStore>> OpenStore(const format::TraceFile& 
     Warn(file.name() + ": " + trace.problems[i]);
   return store;
 }
+
+}  // namespace
 
 }  // namespace plx::cli

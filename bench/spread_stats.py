@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""`parallax stats` against `mpirun -np N parallax-mpi stats` on the same trace.
+
+  spread_stats.py --build DIR --trace T [--processes 1 2] [--md FILE] [--json OUT]
+
+Runs `parallax stats --json T` (every core), then for each N `mpirun -np N
+parallax-mpi stats --json T --threads C/N` (the machine's C cores dealt out),
+each process under /usr/bin/time for its peak resident memory. The trace's
+index must exist (a first `parallax stats` writes it), so every run reads
+it. Checks that every output is the one-process output and reports wall
+seconds, events per second and the largest peak memory of a process. With
+--md, rewrites the table between the SPREAD markers of that file.
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402  (bench/report.py)
+
+BEGIN, END = "<!-- BEGIN SPREAD -->", "<!-- END SPREAD -->"
+
+
+def timed(cmd, work, env=None):
+    """(wall seconds, stdout digest, largest peak KB of the /usr/bin/time files)."""
+    begin = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, env=env, timeout=3600)
+    wall = time.monotonic() - begin
+    if p.returncode != 0:
+        sys.exit(f"spread_stats.py: {' '.join(cmd)} failed ({p.returncode}):\n"
+                 f"{p.stderr.decode(errors='replace')}")
+    peak = 0
+    for name in os.listdir(work):
+        if name.startswith("rss."):
+            with open(os.path.join(work, name)) as f:
+                peak = max(peak, int(f.read().split()[-1]))
+            os.unlink(os.path.join(work, name))
+    return wall, hashlib.sha256(p.stdout).hexdigest(), peak
+
+
+def measure(build, trace, processes):
+    cores = os.cpu_count() or 1
+    events = json.loads(subprocess.run([f"{build}/src/cli/parallax", "info", "--json", trace],
+                                       capture_output=True, check=True).stdout)["records"]
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        rss = os.path.join(work, "rss.%p")
+        wall, digest, peak = timed(["/usr/bin/time", "-o", rss.replace("%p", "0"), "-f", "%M",
+                                    f"{build}/src/cli/parallax", "stats", "--json", trace], work)
+        rows.append({"program": "parallax", "processes": 1, "threads": cores, "seconds": wall,
+                     "peak_kb": peak})
+        mpirun = shutil.which("mpirun.openmpi") or "mpirun"
+        for n in processes:
+            threads = max(1, cores // n)
+            cmd = [mpirun, "--oversubscribe", "--mca", "btl", "self,vader", "-np", str(n),
+                   "/bin/sh", "-c", f'exec /usr/bin/time -o "{work}/rss.$$" -f %M "$0" "$@"',
+                   f"{build}/src/cli/parallax-mpi", "stats", "--json", trace, "--threads",
+                   str(threads)]
+            if os.geteuid() == 0:
+                cmd.insert(1, "--allow-run-as-root")
+            w, d, p = timed(cmd, work)
+            if d != digest:
+                sys.exit(f"spread_stats.py: -np {n} printed other statistics than parallax")
+            rows.append({"program": "parallax-mpi", "processes": n, "threads": threads,
+                         "seconds": w, "peak_kb": p})
+            print(f"  -np {n}: {w:.1f} s, {p / 1024:.0f} MiB per process at most", flush=True)
+    for r in rows:
+        r["events_per_second"] = events / r["seconds"]
+    return {"trace": os.path.basename(trace), "events": events, "rows": rows}
+
+
+def table(result, cpus):
+    out = [f"Measured {datetime.date.today()} on {cpus} CPUs (`bench/spread_stats.py`; one run "
+           f"each; trace {result['trace']}, {result['events'] / 1e6:,.0f} M events, index "
+           "present; peak memory: the largest of the processes, mapped file pages included). "
+           "Every output is the one-process output.", "",
+           "| program | processes × threads | wall | events/s | peak memory per process |",
+           "|---|---:|---:|---:|---:|"]
+    for r in result["rows"]:
+        out.append(f"| `{r['program']} stats` | {r['processes']} × {r['threads']} | "
+                   f"{r['seconds']:.1f} s | {r['events_per_second'] / 1e6:.0f} M/s | "
+                   f"{r['peak_kb'] / 1024:.0f} MiB |")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--trace", required=True)
+    ap.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--md")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    result = measure(os.path.abspath(a.build), os.path.abspath(a.trace), a.processes)
+    text = table(result, os.cpu_count())
+    print(text)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(result, f, indent=2)
+    if a.md:
+        report.replace_between(a.md, BEGIN, END, text)
+
+
+if __name__ == "__main__":
+    main()

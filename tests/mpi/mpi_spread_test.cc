@@ -1,0 +1,120 @@
+// `mpirun -np N parallax-mpi COMMAND` prints what `parallax COMMAND` prints:
+// on every test trace (support/test_traces.h: damaged and truncated files,
+// skewed clocks, a deadlock, unmatched messages among them) and on the
+// parts directory of a real MPI run left unmerged, with 1, 2 and 4
+// processes each analysing its share of the threads. A trace no process can
+// open is one error and an exit, never a hang.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mpi_launch.h"
+#include "support/test_support.h"
+#include "support/test_traces.h"
+
+namespace plx::testing {
+namespace {
+
+struct Output {
+  int exit_code = -1;
+  std::string out;  // standard output
+  std::string all;  // standard output and error
+};
+
+// `argv...` with its standard output kept apart.
+Output RunKept(const TempDir& dir, std::vector<std::string> argv) {
+  const std::string out = dir.File("stdout.txt");
+  std::string script = "\"$0\"";
+  for (size_t i = 1; i < argv.size(); ++i)
+    script += " \"${" + std::to_string(i) + "}\"";
+  script += " > \"${" + std::to_string(argv.size()) + "}\"";
+  argv.push_back(out);
+  argv.insert(argv.begin(), {"/bin/sh", "-c", script});
+  const RunResult r = RunProgram(argv, {"ASAN_OPTIONS=detect_leaks=0", "OMPI_MCA_btl=self,vader",
+                                        "XDG_CACHE_HOME=" + dir.File("cache")});
+  return {r.exit_code, ReadFile(out), r.output};
+}
+
+std::vector<std::string> Spread(int processes, const std::vector<std::string>& args) {
+  const Flavor f = OpenMpi();
+  std::vector<std::string> argv = {f.mpirun};
+  argv.insert(argv.end(), f.options.begin(), f.options.end());
+  argv.insert(argv.end(), {"-np", std::to_string(processes), BuildPath("src/cli/parallax-mpi")});
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+std::vector<std::string> Alone(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {BuildPath("src/cli/parallax")};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+const std::vector<std::vector<std::string>>& Commands() {
+  static const std::vector<std::vector<std::string>> commands = {
+      {"stats", "--json"},
+      {"stats", "--by", "thread", "--sort", "self"},
+      {"stats", "--by", "callsite", "--top", "5"},
+  };
+  return commands;
+}
+
+// Every command on `trace`: the spread output is the one-process output.
+void Compare(const TempDir& dir, const std::string& trace) {
+  for (const std::vector<std::string>& command : Commands()) {
+    std::vector<std::string> args = command;
+    args.insert(args.begin() + 1, trace);
+    args.insert(args.end(), {"--threads", "1", "--index-dir", dir.File("index")});
+    const Output alone = RunKept(dir, Alone(args));
+    for (int processes : {1, 2, 4}) {
+      SCOPED_TRACE(command[0] + " " + command.back() + ", " + std::to_string(processes) +
+                   " processes");
+      const Output spread = RunKept(dir, Spread(processes, args));
+      ASSERT_EQ(spread.exit_code, alone.exit_code) << spread.all;
+      EXPECT_EQ(spread.out, alone.out);
+    }
+  }
+}
+
+class MpiSpreadTest : public TestTracesSuite {
+ protected:
+  void SetUp() override {
+    if (!Exists(BuildPath("src/cli/parallax-mpi")) || !Exists(OpenMpi().mpirun))
+      GTEST_SKIP() << "parallax-mpi or Open MPI's mpirun is not here";
+  }
+};
+
+TEST_F(MpiSpreadTest, EveryTestTraceAnswersAsInOneProcess) {
+  TempDir dir;
+  for (const TestTrace& t : *traces_) {
+    SCOPED_TRACE(t.name);
+    Compare(dir, t.path);
+  }
+}
+
+TEST_F(MpiSpreadTest, APartsDirectoryAnswersAsInOneProcess) {
+  if (FlavorsFor("farm").empty() || FlavorsFor("farm")[0].name != "openmpi")
+    GTEST_SKIP() << "Open MPI cannot run farm here";
+  TempDir dir;
+  const std::string trace = dir.File("farm.plx"), parts = trace + ".parts";
+  std::vector<std::string> env = {"PLX_MERGE=0"};
+  std::vector<std::string> launch = TracedLaunch(OpenMpi(), "farm", 4, {dir.path()}, trace, &env);
+  if (!kLinked) launch.insert(launch.begin() + 2, "--no-merge");  // after "record"
+  const RunResult run = RunProgram(launch, env);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(Exists(parts + "/rank-3.plx"));
+  Compare(dir, parts);
+}
+
+TEST_F(MpiSpreadTest, ATraceNoProcessCanOpenIsOneErrorNotAHang) {
+  TempDir dir;
+  const Output spread = RunKept(dir, Spread(2, {"stats", dir.File("missing.plx")}));
+  EXPECT_EQ(spread.exit_code, 1) << spread.all;
+  EXPECT_NE(spread.all.find("parallax-mpi: error: "), std::string::npos) << spread.all;
+  EXPECT_NE(spread.all.find("missing.plx"), std::string::npos) << spread.all;
+  EXPECT_EQ(spread.out, "");
+}
+
+}  // namespace
+}  // namespace plx::testing
