@@ -4,7 +4,7 @@
 // playwright-core (Debian's /usr/bin/chromium; no browser is downloaded).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 import { chromium } from 'playwright-core';
@@ -188,4 +188,12 @@ export function watchPageErrors(page) {
     assert.deepEqual(errors, []);
     assert.deepEqual(await page.evaluate(() => window.parallax.errors()), []);
   };
+}
+
+/** Ends a script's run: a screenshot of the page as it was (when there is
+ * one) into `shot`, then the browser and the server closed. */
+export async function closeRun(page, browser, server, shot) {
+  if (page) writeFileSync(shot, await page.screenshot().catch(() => Buffer.alloc(0)));
+  await browser.close();
+  await server.stop();
 }

@@ -11,10 +11,9 @@
 // DIR holds the demo trace (scripts/demo-trace writes it); PLX_WEB_DIR picks
 // the built viewer to serve (harness.mjs).
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, closeRun, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
 
 const { args, traceFile } = demoTraceArgs('legibility.mjs', { out: 'e2e-legibility-out' });
 
@@ -156,8 +155,6 @@ try {
 } catch (e) {
   fail('setup', e);
 } finally {
-  if (page) writeFileSync(join(args.out, 'last.png'), await page.screenshot().catch(() => Buffer.alloc(0)));
-  await browser.close();
-  await server.stop();
+  await closeRun(page, browser, server, join(args.out, 'last.png'));
 }
 finish('legibility checks');

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, closeRun, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
 
 const { args, traceFile } = demoTraceArgs('linked_events.mjs', { out: 'e2e-linked-events-out' });
 const { check, fail, finish } = checks();
@@ -219,8 +219,6 @@ try {
 } catch (e) {
   fail('setup', e);
 } finally {
-  if (page) writeFileSync(join(args.out, 'last.png'), await page.screenshot().catch(() => Buffer.alloc(0)));
-  await browser.close();
-  await server.stop();
+  await closeRun(page, browser, server, join(args.out, 'last.png'));
 }
 finish('linked-events checks');

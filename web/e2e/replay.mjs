@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, demoTraceArgs, launchBrowser, startServer, until as poll, watchPageErrors } from './harness.mjs';
+import { checks, closeRun, demoTraceArgs, launchBrowser, startServer, until as poll, watchPageErrors } from './harness.mjs';
 
 const { args, traceFile } = demoTraceArgs('replay.mjs', { out: 'e2e-out' });
 
@@ -196,8 +196,6 @@ try {
 } catch (e) {
   fail('setup', e);
 } finally {
-  if (page) writeFileSync(join(args.out, 'replay-last.png'), await page.screenshot().catch(() => Buffer.alloc(0)));
-  await browser.close();
-  await server.stop();
+  await closeRun(page, browser, server, join(args.out, 'replay-last.png'));
 }
 finish('replay checks');
