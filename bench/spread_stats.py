@@ -48,7 +48,7 @@ def timed(cmd, work, env=None):
 def measure(build, trace, processes):
     cores = os.cpu_count() or 1
     events = json.loads(subprocess.run([f"{build}/src/cli/parallax", "info", "--json", trace],
-                                       capture_output=True, check=True).stdout)["records"]
+                                       capture_output=True, check=True).stdout)["events"]
     rows = []
     with tempfile.TemporaryDirectory() as work:
         rss = os.path.join(work, "rss.%p")
@@ -59,7 +59,7 @@ def measure(build, trace, processes):
         mpirun = shutil.which("mpirun.openmpi") or "mpirun"
         for n in processes:
             threads = max(1, cores // n)
-            cmd = [mpirun, "--oversubscribe", "--mca", "btl", "self,vader", "-np", str(n),
+            cmd = [mpirun, "--oversubscribe", "--bind-to", "none", "--mca", "btl", "self,vader", "-np", str(n),
                    "/bin/sh", "-c", f'exec /usr/bin/time -o "{work}/rss.$$" -f %M "$0" "$@"',
                    f"{build}/src/cli/parallax-mpi", "stats", "--json", trace, "--threads",
                    str(threads)]
