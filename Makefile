@@ -7,7 +7,7 @@ ASAN_BUILD ?= build-asan
 WERROR     := $(if $(CI),ON,OFF)
 PREFIX     ?= /usr/local
 
-.PHONY: all deps web build build-asan test soak demo bench install format clean
+.PHONY: all deps web build build-asan test soak demo bench install package format clean
 
 all: build
 
@@ -53,6 +53,10 @@ bench: build
 # (docs/install.md); binaries stripped. The prefix can be moved afterwards.
 install: build
 	@cmake --install $(BUILD) --prefix $(PREFIX) --strip
+
+# A Debian package of the same: $(BUILD)/parallax_<version>_<arch>.deb.
+package: build
+	@cmake --build $(BUILD) --target package
 
 format:
 	@git ls-files '*.c' '*.cc' '*.h' '*.hpp' | xargs clang-format -i
