@@ -115,11 +115,26 @@ done
 [ -n "$url" ] || { cat "$tmp/serve.log"; fail "parallax serve printed no URL"; }
 base=${url%%/\?*}
 token=${url##*token=}
-curl -sf "$base/?token=$token" >"$tmp/index.html" || fail "GET / failed"
+# GET URL into FILE; prints the status code (python3: curl may be missing).
+get() {
+  python3 - "$1" "$2" <<'EOF'
+import sys, urllib.error, urllib.request
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=20) as r:
+        code, body = r.status, r.read()
+except urllib.error.HTTPError as e:
+    code, body = e.code, e.read()
+open(sys.argv[2], "wb").write(body)
+print(code)
+EOF
+}
+code=$(get "$base/?token=$token" "$tmp/index.html")
+[ "$code" = 200 ] || fail "GET / gave $code"
 grep -qF "$marker" "$tmp/index.html" || fail "GET / is not the prefix's index.html"
-code=$(curl -s -o /dev/null -w '%{http_code}' "$base/api/v1/traces")
+code=$(get "$base/api/v1/traces" "$tmp/denied.json")
 [ "$code" = 401 ] || fail "GET /api/v1/traces without the token gave $code, not 401"
-curl -sf "$base/api/v1/traces?token=$token" >"$tmp/traces.json" || fail "GET /api/v1/traces failed"
+code=$(get "$base/api/v1/traces?token=$token" "$tmp/traces.json")
+[ "$code" = 200 ] || fail "GET /api/v1/traces gave $code"
 if [ -n "$trace" ]; then
   grep -q "$(basename "$trace" .plx)" "$tmp/traces.json" ||
     fail "/api/v1/traces does not list $trace: $(cat "$tmp/traces.json")"
