@@ -5,8 +5,9 @@ JOBS       ?= 2
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 WERROR     := $(if $(CI),ON,OFF)
+PREFIX     ?= /usr/local
 
-.PHONY: all deps web build build-asan test soak demo bench format clean
+.PHONY: all deps web build build-asan test soak demo bench install package format clean
 
 all: build
 
@@ -47,6 +48,15 @@ demo: build
 # Run the benchmarks and print the numbers that docs/PERFORMANCE.md records.
 bench: build
 	@scripts/bench $(BUILD)
+
+# The program, libraries, headers, viewer, man pages and docs under PREFIX
+# (docs/install.md); binaries stripped. The prefix can be moved afterwards.
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX) --strip
+
+# A Debian package of the same: $(BUILD)/parallax_<version>_<arch>.deb.
+package: build
+	@cmake --build $(BUILD) --target package
 
 format:
 	@git ls-files '*.c' '*.cc' '*.h' '*.hpp' | xargs clang-format -i

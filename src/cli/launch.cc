@@ -12,6 +12,12 @@
 
 #include "base/strings.h"
 
+// The library folder from the program's folder, as installed (set by the
+// build from the install layout; see cmake/install.cmake).
+#ifndef PLX_LIB_FROM_BIN
+#define PLX_LIB_FROM_BIN "../lib"
+#endif
+
 namespace plx::cli {
 
 namespace {
@@ -98,6 +104,8 @@ StatusOr<std::string> FindMpiLibrary(MpiFlavor flavor, const std::string& libdir
     const std::string bin = DirName(self_exe);
     dirs.push_back(bin + "/../mpi");
     dirs.push_back(bin + "/../lib");
+    const std::string installed = bin + "/" PLX_LIB_FROM_BIN;
+    if (installed != dirs.back()) dirs.push_back(installed);
   }
   for (const std::string& dir : dirs) {
     const std::string path = dir + "/" + lib;

@@ -37,7 +37,8 @@ std::optional<MpiFlavor> FlavorFromVersion(std::string_view text);
 std::string ProgramName(const std::vector<std::string>& command, std::string_view path_env);
 
 /// The library's absolute path: in `libdir` ($PLX_MPI_LIBDIR) when that is not
-/// empty, else in ../mpi (build tree) or ../lib (installed) beside the
+/// empty, else in ../mpi (build tree) or ../lib (installed; also the
+/// configured library folder when the prefix has another) beside the
 /// directory of `self_exe`, the running parallax.
 StatusOr<std::string> FindMpiLibrary(MpiFlavor flavor, const std::string& libdir,
                                      const std::string& self_exe);

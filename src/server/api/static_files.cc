@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 
-#ifndef PLX_WEB_DIST_DIR
-#define PLX_WEB_DIST_DIR ""
+// The viewer's folder from the program's folder, as installed (set by the
+// build from the install layout; see cmake/install.cmake).
+#ifndef PLX_WEB_FROM_BIN
+#define PLX_WEB_FROM_BIN "../share/parallax/web"
 #endif
 
 namespace plx::server {
@@ -29,9 +31,17 @@ std::string ProgramDir() {
 std::string FindWebRoot(const std::string& configured) {
   if (!configured.empty()) return HasIndex(configured) ? configured : "";
   if (const char* env = std::getenv("PLX_WEB_DIR"); env != nullptr && HasIndex(env)) return env;
-  const std::string beside = ProgramDir() + "/../share/parallax/web";
-  if (HasIndex(beside)) return beside;
-  if (HasIndex(PLX_WEB_DIST_DIR)) return PLX_WEB_DIST_DIR;
+  const std::string bin = ProgramDir();
+  if (bin.empty()) return "";
+  const std::string installed = bin + "/" PLX_WEB_FROM_BIN;
+  if (HasIndex(installed)) return installed;
+  // A build tree (<build>/src/cli/parallax, or a test two folders down):
+  // the build links share/parallax/web at its top to the source's web/dist.
+  std::error_code ec;
+  const std::string top = bin + "/../..";
+  const std::string built = top + "/share/parallax/web";
+  if (std::filesystem::is_regular_file(top + "/CMakeCache.txt", ec) && HasIndex(built))
+    return built;
   return "";
 }
 

@@ -9,8 +9,9 @@
 namespace plx::server {
 
 /// The folder of the built viewer: `configured` when set, else $PLX_WEB_DIR,
-/// else share/parallax/web beside the program, else the source tree's
-/// web/dist (for a build tree). Empty when none holds an index.html.
+/// else share/parallax/web of the prefix the program is installed in (found
+/// from /proc/self/exe), else, for a program in a build tree, that tree's
+/// share/parallax/web (a link to web/dist). Empty when none holds an index.html.
 std::string FindWebRoot(const std::string& configured);
 
 /// The file under `root` that URL `path` names ("/" → index.html); nullopt
