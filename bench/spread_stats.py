@@ -5,9 +5,9 @@
 
 Runs `parallax stats --json T` (every core), then for each N `mpirun -np N
 parallax-mpi stats --json T --threads C/N` (the machine's C cores dealt out),
-each process under /usr/bin/time for its peak resident memory. The trace's
-index must exist (a first `parallax stats` writes it), so every run reads
-it. Checks that every output is the one-process output and reports wall
+each process under /usr/bin/time for its peak resident memory. An untimed
+`parallax stats` first makes sure the trace's index exists, so every timed
+run reads it. Checks that every output is the one-process output and reports wall
 seconds, events per second and the largest peak memory of a process. With
 --md, rewrites the table between the SPREAD markers of that file.
 """
@@ -49,6 +49,7 @@ def measure(build, trace, processes):
     cores = os.cpu_count() or 1
     events = json.loads(subprocess.run([f"{build}/src/cli/parallax", "info", "--json", trace],
                                        capture_output=True, check=True).stdout)["events"]
+    subprocess.run([f"{build}/src/cli/parallax", "stats", trace], capture_output=True, check=True)
     rows = []
     with tempfile.TemporaryDirectory() as work:
         rss = os.path.join(work, "rss.%p")
