@@ -3,8 +3,8 @@ import type { End, MessageEnds, MessageEvent } from '../../engine/links';
 import { MessageFlow, windowShowing, windowShowingMessage, type FlowSelection } from './flow';
 import type { SelectedMessage, SelectedSlice } from './selection';
 
-const M1: MessageEnds = { id: 1, sendRow: 0, recvRow: 2, send: 100, recv: 180, bytes: 8, tag: 0 };
-const M2: MessageEnds = { id: 2, sendRow: 2, recvRow: 0, send: 400, recv: 450, bytes: 8, tag: 0 };
+const FIRST: MessageEnds = { id: 1, sendRow: 0, recvRow: 2, send: 100, recv: 180, bytes: 8, tag: 0 };
+const SECOND: MessageEnds = { id: 2, sendRow: 2, recvRow: 0, send: 400, recv: 450, bytes: 8, tag: 0 };
 
 /** A selection and a server stand-in: the next message end asked for is `answer`. */
 function setup(answer: MessageEvent | null) {
@@ -43,14 +43,14 @@ function setup(answer: MessageEvent | null) {
 
 describe('MessageFlow', () => {
   it('does nothing without a selection', async () => {
-    const { flow, asked } = setup({ message: M1, end: 'send' });
+    const { flow, asked } = setup({ message: FIRST, end: 'send' });
     expect(await flow.step(1)).toBe(false);
     expect(flow.partner()).toBe(false);
     expect(asked).toEqual([]);
   });
 
   it("steps from a slice to the first message end in it, and from a message on along the focused end's row", async () => {
-    const s = setup({ message: M1, end: 'send' });
+    const s = setup({ message: FIRST, end: 'send' });
     s.selectSlice({ row: 0, begin: 90, end: 120, depth: 0, id: 5, name: 'MPI_Send' });
     expect(await s.flow.step(1)).toBe(true);
     expect(s.asked).toEqual([[0, 89.5, 1, null]]);
@@ -66,7 +66,7 @@ describe('MessageFlow', () => {
 
   it('shows a message picked elsewhere with both ends in the window', () => {
     const s = setup(null);
-    s.flow.show(M2, 'recv');
+    s.flow.show(SECOND, 'recv');
     expect(s.message()).toMatchObject({ id: 2, focus: 'recv' });
     expect(s.win().from).toBeLessThanOrEqual(400);
     expect(s.win().to).toBeGreaterThanOrEqual(450);
@@ -90,9 +90,9 @@ describe('flow windows', () => {
   });
 
   it("shows both ends of a message: kept, moved, or zoomed out to fit it", () => {
-    expect(windowShowingMessage({ from: 0, to: 1000 }, M1)).toEqual({ from: 0, to: 1000 });
-    expect(windowShowingMessage({ from: 0, to: 100 }, M2)).toEqual({ from: 375, to: 475 });
-    const w = windowShowingMessage({ from: 0, to: 10 }, M1);
+    expect(windowShowingMessage({ from: 0, to: 1000 }, FIRST)).toEqual({ from: 0, to: 1000 });
+    expect(windowShowingMessage({ from: 0, to: 100 }, SECOND)).toEqual({ from: 375, to: 475 });
+    const w = windowShowingMessage({ from: 0, to: 10 }, FIRST);
     expect(w.from).toBeLessThan(100);
     expect(w.to).toBeGreaterThan(180);
   });
