@@ -1,8 +1,7 @@
 // A canvas that fills its parent's width, is sharp on high-DPI screens and
 // repaints through a Painter when resized, so screen and export share paint().
-import { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
-import { context2d, devicePixelRatio, FittedCanvas, sizeCanvas } from './fitted_canvas';
+import { canvasPainter, devicePixelRatio, FittedCanvas } from './fitted_canvas';
 
 export interface ChartCanvasOptions {
   /** CSS height in pixels. */
@@ -44,13 +43,8 @@ export class ChartCanvas extends FittedCanvas {
   redraw(): void {
     if (this.options.heightFor) this.cssHeight = Math.max(1, Math.round(this.options.heightFor(this.cssWidth)));
     const dpr = devicePixelRatio();
-    sizeCanvas(this.canvas, this.cssWidth, this.cssHeight, dpr);
-    this.canvas.style.width = `${this.cssWidth}px`;
-    this.canvas.style.height = `${this.cssHeight}px`;
-    const ctx = context2d(this.canvas);
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const painter = new CanvasPainter(ctx, this.cssWidth, this.cssHeight);
+    const painter = canvasPainter(this.canvas, this.cssWidth, this.cssHeight, dpr);
+    if (!painter) return;
     painter.clear();
     this.paint(painter);
   }

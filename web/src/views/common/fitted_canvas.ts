@@ -2,6 +2,7 @@
 // parent's width taken when attached and whenever it resizes, sizes in CSS
 // pixels, at most one pending animation frame, and what detach() releases.
 // ChartCanvas (the panels' charts) and the animation's Stage build on it.
+import { CanvasPainter } from '../../render/canvas_painter';
 import { el } from './dom';
 
 export abstract class FittedCanvas {
@@ -86,6 +87,18 @@ export function sizeCanvas(c: HTMLCanvasElement, width: number, height: number, 
   const h = Math.max(1, Math.round(height * dpr));
   if (c.width !== w) c.width = w;
   if (c.height !== h) c.height = h;
+}
+
+/** Sizes `c` for the CSS size at `dpr` and returns a painter in CSS pixels
+ * over it; null without a 2D context. */
+export function canvasPainter(c: HTMLCanvasElement, width: number, height: number, dpr: number): CanvasPainter | null {
+  sizeCanvas(c, width, height, dpr);
+  c.style.width = `${width}px`;
+  c.style.height = `${height}px`;
+  const ctx = context2d(c);
+  if (!ctx) return null;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return new CanvasPainter(ctx, width, height);
 }
 
 /** The canvas's 2D context, or null (jsdom without a canvas implementation). */

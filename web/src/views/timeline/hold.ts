@@ -56,3 +56,30 @@ export class TileHold {
     return false;
   }
 }
+
+/**
+ * The trace duration each recent tile generation was asked for under (a live
+ * snapshot starts one), and that of the tile painted last: once it reaches a
+ * snapshot's duration, that snapshot's records are on screen (the display-lag
+ * benchmark reads it).
+ */
+export class PaintedDurations {
+  private readonly byGeneration = new Map<number, number>();
+  private painted = -1;
+
+  /** Tiles of `generation` are asked for under a summary of `duration`. */
+  asked(generation: number, duration: number): void {
+    this.byGeneration.set(generation, duration);
+    this.byGeneration.delete(generation - 16);
+  }
+
+  /** A tile of `generation` was painted. */
+  paintedTile(generation: number): void {
+    this.painted = this.byGeneration.get(generation) ?? this.painted;
+  }
+
+  /** The duration of the painted tile's summary; -1 before the first. */
+  get drawn(): number {
+    return this.painted;
+  }
+}

@@ -6,7 +6,8 @@
 // and the details shown are kept by TimelineSelection (selection.ts); frames
 // that wait for a live snapshot's tile are skipped by TileHold (hold.ts);
 // highlights and the critical-path and anomaly overlays are TimelineOverlays
-// (overlays.ts); the rows' scrollbar and position are RowScroll (scroll.ts).
+// (overlays.ts); the rows' scrollbar and position are RowScroll (scroll.ts);
+// its options and status are in options.ts.
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -17,51 +18,30 @@ import {
 } from '../../base/time_scale';
 import { TraceLinks } from '../../engine/links';
 import type { Tile } from '../../engine/tile';
-import type { Details, SliceRef, TraceSummary } from '../../protocol/api.gen';
-import { CanvasPainter } from '../../render/canvas_painter';
+import type { SliceRef, TraceSummary } from '../../protocol/api.gen';
+import type { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
-import type { ApiClient, ReplayCursor, StateStyle, TimelineControl, TimelineTarget } from '../context';
+import { canvasPainter, devicePixelRatio } from '../common/fitted_canvas';
+import type { TimelineControl, TimelineTarget } from '../context';
 import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
 import { FoldedGroups } from './groups';
 import { LABEL_WIDTH, TimelineGeometry } from './geometry';
-import { TileHold } from './hold';
+import { PaintedDurations, TileHold } from './hold';
 import { TimelineInput } from './input';
+import type { TimelineOptions } from './options';
 import { TimelineOverlays } from './overlays';
 import { paintTimeline } from './paint';
 import { RowScroll } from './scroll';
-import { TimelineSelection, clickAction, type SelectedSlice } from './selection';
+import { TimelineSelection, clickAction } from './selection';
 import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
 
-export interface TimelineOptions {
-  api: ApiClient;
-  summary: TraceSummary;
-  style: StateStyle;
-  /** Details of the clicked or selected thing; null clears the panel. */
-  onDetails?: (d: Details | null, loading: boolean) => void;
-  /** Pointer time (null: outside the plot), window, measured range. */
-  onStatus?: (s: TimelineStatus) => void;
-  /** The first tile was drawn. */
-  onFirstDraw?: () => void;
-  /** For failures that are not API errors (decoding, drawing). */
-  onError?: (e: unknown) => void;
-  /** The replay cursor: drawn as a line and kept in view; a click on the ruler moves it. */
-  replay?: ReplayCursor;
-}
-
-export interface TimelineStatus {
-  pointer: number | null;
-  window: TimeWindow;
-  range: { from: number; to: number } | null;
-  selected: SelectedSlice | null;
-  loading: boolean;
-}
+export type { TimelineOptions, TimelineStatus } from './options';
 
 export class TimelineView implements TimelineControl {
   readonly root: HTMLElement;
   readonly canvas: HTMLCanvasElement;
   private readonly scroll: RowScroll;
-  private readonly ctx: CanvasRenderingContext2D | null;
   private painter: CanvasPainter | null = null;
 
   private win: TimeWindow;
@@ -89,10 +69,7 @@ export class TimelineView implements TimelineControl {
   /** draws done (tests and benchmarks) */
   frames = 0;
   lastFrameMs = 0;
-  /** the trace duration of each recent tile generation (a live snapshot starts one) */
-  private readonly generationDurations = new Map<number, number>();
-  /** the trace duration the last painted tile was asked for under, -1 before one */
-  private paintedDuration = -1;
+  private readonly durations = new PaintedDurations();
   /** holdForTile(): frames wait for a live snapshot's tile */
   private readonly hold = new TileHold({ expired: () => this.requestDraw() });
 
@@ -112,7 +89,6 @@ export class TimelineView implements TimelineControl {
       requestDraw: () => this.requestDraw(),
     });
     host.append(this.canvas, this.scroll.element);
-    this.ctx = this.canvas.getContext('2d');
 
     this.layout = new RowLayout(summary);
     this.win = clampWindow({ from: 0, to: Math.max(summary.duration, 1) }, summary.duration);
@@ -122,7 +98,7 @@ export class TimelineView implements TimelineControl {
       24,
       (e) => this.options.onError?.(e),
     );
-    this.generationDurations.set(this.loader.generation, summary.duration);
+    this.durations.asked(this.loader.generation, summary.duration);
     this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
     if (options.replay) this.cleanups.push(options.replay.onMove((t) => this.followReplay(t)));
     this.overlays = new TimelineOverlays({
@@ -267,9 +243,7 @@ export class TimelineView implements TimelineControl {
     const whole = this.win.from <= 0 && this.win.to >= before;
     this.options = { ...this.options, summary };
     this.loader.invalidate();
-    const generation = this.loader.generation;
-    this.generationDurations.set(generation, summary.duration);
-    this.generationDurations.delete(generation - 16);
+    this.durations.asked(this.loader.generation, summary.duration);
     this.overlays.drop();
     this.links.reset();
     this.relayout();
@@ -309,7 +283,7 @@ export class TimelineView implements TimelineControl {
    * records are painted (display-lag benchmark). -1 before the first tile.
    */
   drawnDuration(): number {
-    return this.paintedDuration;
+    return this.durations.drawn;
   }
 
   exportSize(): { width: number; height: number } {
@@ -365,7 +339,7 @@ export class TimelineView implements TimelineControl {
   }
 
   private draw(): void {
-    if (!this.ctx || !this.painter || this.cssWidth <= 0 || this.cssHeight <= 0) return;
+    if (!this.painter || this.cssWidth <= 0 || this.cssHeight <= 0) return;
     const t0 = performance.now();
     this.ensureTile();
     const fresh = this.loader.current?.generation === this.loader.generation;
@@ -378,7 +352,7 @@ export class TimelineView implements TimelineControl {
     this.frames++;
     this.lastFrameMs = performance.now() - t0;
     const painted = this.loader.current;
-    if (painted) this.paintedDuration = this.generationDurations.get(painted.generation) ?? this.paintedDuration;
+    if (painted) this.durations.paintedTile(painted.generation);
     if (this.loader.current && !this.drawnOnce) {
       this.drawnOnce = true;
       this.options.onFirstDraw?.();
@@ -428,19 +402,12 @@ export class TimelineView implements TimelineControl {
     const rect = this.root.getBoundingClientRect();
     const w = Math.max(0, Math.floor(rect.width - this.scroll.width));
     const h = Math.max(0, Math.floor(rect.height));
-    const dpr = window.devicePixelRatio || 1;
+    const dpr = devicePixelRatio();
     if (w === this.cssWidth && h === this.cssHeight && dpr === this.dpr && this.painter) return;
     this.cssWidth = w;
     this.cssHeight = h;
     this.dpr = dpr;
-    this.canvas.style.width = `${w}px`;
-    this.canvas.style.height = `${h}px`;
-    this.canvas.width = Math.max(1, Math.round(w * dpr));
-    this.canvas.height = Math.max(1, Math.round(h * dpr));
-    if (this.ctx) {
-      this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      this.painter = new CanvasPainter(this.ctx, w, h);
-    }
+    this.painter = canvasPainter(this.canvas, w, h, dpr);
     this.scroll.update();
     this.draw();
   }
