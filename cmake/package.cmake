@@ -29,7 +29,7 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Minimum versions as dpkg-shlibdeps gives them on Debian 12.
 set(plx_depends "libc6 (>= 2.34)" "libstdc++6 (>= 12)" "libgcc-s1 (>= 4.2)" "zlib1g (>= 1:1.2.6)"
     "libzstd1 (>= 1.5.2)" "libxxhash0 (>= 0.7.0)" "libfmt9 (>= 9.1.0)"
-    "libopen-trace-format2-10 (>= 3.0.2)")
+    "libopen-trace-format2-10 (>= 3.0.2)" "libsqlite3-0 (>= 3.38.0)" "libedit2 (>= 3.1-20130611)")
 if(PLX_JEMALLOC AND NOT PLX_SANITIZE)
   list(APPEND plx_depends "libjemalloc2 (>= 5.0.0)")
 endif()

@@ -14,6 +14,18 @@
 
 namespace plx::analysis {
 
+const char* WaitKindName(WaitKind kind) {
+  switch (kind) {
+    case WaitKind::kLateSender:
+      return "late-sender";
+    case WaitKind::kLateReceiver:
+      return "late-receiver";
+    case WaitKind::kCollective:
+      return "collective";
+  }
+  return "collective";
+}
+
 void WaitTotals::Add(WaitKind kind, int64_t ns) {
   ++count;
   switch (kind) {

@@ -33,6 +33,10 @@ enum class WaitKind : uint8_t {
   kCollective = 2,
 };
 
+/// "late-sender", "late-receiver" or "collective": how the API and
+/// `parallax query` name a kind.
+const char* WaitKindName(WaitKind kind);
+
 /// One wait: a call that was held, and what it waited for.
 struct WaitInstance {
   uint32_t slice = model::kNone;  // the waiting call (row of Trace::slices)

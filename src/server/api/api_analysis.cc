@@ -61,18 +61,6 @@ std::string RankList(const std::vector<int64_t>& ranks) {
   return out;
 }
 
-const char* WaitKindName(analysis::WaitKind kind) {
-  switch (kind) {
-    case analysis::WaitKind::kLateSender:
-      return "late-sender";
-    case analysis::WaitKind::kLateReceiver:
-      return "late-receiver";
-    case analysis::WaitKind::kCollective:
-      return "collective";
-  }
-  return "collective";
-}
-
 std::string WaitText(const model::Trace& t, const SliceRefs& refs,
                      const analysis::WaitInstance& w) {
   std::string cause =
@@ -281,7 +269,7 @@ ApiResponse Waits(ServedTrace& served, const QueryParams& q) {
   for (size_t i = 0; i < keep; ++i) {
     const analysis::WaitInstance& wi = *order[i];
     longest.push_back(Json{
-        {"kind", WaitKindName(wi.kind)},
+        {"kind", analysis::WaitKindName(wi.kind)},
         {"slice", refs.Ref(wi.slice)},
         {"begin", TraceTime(t, wi.begin_ns)},
         {"end", TraceTime(t, wi.end_ns())},
@@ -356,7 +344,7 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
   const SliceRefs refs(served);
   for (size_t i = 0; i < keep_waits; ++i) {
     const analysis::WaitInstance& w = *longest[i];
-    findings.push_back(FindingJson(t, WaitKindName(w.kind), "warning", WaitText(t, refs, w),
+    findings.push_back(FindingJson(t, analysis::WaitKindName(w.kind), "warning", WaitText(t, refs, w),
                                    w.thread, w.begin_ns, w.end_ns(), w.slice));
   }
 
