@@ -75,6 +75,8 @@ Command AddCriticalPathCommand(CLI::App& parent, const GlobalOptions& global);
 Command AddCheckCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax report`: every analysis on one page, findings first.
 Command AddReportCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax query`: SQL over a trace.
+Command AddQueryCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax convert`: a trace to or from another tool's format.
 Command AddConvertCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax serve`: the HTTP + WebSocket server of the browser viewer.

@@ -12,7 +12,7 @@ constexpr char kDescription[] =
 
 constexpr char kCommandList[] =
     "(commands: info, stats, dump, merge, convert, record, report, anomalies, matrix, waits, "
-    "critical-path, check, serve, view)";
+    "critical-path, check, serve, view, query)";
 
 constexpr char kFooter[] =
     "Global options go before or after the command: parallax stats run.plx --progress\n"
@@ -31,6 +31,7 @@ constexpr char kFooter[] =
     "  parallax critical-path run.plx     what the run's end waited for, per state\n"
     "  parallax check run.plx             receives before their sends, and their repair\n"
     "  parallax view run.plx              the trace in the browser viewer (serve: several)\n"
+    "  parallax query run.plx 'SELECT ...' SQL over slices, messages, waits (no SQL: a shell)\n"
     "\n"
     "Exit status: 0 success, 1 error (unreadable file, ...), 2 bad usage.\n"
     "Damaged or truncated files give warnings on stderr; what is readable is used.\n"
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
         plx::cli::AddMatrixCommand(app, global),       plx::cli::AddWaitsCommand(app, global),
         plx::cli::AddCriticalPathCommand(app, global), plx::cli::AddCheckCommand(app, global),
         plx::cli::AddServeCommand(app, global),        plx::cli::AddViewCommand(app, global),
+        plx::cli::AddQueryCommand(app, global),
     };
     return commands;
   };
