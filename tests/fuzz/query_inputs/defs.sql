@@ -1,0 +1,1 @@
+SELECT * FROM threads t JOIN processes p ON p.id = t.process JOIN critical_path c ON c.thread = t.id; SELECT * FROM anomalies a, states s WHERE s.name = a.state AND s.color IS NULL; SELECT * FROM callsites, counters

@@ -1,0 +1,1 @@
+SELECT * FROM slices WHERE id IN (0, -1, 99999999999, 1.5, '2') OR id = (SELECT max(slice) FROM wait_states)

@@ -1,0 +1,1 @@
+SELECT s.id, m.* FROM slices s JOIN messages m ON m.recv_slice = s.id WHERE s.state IN ('MPI_Recv', 3) ORDER BY s.dur DESC LIMIT 5

@@ -1,0 +1,1 @@
+SELECT * FROM instants WHERE time > -9223372036854775808 AND time < 9.3e18; SELECT * FROM counter_samples WHERE process = 1; SELECT * FROM collectives WHERE id = 0

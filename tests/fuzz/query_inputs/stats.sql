@@ -1,0 +1,1 @@
+SELECT state, count(*), sum(dur) FROM slices GROUP BY state

@@ -1,0 +1,1 @@
+SELECT * FROM slices WHERE thread IN (0, 1, 'x', NULL, 2.5) AND end >= 1000 AND begin <= 1e6 AND rank BETWEEN 0 AND 3
