@@ -31,6 +31,22 @@ bool ScanTakes(const ScanColumns& c, int column, Op op);
 double ScanEstimate(const ScanColumns& c, const std::vector<Constraint>& taken, double rows,
                     uint32_t threads);
 
+/// A record table read by ChunkCursors: its spec, where-columns and rows.
+class RecordTable : public VirtualTable {
+ public:
+  RecordTable(const TableSpec& spec, const TraceContext& context, ScanColumns columns)
+      : VirtualTable(spec), context_(context), columns_(columns) {}
+  bool Takes(int column, Op op) const override { return ScanTakes(columns_, column, op); }
+  double Estimate(const std::vector<Constraint>& taken) const override {
+    const double rows = static_cast<double>(context_.store->totals().table[columns_.table]);
+    return ScanEstimate(columns_, taken, rows, context_.store->threads());
+  }
+
+ protected:
+  const TraceContext& context_;
+  const ScanColumns columns_;
+};
+
 class ChunkCursor : public Cursor {
  public:
   ChunkCursor(const TraceContext& context, ScanColumns columns);

@@ -11,5 +11,7 @@
 namespace plx::query {
 
 std::vector<std::unique_ptr<VirtualTable>> RecordTables(const TraceContext& context);
+/// The slices table alone (slice_table.cc).
+std::unique_ptr<VirtualTable> MakeSliceTable(const TraceContext& context);
 
 }  // namespace plx::query

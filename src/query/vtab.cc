@@ -2,7 +2,8 @@
 // constraints the table takes (never omitted: SQLite checks every row
 // again) and writes them into idxStr as "column op in;" triples, which
 // xFilter reads back to turn its arguments into Constraints; an IN list is
-// taken whole (sqlite3_vtab_in), so a scan sees every value at once.
+// taken whole (sqlite3_vtab_in), so a scan sees every value at once. A
+// GROUP BY the table can group by comes first, as "g column used;".
 #include "query/vtab.h"
 
 #include <sqlite3.h>
@@ -115,6 +116,13 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
     plan += std::to_string(c.iColumn) + " " + std::to_string(static_cast<int>(op)) + " " +
             (whole ? "1" : "0") + ";";
   }
+  // GROUP BY one column the table can group by: no sort in SQLite.
+  if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn >= 0 && sqlite3_vtab_distinct(info) == 1 &&
+      impl->Groups(info->aOrderBy[0].iColumn, info->colUsed, taken)) {
+    info->orderByConsumed = 1;
+    plan = "g " + std::to_string(info->aOrderBy[0].iColumn) + " " + std::to_string(info->colUsed) +
+           ";" + plan;
+  }
   const double rows = std::max(1.0, impl->Estimate(taken));
   info->estimatedRows = static_cast<sqlite3_int64>(rows);
   info->estimatedCost = rows;
@@ -165,6 +173,12 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* plan, int argc, sqlite3_v
   std::istringstream in(plan != nullptr ? plan : "");
   int column = 0, op = 0, whole = 0;
   char semicolon = 0;
+  if (in.peek() == 'g') {
+    char g = 0;
+    uint64_t used = 0;
+    in >> g >> column >> used >> semicolon;
+    cursor->impl->Group(column, used);
+  }
   for (int a = 0; a < argc && (in >> column >> op >> whole >> semicolon); ++a) {
     Constraint c{column, static_cast<Op>(op), {}};
     if (whole != 0) {

@@ -61,6 +61,10 @@ class Cursor {
   /// Starts a scan. Rows the constraints exclude may still come: SQLite
   /// checks every row again, so they only save work.
   virtual Status Filter(const std::vector<Constraint>& constraints) = 0;
+  /// Before Filter, when the scan was planned to give its rows grouped by
+  /// `column` (VirtualTable::Groups): the statement reads the columns whose
+  /// bits are set in `used` (bit 63: any column from the 64th on).
+  virtual void Group(int column, uint64_t used) {}
   virtual Status Next() = 0;
   virtual bool Eof() const = 0;
   virtual void Column(int column, Cell cell) const = 0;
@@ -77,6 +81,12 @@ class VirtualTable {
   /// Rows a scan under constraints on `taken` (columns and ops) is
   /// expected to read: what the planner compares plans by.
   virtual double Estimate(const std::vector<Constraint>& taken) const = 0;
+  /// Whether a scan under `taken` reading the columns of `used` can give
+  /// its rows grouped by `column` (equal values together, in any order):
+  /// then SQLite's GROUP BY needs no sort of its own.
+  virtual bool Groups(int column, uint64_t used, const std::vector<Constraint>& taken) const {
+    return false;
+  }
   virtual std::unique_ptr<Cursor> Open() = 0;
 
  private:

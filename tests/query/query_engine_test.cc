@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -93,6 +94,63 @@ TEST_F(QueryEngineTest, SlicesAreTheModelsRows) {
     EXPECT_EQ(count("collectives"), static_cast<int64_t>(o.model.collectives.size()));
     EXPECT_EQ(count("threads"), static_cast<int64_t>(o.model.threads.size()));
     EXPECT_EQ(count("states"), static_cast<int64_t>(o.model.states.size()));
+  }
+}
+
+// Text rows of a statement (EXPLAIN QUERY PLAN's details).
+class TextRows : public RowSink {
+ public:
+  void Begin(const std::vector<std::string>&) override {}
+  void Row(const std::vector<Value>& values) override {
+    for (const Value& v : values)
+      if (v.kind == Value::kText) text += v.s + "\n";
+  }
+  std::string text;
+};
+
+TEST_F(QueryEngineTest, GroupedByStateTheScanNeedsNoSortAndAgreesWithTheModel) {
+  for (const testing::TestTrace& t : *traces_) {
+    SCOPED_TRACE(t.name);
+    Opened o = OpenTrace(t);
+    if (!o.engine) continue;
+    const model::SliceTable& s = o.model.slices;
+    const int64_t origin = o.model.begin_ns;
+    // Per state: count, sum of dur, self, depth, unclosed, begin; largest id,
+    // thread and call site (kNone counts as none).
+    std::map<int64_t, std::vector<int64_t>> expected;
+    for (size_t i = 0; i < s.size(); ++i) {
+      std::vector<int64_t>& e = expected[s.state[i]];
+      if (e.empty()) e = {s.state[i], 0, 0, 0, 0, 0, 0, -1, -1, kNull};
+      const int64_t callsite = s.callsite[i] < o.model.callsites.size() ? s.callsite[i] : kNull;
+      e[1] += 1;
+      e[2] += s.end[i] - s.begin[i];
+      e[3] += s.self_ns[i];
+      e[4] += s.depth[i];
+      e[5] += (s.flags[i] & model::SliceTable::kUnclosed) ? 1 : 0;
+      e[6] += s.begin[i] - origin;
+      e[7] = std::max<int64_t>(e[7], static_cast<int64_t>(i));
+      e[8] = std::max<int64_t>(e[8], s.thread[i]);
+      e[9] = std::max(e[9], callsite);
+    }
+    std::vector<std::vector<int64_t>> rows;
+    for (auto& [state, e] : expected)
+      rows.push_back(e);
+    const std::string sql =
+        "SELECT state_id, count(*), sum(dur), sum(self), sum(depth), sum(unclosed), sum(begin), "
+        "max(id), max(thread), max(callsite_id) FROM slices GROUP BY state_id";
+    EXPECT_EQ(Ints(*o.engine, sql + " ORDER BY state_id"), rows);
+    // Only dur read: kept as one field.
+    std::vector<std::vector<int64_t>> durs;
+    for (const auto& e : rows)
+      durs.push_back({e[0], e[1], e[2]});
+    EXPECT_EQ(
+        Ints(*o.engine,
+             "SELECT state_id, count(*), sum(dur) FROM slices GROUP BY state ORDER BY state_id"),
+        durs);
+    TextRows plan;
+    ASSERT_TRUE(o.engine->Run("EXPLAIN QUERY PLAN " + sql, plan).ok());
+    EXPECT_NE(plan.text.find("INDEX 0:g "), std::string::npos) << plan.text;
+    EXPECT_EQ(plan.text.find("TEMP B-TREE FOR GROUP BY"), std::string::npos) << plan.text;
   }
 }
 
