@@ -101,9 +101,19 @@ class SliceCursor : public ChunkCursor {
  public:
   using ChunkCursor::ChunkCursor;
 
-  void Group(int column, uint64_t used) override {
+  void Group(int column, bool descending, uint64_t used) override {
     grouped_ = true;
     fields_ = FieldsFor(used);
+    // The groups in the column's order: names byte by byte (SQLite's
+    // BINARY collation), or numbers.
+    const model::Trace& t = context_.trace();
+    order_.resize(t.states.size());
+    for (uint32_t i = 0; i < order_.size(); ++i)
+      order_[i] = i;
+    if (column == kSliceState)
+      std::stable_sort(order_.begin(), order_.end(),
+                       [&](uint32_t a, uint32_t b) { return t.states[a].name < t.states[b].name; });
+    if (descending) std::reverse(order_.begin(), order_.end());
   }
   Status Filter(const std::vector<Constraint>& constraints) override {
     PLX_RETURN_IF_ERROR(ChunkCursor::Filter(constraints));
@@ -157,7 +167,7 @@ class SliceCursor : public ChunkCursor {
     SkipEmpty();
     return Status::Ok();
   }
-  bool Eof() const override { return grouped_ ? group_ >= groups_.size() : ChunkCursor::Eof(); }
+  bool Eof() const override { return grouped_ ? group_ >= order_.size() : ChunkCursor::Eof(); }
   void Column(int column, Cell cell) const override {
     SliceColumn(context_, grouped_ ? Kept() : Current(), column, cell);
   }
@@ -243,8 +253,8 @@ class SliceCursor : public ChunkCursor {
   // The kept row of a grouped scan.
   SliceRow Kept() const {
     SliceRow r;
-    r.state = static_cast<uint32_t>(group_);
-    const int64_t* v = groups_[group_].data() + at_;
+    r.state = order_[group_];
+    const int64_t* v = groups_[order_[group_]].data() + at_;
     for (size_t i = 0; i < fields_.size(); ++i) {
       switch (fields_[i]) {
         case kFieldId:
@@ -280,8 +290,8 @@ class SliceCursor : public ChunkCursor {
   }
   // Moves past the ends of groups.
   void SkipEmpty() {
-    while (group_ < groups_.size() && at_ >= groups_[group_].size()) {
-      std::vector<int64_t>().swap(groups_[group_]);  // given out: its memory goes back
+    while (group_ < order_.size() && at_ >= groups_[order_[group_]].size()) {
+      std::vector<int64_t>().swap(groups_[order_[group_]]);  // given out: its memory goes back
       ++group_;
       at_ = 0;
     }
@@ -291,6 +301,7 @@ class SliceCursor : public ChunkCursor {
   bool grouped_ = false;
   std::vector<int> fields_;                   // kept per row, in this order
   std::vector<std::vector<int64_t>> groups_;  // per state: its rows' fields
+  std::vector<uint32_t> order_;               // the states in the order given
   size_t group_ = 0, at_ = 0;
 };
 

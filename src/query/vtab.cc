@@ -3,7 +3,7 @@
 // again) and writes them into idxStr as "column op in;" triples, which
 // xFilter reads back to turn its arguments into Constraints; an IN list is
 // taken whole (sqlite3_vtab_in), so a scan sees every value at once. A
-// GROUP BY the table can group by comes first, as "g column used;".
+// GROUP BY the table can group by comes first, as "g column desc used;".
 #include "query/vtab.h"
 
 #include <sqlite3.h>
@@ -120,8 +120,8 @@ int BestIndex(sqlite3_vtab* vtab, sqlite3_index_info* info) {
   if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn >= 0 && sqlite3_vtab_distinct(info) == 1 &&
       impl->Groups(info->aOrderBy[0].iColumn, info->colUsed, taken)) {
     info->orderByConsumed = 1;
-    plan = "g " + std::to_string(info->aOrderBy[0].iColumn) + " " + std::to_string(info->colUsed) +
-           ";" + plan;
+    plan = "g " + std::to_string(info->aOrderBy[0].iColumn) + " " +
+           (info->aOrderBy[0].desc ? "1 " : "0 ") + std::to_string(info->colUsed) + ";" + plan;
   }
   const double rows = std::max(1.0, impl->Estimate(taken));
   info->estimatedRows = static_cast<sqlite3_int64>(rows);
@@ -175,9 +175,10 @@ int Filter(sqlite3_vtab_cursor* base, int, const char* plan, int argc, sqlite3_v
   char semicolon = 0;
   if (in.peek() == 'g') {
     char g = 0;
+    int descending = 0;
     uint64_t used = 0;
-    in >> g >> column >> used >> semicolon;
-    cursor->impl->Group(column, used);
+    in >> g >> column >> descending >> used >> semicolon;
+    cursor->impl->Group(column, descending != 0, used);
   }
   for (int a = 0; a < argc && (in >> column >> op >> whole >> semicolon); ++a) {
     Constraint c{column, static_cast<Op>(op), {}};

@@ -62,9 +62,11 @@ class Cursor {
   /// checks every row again, so they only save work.
   virtual Status Filter(const std::vector<Constraint>& constraints) = 0;
   /// Before Filter, when the scan was planned to give its rows grouped by
-  /// `column` (VirtualTable::Groups): the statement reads the columns whose
-  /// bits are set in `used` (bit 63: any column from the 64th on).
-  virtual void Group(int column, uint64_t used) {}
+  /// `column` (VirtualTable::Groups): the groups must come in the column's
+  /// order (`descending`: reversed), as SQLite then sorts them no more; the
+  /// statement reads the columns whose bits are set in `used` (bit 63: any
+  /// column from the 64th on).
+  virtual void Group(int column, bool descending, uint64_t used) {}
   virtual Status Next() = 0;
   virtual bool Eof() const = 0;
   virtual void Column(int column, Cell cell) const = 0;
@@ -82,8 +84,8 @@ class VirtualTable {
   /// expected to read: what the planner compares plans by.
   virtual double Estimate(const std::vector<Constraint>& taken) const = 0;
   /// Whether a scan under `taken` reading the columns of `used` can give
-  /// its rows grouped by `column` (equal values together, in any order):
-  /// then SQLite's GROUP BY needs no sort of its own.
+  /// its rows grouped by `column` (equal values together, the groups in the
+  /// column's order): then SQLite's GROUP BY needs no sort of its own.
   virtual bool Groups(int column, uint64_t used, const std::vector<Constraint>& taken) const {
     return false;
   }

@@ -147,6 +147,21 @@ TEST_F(QueryEngineTest, GroupedByStateTheScanNeedsNoSortAndAgreesWithTheModel) {
         Ints(*o.engine,
              "SELECT state_id, count(*), sum(dur) FROM slices GROUP BY state ORDER BY state_id"),
         durs);
+    // The groups come in the order asked for, which SQLite then trusts.
+    std::set<std::string> names;
+    for (const auto& [state, e] : expected)
+      names.insert(o.model.states[state].name);
+    std::string ascending, descending;
+    for (const std::string& n : names)
+      ascending += n + "\n";
+    for (auto it = names.rbegin(); it != names.rend(); ++it)
+      descending += *it + "\n";
+    TextRows up, down;
+    ASSERT_TRUE(o.engine->Run("SELECT state FROM slices GROUP BY state ORDER BY state", up).ok());
+    ASSERT_TRUE(
+        o.engine->Run("SELECT state FROM slices GROUP BY state ORDER BY state DESC", down).ok());
+    EXPECT_EQ(up.text, ascending);
+    EXPECT_EQ(down.text, descending);
     TextRows plan;
     ASSERT_TRUE(o.engine->Run("EXPLAIN QUERY PLAN " + sql, plan).ok());
     EXPECT_NE(plan.text.find("INDEX 0:g "), std::string::npos) << plan.text;
