@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import { checks, closeRun, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, closeRun, demoTraceArgs, launchBrowser, selectSlice, startServer, until, watchPageErrors } from './harness.mjs';
 
 const { args, traceFile } = demoTraceArgs('legibility.mjs', { out: 'e2e-legibility-out' });
 
@@ -52,17 +52,7 @@ try {
                         [s.begin - duration, s.end + duration]);
     const beginText = () => page.evaluate(
       () => document.querySelector('[data-testid=details] dd[data-field=begin]')?.textContent ?? '');
-    let selected = -1;
-    for (const f of [0.5, 0.3, 0.7, 0.15, 0.85]) {
-      await page.keyboard.press('Escape');
-      const p = await page.evaluate(([sl, f]) => {
-        const t = window.parallax.timeline;
-        return { x: t.timeToX(sl.begin + f * (sl.end - sl.begin)), y: t.laneY(sl.row, sl.depth) };
-      }, [s, f]);
-      await canvas.click({ position: p });
-      selected = await until(() => page.evaluate(() => window.parallax.timeline.selected()), (id) => id === s.id, 1500);
-      if (selected === s.id) break;
-    }
+    const selected = await selectSlice(page, s);
     assert.equal(selected, s.id, 'the short slice is selected');
     await until(beginText, (n) => n !== '', 3000);
     const field = (f) => page.locator(`[data-testid=details] dd[data-field=${f}]`).innerText();

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, closeRun, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, closeRun, demoTraceArgs, launchBrowser, selectSlice, startServer, until, watchPageErrors } from './harness.mjs';
 
 const { args, traceFile } = demoTraceArgs('linked_events.mjs', { out: 'e2e-linked-events-out' });
 const { check, fail, finish } = checks();
@@ -149,14 +149,7 @@ try {
     const onPath = path.segments.some((g) => g.row === s.row && Math.min(g.end, s.end) > Math.max(g.begin, s.begin));
     const duration = s.end - s.begin;
     await page.evaluate(([a, b]) => window.parallax.timeline.setWindow(a, b), [s.begin - duration, s.end + duration]);
-    await page.waitForTimeout(300);
-    const p = await page.evaluate((s) => {
-      const t = window.parallax.timeline;
-      return { x: t.timeToX((s.begin + s.end) / 2), y: t.laneY(s.row, s.depth) };
-    }, s);
-    await page.keyboard.press('Escape');
-    await canvas.click({ position: p });
-    assert.equal(await until(selectedSlice, (id) => id === s.id, 3000), s.id, 'the waiting call is selected');
+    assert.equal(await selectSlice(page, s), s.id, 'the waiting call is selected');
     const waitField = page.locator('[data-testid=details-wait]');
     await waitField.waitFor({ timeout: 10000 });
     assert.equal(await waitField.getAttribute('data-kind'), 'late-sender');

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, closeRun, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, closeRun, demoTraceArgs, launchBrowser, selectSlice, startServer, until, watchPageErrors } from './harness.mjs';
 
 const { args, traceFile } = demoTraceArgs('run.mjs', { out: 'e2e-out' });
 
@@ -58,6 +58,26 @@ async function slicePoint(page, slice) {
     const x1 = t.timeToX(s.end);
     return { x: (x0 + x1) / 2, y: t.laneY(s.row, s.depth), width: x1 - x0 };
   }, slice);
+}
+
+/**
+ * A point of the slice's bar that shows `rgb` on screen. Message arrows may
+ * cross the bar anywhere (the demo is recorded afresh for every run), so try
+ * points along it, for up to 5 s while tiles arrive; null if none does.
+ */
+async function colouredPoint(page, slice, rgb) {
+  const fractions = [0.5, 0.3, 0.7, 0.15, 0.85, 0.4, 0.6, 0.25, 0.75];
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const span = await slicePoint(page, slice);
+    const box = await page.locator('#timeline canvas').first().boundingBox();
+    const xs = fractions.map((f) => span.x - span.width / 2 + f * span.width);
+    const { pixels } = await pngPixels(page, await page.screenshot(), xs.map((x) => [box.x + x, box.y + span.y]));
+    const i = pixels.findIndex((c) => near(c, rgb));
+    if (i >= 0) return { x: xs[i], y: span.y, pixels };
+    if (Date.now() > deadline) return { x: null, y: span.y, pixels };
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const server = await startServer(args.parallax, [join(args['trace-dir'], traceFile)]);
@@ -125,6 +145,7 @@ try {
   // The histogram's selection: the longest MPI_Recv calls.
   const expected = await server.api(`/traces/${trace.id}/histogram?state=${recv.index}&method=percentile&percentile=99`);
   let target = null;  // a selected slice, shown after the jump
+  let barPoint = null;  // a point of its bar that shows its colour on screen
 
   await check('histogram of MPI_Recv: p99 selects slices and they blink in the timeline', async () => {
     await page.locator('[data-view=histogram]').click();
@@ -161,27 +182,21 @@ try {
     // Leaving the histogram clears its highlight, so the bar has its own colour.
     await page.locator('[data-view=stats]').click();
     await page.waitForFunction(() => window.parallax.timeline.highlighted().length === 0);
-    const p = await slicePoint(page, target);
-    const colour = await until(() => screenPixel(page, p.x, p.y), (c) => near(c, hexToRgb(recv.color)));
-    assert.ok(near(colour, hexToRgb(recv.color)), `pixel ${colour} is MPI_Recv's ${recv.color}`);
-    // Arrows take a click within a few pixels of their line, and messages
-    // cross this row: click along the bar until a point is the bar's own.
+    const p = await colouredPoint(page, target, hexToRgb(recv.color));
+    assert.ok(p.x !== null, `the bar shows MPI_Recv's ${recv.color} somewhere: ${p.pixels.join(' ')}`);
+    barPoint = p;
     const details = page.locator('[data-testid=details]');
     const name = () => page.evaluate(
       () => document.querySelector('[data-testid=details] dd[data-field=name]')?.textContent ?? '');
     const canvas = page.locator('#timeline canvas').first();
-    const span = await slicePoint(page, target);
-    const x0 = span.x - span.width / 2;
     const canvasBox = await canvas.boundingBox();
-    let shown = '';
-    for (const f of [0.5, 0.3, 0.7, 0.15, 0.85, 0.4, 0.6]) {
-      // A click on empty space below the rows clears the details first.
+    // A click on empty space below the rows clears the details first.
+    const clear = async () => {
       await canvas.click({ position: { x: 600, y: canvasBox.height - 3 } });
       assert.equal(await until(name, (n) => !n, 1500), '', 'the details are cleared');
-      await canvas.click({ position: { x: x0 + f * span.width, y: p.y } });
-      shown = await until(name, (n) => n === 'MPI_Recv', 1500);
-      if (shown === 'MPI_Recv') break;
-    }
+    };
+    assert.equal(await selectSlice(page, target, clear), target.id, 'the slice is selected');
+    const shown = await until(name, (n) => n === 'MPI_Recv', 3000);
     assert.equal(shown, 'MPI_Recv', 'the details panel names the clicked state');
     const text = await details.innerText();
     assert.match(text, /duration/i);
@@ -189,7 +204,7 @@ try {
   });
 
   await check('hiding a state in the legend removes its bars; showing it brings them back', async () => {
-    const p = await slicePoint(page, target);
+    const p = barPoint;
     const box = page.locator('[data-testid=legend] [data-state="MPI_Recv"] input[type=checkbox]');
     const pixel = () => screenPixel(page, p.x, p.y);
     const isRecv = (c) => near(c, hexToRgb(recv.color));
@@ -201,7 +216,7 @@ try {
   });
 
   await check('export the timeline as PNG and SVG: the slice is in both', async () => {
-    const p = await slicePoint(page, target);
+    const p = barPoint;
     await page.locator('#timeline canvas').first().click({ position: { x: 600, y: 10 } });
     const [png] = await Promise.all([page.waitForEvent('download'),
                                      page.locator('[data-testid=export-png]').click()]);

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { checks, closeRun, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
+import { checks, closeRun, demoTraceArgs, launchBrowser, selectSlice, startServer, until, watchPageErrors } from './harness.mjs';
 
 const { args, traceFile } = demoTraceArgs('saved_views.mjs', { out: 'e2e-saved-views-out' });
 const { check, fail, finish } = checks();
@@ -68,10 +68,7 @@ try {
     const s = found.slices.filter((x) => x.end - x.begin > 20000)[10];
     const span = s.end - s.begin;
     await page.evaluate(([a, b]) => window.parallax.timeline.setWindow(a, b), [s.begin - span, s.end + span]);
-    await page.waitForTimeout(300);
-    const p = await page.evaluate((s) => ({ x: window.parallax.timeline.timeToX((s.begin + s.end) / 2), y: window.parallax.timeline.laneY(s.row, s.depth) }), s);
-    await canvas.click({ position: p });
-    assert.equal(await until(selected, (id) => id === s.id, 3000), s.id, 'the slice is selected');
+    assert.equal(await selectSlice(page, s), s.id, 'the slice is selected');
     // The Statistics tab, MPI_Send hidden, the last process folded.
     await page.locator('button[data-view=stats]').click();
     await page.locator('[data-testid=legend] [data-state="MPI_Send"] input[type=checkbox]').uncheck();
