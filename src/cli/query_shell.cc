@@ -4,6 +4,8 @@
 #include <editline/readline.h>
 #include <fmt/core.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -20,6 +22,7 @@ constexpr char kHelp[] =
     "  .tables            the tables\n"
     "  .schema [TABLE]    their columns (as CREATE TABLE)\n"
     "  .mode table|csv|json\n"
+    "  .timer on|off      print how long each statement took\n"
     "  .help              this\n"
     "  .quit              leave (also .exit, or end of input)\n"
     "docs/query-tables.md describes every column.\n";
@@ -39,8 +42,14 @@ bool ReadLine(bool terminal, const char* prompt, std::string* line) {
   return true;
 }
 
+// What the dot commands set.
+struct ShellState {
+  QueryFormat format;
+  bool timer = false;
+};
+
 // Runs a dot command; false for .quit / .exit.
-bool DotCommand(const std::string& line, QueryFormat* format) {
+bool DotCommand(const std::string& line, ShellState* state) {
   std::istringstream words(line);
   std::string command, arg;
   words >> command >> arg;
@@ -60,19 +69,38 @@ bool DotCommand(const std::string& line, QueryFormat* format) {
     if (!any) fmt::print(stderr, "parallax: query: no table named '{}'\n", arg);
   } else if (command == ".mode") {
     if (arg == "table")
-      *format = QueryFormat::kTable;
+      state->format = QueryFormat::kTable;
     else if (arg == "csv")
-      *format = QueryFormat::kCsv;
+      state->format = QueryFormat::kCsv;
     else if (arg == "json")
-      *format = QueryFormat::kJson;
+      state->format = QueryFormat::kJson;
     else
       fmt::print(stderr, "parallax: query: .mode: table, csv or json, not '{}'\n", arg);
+  } else if (command == ".timer") {
+    if (arg == "on" || arg == "off")
+      state->timer = arg == "on";
+    else
+      fmt::print(stderr, "parallax: query: .timer: on or off, not '{}'\n", arg);
   } else if (command == ".help") {
     fmt::print("{}", kHelp);
   } else {
     fmt::print(stderr, "parallax: query: unknown command {} (.help lists them)\n", command);
   }
   return true;
+}
+
+// Runs `sql`, printing its rows, then (.timer on) how long it took.
+Status RunTimed(query::QueryEngine& engine, const std::string& sql, const ShellState& state,
+                const query::QueryLimits& limits) {
+  std::unique_ptr<query::RowSink> printer = MakeQueryPrinter(state.format, stdout);
+  const auto begin = std::chrono::steady_clock::now();
+  const Status status = engine.Run(sql, *printer, limits);
+  if (state.timer)
+    fmt::print("time: {:.1f} ms\n",
+               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
+                   .count());
+  std::fflush(stdout);
+  return status;
 }
 
 }  // namespace
@@ -85,6 +113,7 @@ Status RunQueryShell(query::QueryEngine& engine, QueryFormat format,
     if (!history.empty()) read_history(history.c_str());
     fmt::print("parallax query: SQL over the trace; .help for help, .quit to leave\n");
   }
+  ShellState state{format};
   std::string statement, line;
   while (ReadLine(terminal, statement.empty() ? "parallax> " : "     ...> ", &line)) {
     if (statement.empty()) {
@@ -92,7 +121,7 @@ Status RunQueryShell(query::QueryEngine& engine, QueryFormat format,
       if (start == std::string::npos) continue;
       if (line[start] == '.') {
         if (terminal) add_history(line.c_str());
-        if (!DotCommand(line.substr(start), &format)) break;
+        if (!DotCommand(line.substr(start), &state)) break;
         continue;
       }
     }
@@ -102,8 +131,7 @@ Status RunQueryShell(query::QueryEngine& engine, QueryFormat format,
       std::string one = statement.substr(0, statement.size() - 1);
       add_history(one.c_str());
     }
-    std::unique_ptr<query::RowSink> printer = MakeQueryPrinter(format, stdout);
-    const Status status = engine.Run(statement, *printer, limits);
+    const Status status = RunTimed(engine, statement, state, limits);
     statement.clear();
     if (status.ok()) continue;
     if (!terminal) return status;
@@ -112,8 +140,7 @@ Status RunQueryShell(query::QueryEngine& engine, QueryFormat format,
   if (!history.empty()) write_history(history.c_str());
   // A last statement without its ';' still runs.
   if (statement.find_first_not_of(" \t\n") == std::string::npos) return Status::Ok();
-  std::unique_ptr<query::RowSink> printer = MakeQueryPrinter(format, stdout);
-  return engine.Run(statement, *printer, limits);
+  return RunTimed(engine, statement, state, limits);
 }
 
 }  // namespace plx::cli
