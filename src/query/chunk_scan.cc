@@ -1,12 +1,16 @@
-// ChunkCursor: threads, then each thread's chunks from the one that may
-// hold the window's start to the one past its end, then the chunk's rows.
+// ChunkCursor: the jobs (threads, then each thread's chunks from the one
+// that may hold the window's start to the one past its end, or the chunks
+// holding the ids asked for), then each chunk's rows.
 // Constraints whose values are not numbers (text, NULL) narrow nothing:
 // SQLite still applies them to every row.
 #include "query/chunk_scan.h"
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
+#include <thread>
 
 namespace plx::query {
 
@@ -98,30 +102,115 @@ double ScanEstimate(const ScanColumns& c, const std::vector<Constraint>& taken, 
   return rows;
 }
 
+// The chunks of a scan decoded in order: on the caller's thread, or, for a
+// long scan where the store has more than one worker, ahead of it on a
+// thread of its own into a ring of decoders, so decoding and SQLite's work
+// on the rows run on two cores.
+class ChunkDecoding {
+ public:
+  ChunkDecoding(const TraceContext& context, const std::vector<ChunkCursor::Job>* jobs)
+      : context_(context), jobs_(jobs) {
+    const bool ahead = jobs->size() >= kAheadFrom && context.store->pool()->size() > 1;
+    // A decoder points into itself: each slot stays where it was made.
+    for (size_t i = 0; i < (ahead ? kSlots : 1); ++i) {
+      slots_.push_back(std::make_unique<Slot>());
+      slots_.back()->log = std::make_unique<model::UndefinedLog>(&context.store->undefined());
+    }
+    if (ahead) thread_ = std::thread([this] { Run(); });
+  }
+  ~ChunkDecoding() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+  /// Job j's rows, valid until the next call; jobs are asked for in order.
+  const store::ChunkRows& Get(size_t j) {
+    if (!thread_.joinable()) return Decode(j, slots_[0].get());
+    std::unique_lock<std::mutex> lock(mutex_);
+    taken_ = j;  // the jobs before j are done with: their slots are free
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return decoded_ > j; });
+    return *slots_[j % kSlots]->rows;
+  }
+
+ private:
+  static constexpr size_t kSlots = 4;
+  static constexpr size_t kAheadFrom = 8;  // jobs: fewer are not worth a thread
+  struct Slot {
+    store::ChunkDecoder decoder;
+    std::unique_ptr<model::UndefinedLog> log;
+    const store::ChunkRows* rows = nullptr;
+  };
+
+  const store::ChunkRows& Decode(size_t j, Slot* slot) {
+    const ChunkCursor::Job& job = (*jobs_)[j];
+    const store::TraceStore& s = *context_.store;
+    slot->rows = &slot->decoder.Decode(s.source(job.thread), s.skeleton(job.thread), job.chunk,
+                                       s.thread_first(job.thread), slot->log.get());
+    context_.chunks_decoded.fetch_add(1, std::memory_order_relaxed);
+    return *slot->rows;
+  }
+
+  void Run() {
+    for (size_t j = 0; j < jobs_->size(); ++j) {
+      {
+        // Slot j % kSlots is free once the reader asks for job j - kSlots + 1.
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [&] { return stop_ || j < taken_ + kSlots; });
+        if (stop_) return;
+      }
+      Decode(j, slots_[j % kSlots].get());
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        decoded_ = j + 1;
+      }
+      changed_.notify_all();
+    }
+  }
+
+  const TraceContext& context_;
+  const std::vector<ChunkCursor::Job>* jobs_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  size_t decoded_ = 0;  // jobs decoded
+  size_t taken_ = 0;    // the job the reader holds
+  bool stop_ = false;
+};
+
 ChunkCursor::ChunkCursor(const TraceContext& context, ScanColumns columns)
-    : context_(context), columns_(columns), log_(&context.store->undefined()) {}
+    : context_(context), columns_(columns) {}
+
+ChunkCursor::~ChunkCursor() = default;
 
 Status ChunkCursor::Filter(const std::vector<Constraint>& constraints) {
+  decoding_.reset();  // a scan before this one stops here
   from_ = std::numeric_limits<int64_t>::min();
   to_ = std::numeric_limits<int64_t>::max();
   std::vector<std::pair<const Constraint*, std::vector<double>>> where;
   std::vector<double> numbers;
   ids_.clear();
-  bool by_id = false;
+  by_id_ = false;
   for (const Constraint& c : constraints) {
-    if (IsId(columns_, c.column) && c.op == Op::kEq && !by_id) {
+    if (IsId(columns_, c.column) && c.op == Op::kEq && !by_id_) {
       // Values that are not integers name no row (SQLite compares them
       // with an integer column as numbers).
-      by_id = true;
+      by_id_ = true;
       for (const Value& v : c.values) {
         int64_t id = 0;
         if (v.kind == Value::kText || v.kind == Value::kNull) {
-          by_id = by_id && v.kind == Value::kNull;
+          by_id_ = by_id_ && v.kind == Value::kNull;
           continue;
         }
         if (v.AsInt(&id)) ids_.push_back(id);
       }
-      if (!by_id) ids_.clear();
+      if (!by_id_) ids_.clear();
       continue;
     }
     if (!Numbers(c, &numbers)) continue;
@@ -141,7 +230,7 @@ Status ChunkCursor::Filter(const std::vector<Constraint>& constraints) {
     }
   }
   Take(constraints);
-  threads_.clear();
+  std::vector<uint32_t> threads;
   const uint32_t n = context_.store->threads();
   for (uint32_t t = 0; t < n; ++t) {
     bool keep = true;
@@ -159,16 +248,19 @@ Status ChunkCursor::Filter(const std::vector<Constraint>& constraints) {
       }
       keep = keep && Holds(c->op, values, x);
     }
-    if (keep) threads_.push_back(t);
+    if (keep) threads.push_back(t);
   }
-  id_chunks_.clear();
-  if (by_id) {
+  jobs_.clear();
+  if (by_id_) {
     std::sort(ids_.begin(), ids_.end());
     ids_.erase(std::unique(ids_.begin(), ids_.end()), ids_.end());
-    PickIds();
+    PlanIds(threads);
+  } else {
+    PlanWindow(threads);
   }
-  at_thread_ = 0;
+  job_ = 0;
   rows_ = nullptr;
+  decoding_ = std::make_unique<ChunkDecoding>(context_, &jobs_);
   return Settle();
 }
 
@@ -178,89 +270,68 @@ Status ChunkCursor::Next() {
 }
 
 Status ChunkCursor::Settle() {
-  while (at_thread_ < threads_.size()) {
+  while (job_ < jobs_.size()) {
     if (rows_ != nullptr) {
       const size_t n = Rows(*rows_);
       while (row_ < n && !(IdWanted(row_) && Wanted(row_)))
         ++row_;
       if (row_ < n) return Status::Ok();
-      if (!id_chunks_.empty()) {
-        const std::vector<size_t>& chunks = id_chunks_[at_thread_];
-        chunk_ = ++at_id_chunk_ < chunks.size() ? chunks[at_id_chunk_] : SIZE_MAX;
-      } else {
-        ++chunk_;
-      }
-    } else if (!id_chunks_.empty()) {
-      // Only the chunks that hold the ids; every slice there is its own
-      // row (none carried in).
-      at_id_chunk_ = 0;
-      chunk_ = id_chunks_[at_thread_][0];
-      first_chunk_ = SIZE_MAX;
-    } else {
-      // A thread's first chunk: the one that may hold from_ (every record
-      // of the chunks before it is before from_).
-      const store::ThreadSkeleton& k = context_.store->skeleton(threads_[at_thread_]);
-      chunk_ = 0;
-      while (chunk_ + 1 < k.chunks.size() && k.chunks[chunk_ + 1].last_ns < from_)
-        ++chunk_;
-      first_chunk_ = chunk_;
+      rows_ = nullptr;
+      if (++job_ == jobs_.size()) break;
     }
-    if (Decode()) {
-      row_ = First(*rows_);
-      continue;
-    }
-    rows_ = nullptr;
-    ++at_thread_;
+    rows_ = &decoding_->Get(job_);
+    first_chunk_ = jobs_[job_].first ? rows_->chunk : SIZE_MAX;
+    row_ = First(*rows_);
   }
   return Status::Ok();
 }
 
-void ChunkCursor::PickIds() {
+void ChunkCursor::PlanWindow(const std::vector<uint32_t>& threads) {
+  for (uint32_t t : threads) {
+    const store::ThreadSkeleton& k = context_.store->skeleton(t);
+    // The first chunk that may hold from_ (every record of the chunks
+    // before it is before from_), then on while a chunk may hold records
+    // at or before to_ (chunk c's come at or after the record before it).
+    size_t c = 0;
+    while (c + 1 < k.chunks.size() && k.chunks[c + 1].last_ns < from_)
+      ++c;
+    for (bool first = true; c < k.chunks.size(); ++c, first = false) {
+      if (c > 0 && k.chunks[c].last_ns > to_) break;
+      jobs_.push_back({t, c, first});
+    }
+  }
+}
+
+void ChunkCursor::PlanIds(const std::vector<uint32_t>& threads) {
   const store::TraceStore& s = *context_.store;
   const size_t k = columns_.table;
-  std::vector<uint32_t> threads;
-  for (uint32_t t : threads_) {
+  for (uint32_t t : threads) {
     const int64_t first = static_cast<int64_t>(s.thread_first(t).table[k]);
     const int64_t end = first + static_cast<int64_t>(s.skeleton(t).rows.table[k]);
     const store::ThreadSkeleton& skeleton = s.skeleton(t);
-    std::vector<size_t> chunks;
+    size_t last = SIZE_MAX;
     for (auto it = std::lower_bound(ids_.begin(), ids_.end(), first); it != ids_.end() && *it < end;
          ++it) {
-      // The last chunk whose rows before it are at most the id's local row.
+      // The last chunk whose rows before it are at most the id's local row;
+      // every slice there is its own row (none carried in).
       const uint64_t local = static_cast<uint64_t>(*it - first);
       const auto c = std::upper_bound(
           skeleton.chunks.begin(), skeleton.chunks.end(), local,
           [k](uint64_t row, const store::ChunkEntry& e) { return row < e.rows.table[k]; });
       if (c == skeleton.chunks.begin()) continue;
       const size_t chunk = static_cast<size_t>(c - skeleton.chunks.begin()) - 1;
-      if (chunks.empty() || chunks.back() != chunk) chunks.push_back(chunk);
+      if (chunk != last) jobs_.push_back({t, chunk, false});
+      last = chunk;
     }
-    if (chunks.empty()) continue;
-    threads.push_back(t);
-    id_chunks_.push_back(std::move(chunks));
   }
-  threads_ = std::move(threads);
-  if (threads_.empty()) id_chunks_.push_back({});  // nothing to read, and not "every chunk"
 }
 
 bool ChunkCursor::IdWanted(size_t r) const {
-  if (id_chunks_.empty()) return true;
+  if (!by_id_) return true;
   const size_t own = columns_.table == store::kSlices ? rows_->carried : 0;
   if (r < own) return false;
   const auto id = static_cast<int64_t>(rows_->first.table[columns_.table] + (r - own));
   return std::binary_search(ids_.begin(), ids_.end(), id);
-}
-
-bool ChunkCursor::Decode() {
-  const uint32_t t = threads_[at_thread_];
-  const store::ThreadSkeleton& k = context_.store->skeleton(t);
-  if (chunk_ >= k.chunks.size()) return false;
-  // Chunk c's records come at or after the record before it.
-  if (chunk_ > 0 && k.chunks[chunk_].last_ns > to_) return false;
-  const store::TraceStore& s = *context_.store;
-  rows_ = &decoder_.Decode(s.source(t), k, chunk_, s.thread_first(t), &log_);
-  context_.chunks_decoded.fetch_add(1, std::memory_order_relaxed);
-  return true;
 }
 
 }  // namespace plx::query

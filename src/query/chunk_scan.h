@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "model/undefined_log.h"
@@ -47,13 +48,24 @@ class RecordTable : public VirtualTable {
   const ScanColumns columns_;
 };
 
+class ChunkDecoding;
+
 class ChunkCursor : public Cursor {
  public:
   ChunkCursor(const TraceContext& context, ScanColumns columns);
+  ~ChunkCursor() override;
 
   Status Filter(const std::vector<Constraint>& constraints) override;
   Status Next() override;
-  bool Eof() const override { return at_thread_ >= threads_.size(); }
+  bool Eof() const override { return job_ >= jobs_.size(); }
+
+  /// A chunk a scan decodes; `first`: the first of its thread in a window
+  /// (its carried slices are the window's too).
+  struct Job {
+    uint32_t thread = 0;
+    size_t chunk = 0;
+    bool first = false;
+  };
 
  protected:
   /// The rows of this table in the chunk decoded last, from `first` on.
@@ -70,27 +82,23 @@ class ChunkCursor : public Cursor {
   int64_t from_ = std::numeric_limits<int64_t>::min();
   int64_t to_ = std::numeric_limits<int64_t>::max();
   const store::ChunkRows* rows_ = nullptr;  // the chunk decoded last
-  size_t first_chunk_ = 0;                  // the first chunk decoded of the thread
+  size_t first_chunk_ = 0;                  // rows_'s chunk when it is a window's first, else none
   size_t row_ = 0;                          // the current row of rows_
 
  private:
-  // Moves to the first wanted row at or after (thread, chunk, row_).
+  // Moves to the first wanted row at or after (job_, row_).
   Status Settle();
-  // Decodes chunk_ of the current thread; false when past the window.
-  bool Decode();
-  // Picks the threads and their chunks that hold ids_.
-  void PickIds();
+  // The chunks of the threads asked for that the window or the ids need.
+  void PlanWindow(const std::vector<uint32_t>& threads);
+  void PlanIds(const std::vector<uint32_t>& threads);
   // Whether row r of rows_ is one of ids_ (always, without ids_).
   bool IdWanted(size_t r) const;
 
-  std::vector<uint32_t> threads_;
-  std::vector<int64_t> ids_;                    // `id` = or IN: sorted; empty: any
-  std::vector<std::vector<size_t>> id_chunks_;  // with ids_: per threads_ entry, its chunks
-  size_t at_id_chunk_ = 0;
-  size_t at_thread_ = 0;
-  size_t chunk_ = 0;
-  store::ChunkDecoder decoder_;
-  model::UndefinedLog log_;
+  std::vector<int64_t> ids_;  // `id` = or IN: sorted
+  bool by_id_ = false;
+  std::vector<Job> jobs_;
+  size_t job_ = 0;
+  std::unique_ptr<ChunkDecoding> decoding_;
 };
 
 }  // namespace plx::query

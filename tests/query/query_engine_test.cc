@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_pool.h"
+#include "bench/mpi_trace_gen.h"
 #include "support/opened_store.h"
 #include "support/test_traces.h"
 #include "support/trace_loading.h"
@@ -57,10 +59,22 @@ class QueryEngineTest : public testing::TestTracesSuite {
     std::unique_ptr<store::Opened> store;
     std::unique_ptr<QueryEngine> engine;
   };
+  // With three workers: a scan of 8 chunks or more decodes ahead of its
+  // reader on a thread of its own (shorter ones on the reader's).
   static Opened OpenTrace(const testing::TestTrace& t) {
+    static ThreadPool pool(3);
     Opened o;
     o.model = testing::LoadTraceFile(t.path);
-    o.store = store::Open(t.path);
+    o.store = std::make_unique<store::Opened>();
+    auto file = format::TraceFile::Open(t.path);
+    EXPECT_TRUE(file.ok()) << file.status().message();
+    if (!file.ok()) return o;
+    o.store->file = std::move(*file);
+    store::StoreOptions options;
+    options.pool = &pool;
+    auto opened = store::TraceStore::Open(*o.store->file, options);
+    EXPECT_TRUE(opened.ok()) << opened.status().message();
+    if (opened.ok()) o.store->store = std::move(*opened);
     if (o.store->store) {
       auto e = QueryEngine::Open(*o.store->store);
       EXPECT_TRUE(e.ok()) << e.status().message();
@@ -240,6 +254,46 @@ TEST_F(QueryEngineTest, NarrowedScansGiveTheModelsRowsAndDecodeLess) {
     EXPECT_LE(o.engine->chunks_decoded() - before, ids.size());
   }
   EXPECT_TRUE(narrowed_some) << "no test trace has enough chunks to narrow a scan";
+}
+
+// A scan long enough to be decoded ahead of its reader (a synthetic MPI
+// run of 4 ranks, tens of chunks per thread) gives the rows a scan of one
+// worker gives, whole and narrowed, also when a statement stops it early.
+TEST(QueryEngineAheadTest, DecodingAheadGivesTheSameRows) {
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/mpi.plx";
+  bench::MpiTraceOptions options;
+  options.ranks = 4;
+  options.events = 2'000'000;
+  ASSERT_TRUE(bench::WriteMpiTrace(path, options).ok());
+  auto file = format::TraceFile::Open(path);
+  ASSERT_TRUE(file.ok());
+  ThreadPool one(1), three(3);
+  std::vector<std::unique_ptr<store::TraceStore>> stores;
+  std::vector<std::unique_ptr<QueryEngine>> engines;
+  for (ThreadPool* pool : {&one, &three}) {
+    store::StoreOptions o;
+    o.pool = pool;
+    o.index.dir = dir.path();
+    auto s = store::TraceStore::Open(**file, o);
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    stores.push_back(std::move(*s));
+    auto e = QueryEngine::Open(*stores.back());
+    ASSERT_TRUE(e.ok());
+    engines.push_back(std::move(*e));
+  }
+  for (const char* sql :
+       {"SELECT count(*), sum(dur), sum(id * (thread + 1)), max(end) FROM slices",
+        "SELECT state_id, count(*), sum(self) FROM slices GROUP BY state_id",
+        "SELECT id, begin FROM slices WHERE thread IN (1, 2) AND end >= 100000000 AND "
+        "begin <= 900000000 ORDER BY id",
+        "SELECT id FROM slices LIMIT 3", "SELECT count(*), sum(time) FROM collectives"}) {
+    const auto a = Ints(*engines[0], sql);
+    EXPECT_FALSE(a.empty()) << sql;
+    EXPECT_EQ(Ints(*engines[1], sql), a) << sql;
+  }
+  Ints(*engines[1], "SELECT count(*) FROM slices");
+  EXPECT_GE(engines[1]->chunks_decoded(), 8u * 4) << "the scan is too short to decode ahead";
 }
 
 TEST_F(QueryEngineTest, JoinsOnSliceIdsAndMessages) {
