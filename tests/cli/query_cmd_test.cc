@@ -195,7 +195,7 @@ TEST_F(QueryCmdTest, TheShellReadsStatementsAndDotCommandsFromAPipe) {
   const std::string& trace = traces_->front().path;
   const std::string script =
       ".tables\\n.schema states\\n.mode csv\\nSELECT count(*)\\n  AS n FROM threads;\\n"
-      ".mode json\\nSELECT 7 AS seven;\\nSELECT 8 AS eight";
+      ".mode json\\nSELECT 7 AS seven;\\n.timer on\\nSELECT 8 AS eight";
   const testing::RunResult r = testing::RunProgram(
       {"/bin/sh", "-c",
        "printf '" + script + "' | " + testing::BuildPath("src/cli/parallax") + " query " + trace});
@@ -205,7 +205,7 @@ TEST_F(QueryCmdTest, TheShellReadsStatementsAndDotCommandsFromAPipe) {
       << r.output;
   EXPECT_NE(r.output.find("n\r\n"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("[\n  {\"seven\":7}\n]\n"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("[\n  {\"eight\":8}\n]\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("[\n  {\"eight\":8}\n]\ntime: "), std::string::npos) << r.output;
   // From a pipe, the first error ends the script.
   const testing::RunResult bad =
       testing::RunProgram({"/bin/sh", "-c",
