@@ -62,7 +62,7 @@ def load(path):
     for t in spec["type"]:
         for field in t["fields"]:
             base = field["type"].rstrip("?").removesuffix("[]").removesuffix("[]")
-            if base not in ("string", "number", "boolean") and base not in names:
+            if base not in ("string", "number", "boolean", "value") and base not in names:
                 sys.exit(f"{path}: type {t['name']}.{field['name']}: unknown type {field['type']}")
     for r in spec["record"]:
         offset = 0
@@ -96,6 +96,8 @@ def load(path):
 def ts_type(t):
     nullable = t.endswith("?")
     t = t.rstrip("?")
+    # `value`: a cell of a query result.
+    t = t.replace("value", "(number | string | null)", 1) if t.startswith("value") else t
     return t + (" | null" if nullable else "")
 
 

@@ -647,3 +647,22 @@ export interface LoopsResult {
   /** more than `limit` loops in the range */
   truncated: boolean;
 }
+
+/** The rows of an SQL statement over the trace's tables (docs/query.md). */
+export interface QueryResult {
+  /** the result's column names */
+  columns: string[];
+  /** the rows, each a value per column: a number, a string or null */
+  rows: (number | string | null)[][];
+  /** indices of the columns that hold slice ids (slices.id, wait_states.slice, anomalies.slice, messages.send_slice and recv_slice): the ids /details?kind=slice takes */
+  slice_columns: number[];
+  /** the statement had more than `limit` rows: `rows` holds the first */
+  truncated: boolean;
+  /** how long the statement ran */
+  elapsed_ms: number;
+}
+
+/** Whether a query of that id was running (it then answers 400 "query: cancelled"). */
+export interface QueryCancelResult {
+  cancelled: boolean;
+}
