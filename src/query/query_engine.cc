@@ -148,7 +148,16 @@ Status QueryEngine::Run(std::string_view sql, RowSink& sink, const QueryLimits& 
     std::vector<std::string> names;
     for (int i = 0; i < n; ++i)
       names.push_back(sqlite3_column_name(stmt, i));
-    if (n > 0) sink.Begin(names);
+    if (n > 0) {
+      std::vector<std::string> origins;
+      for (int i = 0; i < n; ++i) {
+        const char* table = sqlite3_column_table_name(stmt, i);
+        const char* column = sqlite3_column_origin_name(stmt, i);
+        origins.push_back(table && column ? std::string(table) + "." + column : "");
+      }
+      sink.Origins(origins);
+      sink.Begin(names);
+    }
     std::vector<Value> row(n);
     uint64_t rows = 0;
     bool truncated = false;

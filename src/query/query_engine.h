@@ -35,6 +35,9 @@ struct QueryLimits {
 class RowSink {
  public:
   virtual ~RowSink() = default;
+  /// Before Begin: where each column comes from, "table.column" (as
+  /// `slices.id`), or "" for an expression.
+  virtual void Origins(const std::vector<std::string>& origins) {}
   /// A statement that returns rows begins: its column names.
   virtual void Begin(const std::vector<std::string>& columns) = 0;
   virtual void Row(const std::vector<Value>& values) = 0;

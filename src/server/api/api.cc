@@ -336,7 +336,8 @@ Json TraceEntryJson(const ServedTrace& t) {
 bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::string_view endpoint,
                      ApiResponse* r) {
   if (endpoint == "summary" || endpoint == "processes" || endpoint == "tile" ||
-      endpoint == "details" || endpoint == "stats" || endpoint == "mountain")
+      endpoint == "details" || endpoint == "stats" || endpoint == "mountain" ||
+      endpoint == "query" || endpoint == "query-cancel")
     return true;
   // Search counts its matches from the statistics (made right after ready).
   if (endpoint == "search") {
@@ -494,6 +495,8 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   if (endpoint == "lamport") return Lamport(*trace, q);
   if (endpoint == "cpus") return Cpus(*trace, q);
   if (endpoint == "loops") return Loops(*trace, q);
+  if (endpoint == "query") return Query(*trace, q);
+  if (endpoint == "query-cancel") return QueryCancel(*trace, q);
   return ErrorResponse(404, "no such endpoint: " + std::string(endpoint));
 }
 

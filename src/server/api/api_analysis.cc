@@ -344,8 +344,9 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
   const SliceRefs refs(served);
   for (size_t i = 0; i < keep_waits; ++i) {
     const analysis::WaitInstance& w = *longest[i];
-    findings.push_back(FindingJson(t, analysis::WaitKindName(w.kind), "warning", WaitText(t, refs, w),
-                                   w.thread, w.begin_ns, w.end_ns(), w.slice));
+    findings.push_back(FindingJson(t, analysis::WaitKindName(w.kind), "warning",
+                                   WaitText(t, refs, w), w.thread, w.begin_ns, w.end_ns(),
+                                   w.slice));
   }
 
   const time::RepairReport& repair = served.repair();

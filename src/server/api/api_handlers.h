@@ -79,5 +79,8 @@ ApiResponse Lamport(ServedTrace& trace, const QueryParams& q);
 // they take the shared_ptr that tells one snapshot of a live trace from the next.
 ApiResponse Cpus(ServedTrace& trace, const QueryParams& q);
 ApiResponse Loops(ServedTrace& trace, const QueryParams& q);
+/// SQL over the trace (api_query.cc).
+ApiResponse Query(ServedTrace& trace, const QueryParams& q);
+ApiResponse QueryCancel(ServedTrace& trace, const QueryParams& q);
 
 }  // namespace plx::server::handlers

@@ -7,6 +7,7 @@
 
 #include "format/trace_file.h"
 #include "model/load_trace.h"
+#include "server/api/trace_queries.h"
 
 namespace plx::server {
 
@@ -70,7 +71,19 @@ void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_pr
     file = *resolved;
   }
   SetProgress("load", 0, 0);
+  file_ = file;
   LoadOpened(format::TraceFile::Open(file), true);
+}
+
+TraceQueries* ServedTrace::queries() {
+  std::call_once(queries_once_, [this] {
+    if (from_store())
+      queries_ = std::make_unique<TraceQueries>(store_timeline_held());
+    else if (!file_.empty())
+      queries_ = std::make_unique<TraceQueries>(
+          file_, serving_ ? serving_->index : store::IndexSettings());
+  });
+  return queries_.get();
 }
 
 void ServedTrace::LoadFromBytes(std::vector<uint8_t> bytes, model::LoadCache* cache,

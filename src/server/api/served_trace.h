@@ -53,6 +53,8 @@ struct LoadProgressInfo {
   std::string error;  // when failed
 };
 
+class TraceQueries;
+
 class ServedTrace {
  public:
   ServedTrace(std::string id, std::string path);
@@ -122,6 +124,10 @@ class ServedTrace {
   /// before they start; StoreTimeline::analyses() tells when they are done).
   std::string analysing() const;
 
+  /// SQL over the trace (/query), made on first use once ready; null for a
+  /// trace that has no file (a live snapshot).
+  TraceQueries* queries();
+
   LoadProgressInfo progress() const;
   bool ready() const { return status_.load(std::memory_order_acquire) == LoadStatus::kReady; }
 
@@ -165,6 +171,9 @@ class ServedTrace {
 
   std::string id_;
   std::string path_;
+  std::string file_;  // the .plx file read (path_ resolved), once loaded from a file
+  std::once_flag queries_once_;
+  std::unique_ptr<TraceQueries> queries_;
   std::atomic<LoadStatus> status_{LoadStatus::kLoading};
   mutable std::mutex progress_mu_;
   LoadProgressInfo progress_;
