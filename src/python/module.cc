@@ -96,7 +96,7 @@ class Trace {
  public:
   Trace(const std::string& path, size_t threads) : pool_(threads) {
     auto file = format::TraceFile::Open(path);
-    if (!file.ok()) Raise(file.status().WithContext(path));
+    if (!file.ok()) Raise(file.status());  // it names the file
     file_ = std::move(*file);
     store::StoreOptions options;
     options.pool = &pool_;

@@ -100,6 +100,15 @@ else
   [ -f "$trace" ] || trace=
 fi
 
+python_dir=$prefix/lib/python3/dist-packages
+if [ -d "$python_dir/parallax" ] && [ -n "$trace" ]; then
+  step "the Python module imports from the moved prefix and reads the recorded trace"
+  threads=$(PYTHONPATH=$python_dir /usr/bin/python3 -c \
+    "import parallax, sys; print(len(parallax.open(sys.argv[1]).threads()))" "$trace") ||
+    fail "import parallax from $python_dir"
+  [ "$threads" -ge 1 ] || fail "the Python module reads $threads threads from $trace"
+fi
+
 step "parallax serve: the prefix's viewer and the API"
 marker="<!-- served from the moved prefix $$ -->"
 echo "$marker" >>"$prefix/share/parallax/web/index.html"

@@ -15,7 +15,7 @@ Status TraceQueries::Ready() {
     store = &served_->store();
   } else {
     auto file = format::TraceFile::Open(path_);
-    if (!file.ok()) return open_status_ = file.status().WithContext(path_);
+    if (!file.ok()) return open_status_ = file.status();  // it names the file
     file_ = std::move(*file);
     store::StoreOptions options;
     options.index = index_;
