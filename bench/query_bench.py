@@ -111,13 +111,7 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
     result = measure(os.path.abspath(a.build), os.path.abspath(a.trace))
-    text = table(result, os.cpu_count())
-    print(text)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(result, f, indent=2)
-    if a.md:
-        report.replace_between(a.md, BEGIN, END, text)
+    report.publish(table(result, os.cpu_count()), (BEGIN, END), a.md, a.json, result)
 
 
 if __name__ == "__main__":

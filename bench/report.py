@@ -30,6 +30,18 @@ def replace_between(path, begin, end, text):
         f.write(head + begin + "\n" + text.rstrip("\n") + "\n" + end + tail)
 
 
+def publish(text, markers, md=None, json_path=None, result=None):
+    """Prints a benchmark's table `text`; writes `result` as JSON to
+    `json_path` and the table between `markers` (begin, end) of `md`, each
+    when given."""
+    print(text)
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(result, f, indent=2)
+    if md:
+        replace_between(md, *markers, text)
+
+
 def load(paths):
     """Benchmark rows, their context, the MPI overhead JSON, the rows of
     analysis_bench and server_bench (kept apart: they measure another trace)
