@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -115,7 +116,9 @@ class Trace {
     limits.timeout_ms = timeout_ms;
     Status status;
     {
+      // Other Python threads run meanwhile; queries of one trace, one at a time.
       py::gil_scoped_release unlocked;
+      std::lock_guard<std::mutex> one(run_mu_);
       status = engine_->Run(sql, sink, limits);
     }
     if (!status.ok()) Raise(status);
@@ -139,6 +142,7 @@ class Trace {
   std::unique_ptr<format::TraceFile> file_;
   std::unique_ptr<store::TraceStore> store_;
   std::unique_ptr<query::QueryEngine> engine_;
+  std::mutex run_mu_;
 };
 
 }  // namespace plx::python

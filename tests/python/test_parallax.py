@@ -115,3 +115,13 @@ def test_errors_are_one_line(trace, tmp_path):
     missing = str(tmp_path / "missing.plx")
     with pytest.raises(RuntimeError, match="missing.plx"):
         parallax.open(missing)
+
+
+def test_queries_from_several_python_threads(mpi_trace):
+    import concurrent.futures
+    t = parallax.open(mpi_trace)
+    sql = "SELECT state, count(*) AS n, sum(dur) AS total FROM slices GROUP BY state ORDER BY state"
+    expected = t.df(sql)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        for df in pool.map(lambda _: t.df(sql), range(8)):
+            assert df.equals(expected)
