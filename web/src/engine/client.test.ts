@@ -88,6 +88,14 @@ describe('HttpClient', () => {
     expect(reported).toHaveLength(0);
   });
 
+  it("throws but does not report a query's bad SQL (400), which the Query panel shows", async () => {
+    const reported: ApiRequestError[] = [];
+    const f = fakeFetch(() => json({ error: 'query: no such column: nope' }, 400));
+    const c = new HttpClient({ token: 't', fetch: f.fetch, onError: (e) => reported.push(e) });
+    await expect(c.get('query', { sql: 'SELECT nope FROM slices' }, 'x')).rejects.toMatchObject({ status: 400 });
+    expect(reported).toHaveLength(0);
+  });
+
   it('falls back to the status line for bodies that are not JSON, and reports network failures', async () => {
     const c1 = new HttpClient({ token: null, fetch: fakeFetch(() => new Response('oops', { status: 502, statusText: 'Bad Gateway' })).fetch });
     await expect(c1.get('traces', {})).rejects.toThrow('traces: HTTP 502 Bad Gateway: oops');

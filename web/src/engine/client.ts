@@ -125,9 +125,11 @@ export class HttpClient {
       // viewer says once when it opens the trace (TraceSummary.from_file);
       // a 503 with Retry-After is an answer still being made (TraceApi
       // asks again).
+      // A 400 from /query is the user's SQL, which the Query panel shows.
       const aborted = e instanceof DOMException && e.name === 'AbortError';
       const later = err.status === 503 && err.retryAfter > 0;
-      if (!aborted && !later && err.status !== 501) this.options.onError?.(err);
+      const sql = endpoint === 'query' && err.status === 400;
+      if (!aborted && !later && !sql && err.status !== 501) this.options.onError?.(err);
       throw err;
     }
   }
