@@ -129,6 +129,10 @@ Status QueryEngine::Run(std::string_view sql, RowSink& sink, const QueryLimits& 
   limits_ = &limits;
   const char* at = sql.data();
   const char* end = sql.data() + sql.size();
+  // SQLite reads a statement up to a NUL byte: one inside would end it
+  // there (and the next prepare would start on it again and again).
+  if (const size_t nul = sql.find('\0'); nul != std::string_view::npos)
+    return InvalidArgument("query: the SQL holds a NUL byte at offset " + std::to_string(nul));
   while (at < end) {
     sqlite3_stmt* stmt = nullptr;
     const char* tail = nullptr;
@@ -142,6 +146,7 @@ Status QueryEngine::Run(std::string_view sql, RowSink& sink, const QueryLimits& 
                                    : "query: ATTACH and DETACH are not allowed");
       return InvalidArgument("query: " + OneLine(message));
     }
+    if (tail == nullptr || tail <= at) tail = end;  // nothing more SQLite would read
     at = tail;
     if (stmt == nullptr) continue;  // whitespace or a comment
     const int n = sqlite3_column_count(stmt);

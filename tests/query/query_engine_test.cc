@@ -322,6 +322,10 @@ TEST_F(QueryEngineTest, ErrorsAreOneLineAndWritesAreRefused) {
     EXPECT_EQ(s.message().find('\n'), std::string::npos) << s.message();
     EXPECT_EQ(s.message().rfind("query: ", 0), 0u) << s.message();
   }
+  // A NUL byte would end the statement early, and stall a naive loop.
+  const Status nul = o.engine->Run(std::string("SELECT 1\0 FROM slices", 21), sink);
+  EXPECT_EQ(nul.message(), "query: the SQL holds a NUL byte at offset 8");
+  EXPECT_TRUE(o.engine->Run("SELECT 1; -- a comment at the end", sink).ok());
   QueryLimits shell;
   shell.read_only = false;
   EXPECT_TRUE(o.engine->Run("CREATE TEMP TABLE x AS SELECT id FROM slices", sink, shell).ok());
