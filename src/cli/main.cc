@@ -31,7 +31,7 @@ constexpr char kFooter[] =
     "  parallax critical-path run.plx     what the run's end waited for, per state\n"
     "  parallax check run.plx             receives before their sends, and their repair\n"
     "  parallax view run.plx              the trace in the browser viewer (serve: several)\n"
-    "  parallax query run.plx 'SELECT ...' SQL over slices, messages, waits (no SQL: a shell)\n"
+    "  parallax query run.plx 'SQL'       SQL over slices, messages, waits (no SQL: a shell)\n"
     "\n"
     "Exit status: 0 success, 1 error (unreadable file, ...), 2 bad usage.\n"
     "Damaged or truncated files give warnings on stderr; what is readable is used.\n"
