@@ -31,8 +31,9 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 from check_layers import read_table  # noqa: E402
 
 BUILD = None  # set by main()
-# Layers whose libraries the build may leave out (no MPI found).
-OPTIONAL = {"mpi"}
+# Layers whose libraries the build may leave out (no MPI found; no Python
+# module in sanitizer builds or without python3-dev and pybind11).
+OPTIONAL = {"mpi", "python"}
 
 
 def table():
