@@ -180,24 +180,30 @@ export async function until(probe, ok, ms = 5000, stepMs = 50) {
 /**
  * Clicks `slice` (an API slice: row, depth, begin, end) on the timeline until
  * the timeline selects it; returns the selected id. Message arrows take clicks
- * within a few pixels of their line and may cross the bar anywhere, and tiles
- * may still be arriving, so points along the bar are tried in turn, each after
+ * within a few pixels of their line and may cross the bar anywhere (one from
+ * far before the window to far after it runs along the bar's whole width),
+ * and tiles may still be arriving, so points along the bar, on its middle
+ * line and near its top and bottom edges, are tried in turn, each after
  * `before()` (for example a click that clears the selection).
  */
 export async function selectSlice(page, slice, before = () => page.keyboard.press('Escape')) {
   const canvas = page.locator('#timeline canvas').first();
   const selected = () => page.evaluate(() => window.parallax.timeline.selected());
   let id = -1;
-  for (const f of [0.5, 0.3, 0.7, 0.15, 0.85, 0.4, 0.6, 0.25, 0.75]) {
-    await before();
-    const p = await page.evaluate(([s, f]) => {
-      const t = window.parallax.timeline;
-      const x0 = Math.max(t.timeToX(s.begin), 200);
-      return { x: x0 + f * (t.timeToX(s.end) - x0), y: t.laneY(s.row, s.depth) };
-    }, [slice, f]);
-    await canvas.click({ position: p });
-    id = await until(selected, (x) => x === slice.id, 1500);
-    if (id === slice.id) break;
+  for (const f of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+    for (const edge of [0, -1, 1]) {
+      await before();
+      const p = await page.evaluate(([s, f, edge]) => {
+        const t = window.parallax.timeline;
+        const x0 = Math.max(t.timeToX(s.begin), 200);
+        const y = t.laneY(s.row, s.depth);
+        const lane = t.laneY(s.row, s.depth + 1) - y;  // a lane's height
+        return { x: x0 + f * (t.timeToX(s.end) - x0), y: y + edge * Math.max(0, lane / 2 - 2) };
+      }, [slice, f, edge]);
+      await canvas.click({ position: p });
+      id = await until(selected, (x) => x === slice.id, 1500);
+      if (id === slice.id) return id;
+    }
   }
   return id;
 }

@@ -62,19 +62,28 @@ async function slicePoint(page, slice) {
 
 /**
  * A point of the slice's bar that shows `rgb` on screen. Message arrows may
- * cross the bar anywhere (the demo is recorded afresh for every run), so try
- * points along it, for up to 5 s while tiles arrive; null if none does.
+ * cross the bar anywhere (the demo is recorded afresh for every run; one from
+ * far before the window to far after it runs along the whole bar), so try
+ * points along it, on its middle line and near its top and bottom edges, for
+ * up to 5 s while tiles arrive; x null if none does.
  */
 async function colouredPoint(page, slice, rgb) {
   const fractions = [0.5, 0.3, 0.7, 0.15, 0.85, 0.4, 0.6, 0.25, 0.75];
   const deadline = Date.now() + 5000;
   for (;;) {
     const span = await slicePoint(page, slice);
+    const lane = await page.evaluate((s) => {
+      const t = window.parallax.timeline;
+      return t.laneY(s.row, s.depth + 1) - t.laneY(s.row, s.depth);
+    }, slice);
     const box = await page.locator('#timeline canvas').first().boundingBox();
-    const xs = fractions.map((f) => span.x - span.width / 2 + f * span.width);
-    const { pixels } = await pngPixels(page, await page.screenshot(), xs.map((x) => [box.x + x, box.y + span.y]));
+    const points = [];
+    for (const edge of [0, -1, 1])
+      for (const f of fractions)
+        points.push([span.x - span.width / 2 + f * span.width, span.y + edge * Math.max(0, lane / 2 - 2)]);
+    const { pixels } = await pngPixels(page, await page.screenshot(), points.map(([x, y]) => [box.x + x, box.y + y]));
     const i = pixels.findIndex((c) => near(c, rgb));
-    if (i >= 0) return { x: xs[i], y: span.y, pixels };
+    if (i >= 0) return { x: points[i][0], y: points[i][1], pixels };
     if (Date.now() > deadline) return { x: null, y: span.y, pixels };
     await new Promise((r) => setTimeout(r, 100));
   }
