@@ -56,8 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.timeout_ms = 200;
   Discard sink;
   const plx::Status s = TheEngine().Run(sql, sink, limits);
-  if (!s.ok() && (s.message().rfind("query: ", 0) != 0 ||
-                  s.message().find('\n') != std::string::npos))
+  if (!s.ok() &&
+      (s.message().rfind("query: ", 0) != 0 || s.message().find('\n') != std::string::npos))
     std::abort();
   return 0;
 }
