@@ -104,8 +104,8 @@ std::vector<std::unique_ptr<MessageConsumer>> RunMessagePass(
   // Records held grow with the horizon: start from two slabs' time (at
   // least 1 ms), which is far more than calls usually keep records out of
   // order, and no more than asked.
-  const int64_t first = std::min(
-      options.horizon_ns, std::max<int64_t>(2 * SlabStep(store, options.slab_records), 1'000'000));
+  const int64_t slab = std::min(SlabStep(store, options.slab_records), kWhole);
+  const int64_t first = std::min(options.horizon_ns, std::max<int64_t>(2 * slab, 1'000'000));
   for (int64_t horizon = std::min(first, span);;
        horizon = horizon > span / 16 ? kWhole : horizon * 16) {
     // Past the trace's span nothing is released before the end: the pass is
