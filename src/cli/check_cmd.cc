@@ -18,6 +18,7 @@
 #include "cli/table.h"
 #include "cli/time_arg.h"
 #include "cli/trace_input.h"
+#include "model/collective_ops.h"
 #include "store/row_fetch.h"
 #include "store/stream_repair.h"
 #include "time/causal_repair.h"
@@ -38,12 +39,8 @@ struct CheckOptions {
   size_t repairs = 10;  // 0 = all
 };
 
-constexpr const char* kOps[] = {"",          "barrier",  "bcast",    "gather",    "scatter",
-                                "allgather", "alltoall", "reduce",   "allreduce", "reduce_scatter",
-                                "scan",      "exscan",   "neighbor", "other"};
-
 std::string OpName(uint8_t op) {
-  return op < std::size(kOps) ? kOps[op] : "other";
+  return std::string(model::CollectiveOpName(op));
 }
 
 std::string RankText(int64_t rank) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "model/collective_ops.h"
 #include "query/chunk_scan.h"
 
 namespace plx::query {
@@ -123,7 +124,7 @@ class CollectiveCursor
       case kCollectiveTime:
         return cell.Int(context_.Shown(s.time[row_]));
       case kCollectiveOp:
-        return cell.StaticText(CollectiveOpName(s.op[row_]));
+        return cell.StaticText(model::CollectiveOpName(s.op[row_]));
       case kCollectiveComm:
         return context_.Comm(s.comm[row_], cell);
       case kCollectiveRoot:

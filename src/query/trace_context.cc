@@ -35,12 +35,4 @@ void TraceContext::Comm(uint32_t c, Cell cell) const {
   cell.Null();
 }
 
-std::string_view CollectiveOpName(uint8_t op) {
-  // docs/format-records.md numbers them.
-  static constexpr std::string_view kNames[] = {
-      "unknown", "barrier",   "bcast",          "gather", "scatter", "allgather", "alltoall",
-      "reduce",  "allreduce", "reduce_scatter", "scan",   "exscan",  "neighbor",  "other"};
-  return op < std::size(kNames) ? kNames[op] : "other";
-}
-
 }  // namespace plx::query

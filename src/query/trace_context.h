@@ -41,7 +41,4 @@ struct TraceContext {
   mutable std::atomic<uint64_t> chunks_decoded{0};
 };
 
-/// The name of collective operation `op` (records' numbering).
-std::string_view CollectiveOpName(uint8_t op);
-
 }  // namespace plx::query

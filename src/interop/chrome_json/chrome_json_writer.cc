@@ -14,6 +14,7 @@
 #include "interop/chrome_json/chrome_json.h"
 #include "interop/event_walk.h"
 #include "interop/text_file.h"
+#include "model/collective_ops.h"
 #include "time/message_pairs.h"
 
 namespace plx::interop {
@@ -83,11 +84,9 @@ class Out {
   TextWriter& w_;
 };
 
-const char* CollectiveName(uint8_t op) {
-  static const char* const kNames[] = {
-      "collective", "barrier",   "bcast",          "gather", "scatter", "allgather", "alltoall",
-      "reduce",     "allreduce", "reduce_scatter", "scan",   "exscan",  "neighbor",  "other"};
-  return op < sizeof kNames / sizeof kNames[0] ? kNames[op] : "collective";
+std::string_view CollectiveName(uint8_t op) {
+  const std::string_view name = model::CollectiveOpName(op);
+  return name.empty() ? "collective" : name;
 }
 
 const char* RmaName(uint8_t op) {
