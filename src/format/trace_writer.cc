@@ -110,6 +110,13 @@ void TraceWriter::FlushStream(uint32_t process, uint32_t stream, StreamBuffer& s
   s.bytes.Clear();
 }
 
+void TraceWriter::EndStream(uint32_t process, uint32_t stream) {
+  auto it = streams_.find({process, stream});
+  if (it == streams_.end()) return;
+  FlushStream(process, stream, it->second);
+  streams_.erase(it);
+}
+
 void TraceWriter::WriteChunk(const ChunkHeader& header, const ByteBuffer& payload) {
   std::span<const uint8_t> bytes = encoder_.Seal(header, payload.data(), payload.size());
   index_.AddSealed(offset_, bytes.data());

@@ -58,6 +58,11 @@ class TraceWriter {
   void RawEvent(uint32_t process, uint32_t stream, uint64_t tick, uint8_t kind,
                 std::span<const uint8_t> body);
 
+  /// Writes what `stream` still buffers and lets its buffer go: a tool that
+  /// writes many streams one after another keeps one in memory. No record of
+  /// the stream may follow.
+  void EndStream(uint32_t process, uint32_t stream);
+
   /// Writes everything still buffered, then (if enabled) the index and trailer.
   /// Reports the first problem met (a decreasing tick, a record too large).
   Status Finish();
