@@ -139,6 +139,20 @@ std::vector<Imported> ImportedCounters(const format::TraceFile& file) {
   return out;
 }
 
+// A cut trace (`parallax cut`): per process, its "cut.*" attributes in order.
+std::vector<std::pair<uint32_t, std::vector<std::pair<std::string, std::string>>>> CutNotes(
+    const format::TraceFile& file) {
+  std::vector<std::pair<uint32_t, std::vector<std::pair<std::string, std::string>>>> out;
+  for (const auto& [process, defs] : file.processes()) {
+    std::vector<std::pair<std::string, std::string>> notes;
+    for (const format::AttributeDef& a : defs.attributes)
+      if (defs.Str(a.key).starts_with("cut."))
+        notes.emplace_back(defs.Str(a.key).substr(4), defs.Str(a.value));
+    if (!notes.empty()) out.emplace_back(process, std::move(notes));
+  }
+  return out;
+}
+
 // Whether the loader moved any process's times onto the reference clock.
 bool ClocksCorrected(const model::Trace& t) {
   for (const model::Process& p : t.processes)
@@ -289,6 +303,16 @@ void PrintText(const std::string& path, const format::TraceFile& file, const mod
                imported.Render());
   }
 
+  // A cut trace: where it was cut and what the cut left out (docs/cut.md).
+  const auto cut = CutNotes(file);
+  if (!cut.empty()) fmt::print("\ncut (parallax cut; docs/cut.md)\n");
+  for (const auto& [process, notes] : cut) {
+    std::string line;
+    for (const auto& [key, value] : notes)
+      line += fmt::format("{}{} {}", line.empty() ? "" : "; ", key, value);
+    fmt::print("  process {}: {}\n", process, line);
+  }
+
   if (check) {
     Table counters({{"counter"}, {"value", Table::Align::kRight}});
     for (const auto& [name, value] : TableSizes(*pairs))
@@ -388,6 +412,13 @@ ordered_json Json(const std::string& path, const format::TraceFile& file, const 
          {"count", number ? ordered_json(n) : ordered_json()},
          {"severity", c.info != nullptr ? interop::NameOf(c.info->severity) : ""},
          {"description", c.info != nullptr ? c.info->description : ""}});
+  }
+  j["cut"] = ordered_json::array();
+  for (const auto& [process, notes] : CutNotes(file)) {
+    ordered_json c = {{"process", process}};
+    for (const auto& [key, value] : notes)
+      c[key] = value;
+    j["cut"].push_back(std::move(c));
   }
   if (check) {
     ordered_json c;

@@ -75,7 +75,8 @@ void PipelineProgress::Update(std::string_view step, uint64_t done, uint64_t tot
   if (!line_ || step != step_) {
     line_.reset();  // its line ends before the next begins
     step_ = step;
-    const ProgressUnit unit = step == "loading"   ? ProgressUnit::kRecords
+    const bool records = step == "loading" || step == "cutting" || step == "pairing messages";
+    const ProgressUnit unit = records             ? ProgressUnit::kRecords
                               : step == "writing" ? ProgressUnit::kEvents
                                                   : ProgressUnit::kBytes;
     line_ = std::make_unique<LoadProgress>(always_, step_, unit);

@@ -40,8 +40,9 @@ class LoadProgress {
 
 /// Progress of a pipeline of named steps, each counted (convert's
 /// "reading", "loading", "writing"; "merging the parts"): a LoadProgress
-/// line per step, replaced when the next step begins. "loading" counts
-/// records, "writing" events, any other step bytes.
+/// line per step, replaced when the next step begins. "loading", "cutting"
+/// and "pairing messages" count records, "writing" events, any other step
+/// bytes.
 class PipelineProgress {
  public:
   explicit PipelineProgress(bool always) : always_(always) {}
