@@ -77,6 +77,10 @@ Command AddCheckCommand(CLI::App& parent, const GlobalOptions& global);
 Command AddReportCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax query`: SQL over a trace.
 Command AddQueryCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax diff`: what changed between two traces.
+Command AddDiffCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax cut`: a smaller trace of a window, processes and states.
+Command AddCutCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax convert`: a trace to or from another tool's format.
 Command AddConvertCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax serve`: the HTTP + WebSocket server of the browser viewer.

@@ -12,7 +12,7 @@ constexpr char kDescription[] =
 
 constexpr char kCommandList[] =
     "(commands: info, stats, dump, merge, convert, record, report, anomalies, matrix, waits, "
-    "critical-path, check, serve, view, query)";
+    "critical-path, check, serve, view, query, diff, cut)";
 
 constexpr char kFooter[] =
     "Global options go before or after the command: parallax stats run.plx --progress\n"
@@ -32,6 +32,8 @@ constexpr char kFooter[] =
     "  parallax check run.plx             receives before their sends, and their repair\n"
     "  parallax view run.plx              the trace in the browser viewer (serve: several)\n"
     "  parallax query run.plx 'SQL'       SQL over slices, messages, waits (no SQL: a shell)\n"
+    "  parallax diff a.plx b.plx          what changed between two runs, what matters first\n"
+    "  parallax cut run.plx part.plx --from 1s --to 2s   a smaller trace of a window\n"
     "\n"
     "Exit status: 0 success, 1 error (unreadable file, ...), 2 bad usage.\n"
     "Damaged or truncated files give warnings on stderr; what is readable is used.\n"
@@ -54,7 +56,8 @@ int main(int argc, char** argv) {
         plx::cli::AddMatrixCommand(app, global),       plx::cli::AddWaitsCommand(app, global),
         plx::cli::AddCriticalPathCommand(app, global), plx::cli::AddCheckCommand(app, global),
         plx::cli::AddServeCommand(app, global),        plx::cli::AddViewCommand(app, global),
-        plx::cli::AddQueryCommand(app, global),
+        plx::cli::AddQueryCommand(app, global),        plx::cli::AddDiffCommand(app, global),
+        plx::cli::AddCutCommand(app, global),
     };
     return commands;
   };
