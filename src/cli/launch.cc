@@ -43,15 +43,27 @@ bool IsRegularFile(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-bool FindsProgram(const std::string& word, std::string_view path_env) {
-  if (word.find('/') != std::string::npos) return IsExecutableFile(word);
+// The executable `word` names, on `path_env` when it has no '/'; "" when none.
+std::string FindProgram(const std::string& word, std::string_view path_env) {
+  if (word.find('/') != std::string::npos) return IsExecutableFile(word) ? word : "";
   std::string_view rest = path_env;
   while (!rest.empty()) {
     std::string dir(NextToken(&rest, ':'));
     if (dir.empty()) dir = ".";
-    if (IsExecutableFile(dir + "/" + word)) return true;
+    if (IsExecutableFile(dir + "/" + word)) return dir + "/" + word;
   }
-  return false;
+  return "";
+}
+
+// The index of the program's word in `command` (past a launcher's options).
+size_t ProgramWord(const std::vector<std::string>& command, std::string_view path_env) {
+  if (command.empty()) return 0;
+  if (!IsMpiLauncher(command[0])) return 0;
+  for (size_t i = 1; i < command.size(); ++i) {
+    const std::string& w = command[i];
+    if (!w.empty() && w[0] != '-' && !FindProgram(w, path_env).empty()) return i;
+  }
+  return command.size();
 }
 
 }  // namespace
@@ -64,13 +76,28 @@ const char* MpiLibraryName(MpiFlavor flavor) {
   return flavor == MpiFlavor::kOpenMpi ? "libparallax-mpi.so" : "libparallax-mpich.so";
 }
 
-bool IsMpiLauncher(std::string_view word) {
+Launcher LauncherOf(std::string_view word) {
   std::string_view name = BaseName(word);
   if (const size_t dot = name.find('.'); dot != std::string_view::npos) {
-    if (dot + 1 == name.size()) return false;
+    if (dot + 1 == name.size()) return Launcher::kNone;
     name = name.substr(0, dot);
   }
-  return name == "mpirun" || name == "mpiexec" || name == "orterun";
+  if (name == "mpirun" || name == "mpiexec" || name == "orterun") return Launcher::kMpirun;
+  if (name == "srun") return Launcher::kSrun;
+  for (std::string_view other : {"aprun", "jsrun", "ibrun", "prun", "mpiexec_mpt", "poe"})
+    if (name == other) return Launcher::kForeign;
+  return Launcher::kNone;
+}
+
+bool IsMpiLauncher(std::string_view word) {
+  return LauncherOf(word) != Launcher::kNone;
+}
+
+std::optional<MpiFlavor> FlavorFromLibraries(std::string_view ldd_output) {
+  auto has = [&](std::string_view s) { return ldd_output.find(s) != std::string_view::npos; };
+  if (has("libmpich") || has("libmpi.so.12")) return MpiFlavor::kMpich;
+  if (has("libmpi.so") || has("libmpi_mpifh.so")) return MpiFlavor::kOpenMpi;
+  return std::nullopt;
 }
 
 std::optional<MpiFlavor> FlavorFromVersion(std::string_view text) {
@@ -81,17 +108,14 @@ std::optional<MpiFlavor> FlavorFromVersion(std::string_view text) {
 }
 
 std::string ProgramName(const std::vector<std::string>& command, std::string_view path_env) {
-  if (command.empty()) return "trace";
-  std::string_view name;
-  if (!IsMpiLauncher(command[0])) {
-    name = BaseName(command[0]);
-  } else {
-    for (size_t i = 1; i < command.size() && name.empty(); ++i) {
-      const std::string& w = command[i];
-      if (!w.empty() && w[0] != '-' && FindsProgram(w, path_env)) name = BaseName(w);
-    }
-  }
+  const size_t i = ProgramWord(command, path_env);
+  const std::string_view name = i < command.size() ? BaseName(command[i]) : std::string_view();
   return name.empty() || name == "." || name == ".." ? "trace" : std::string(name);
+}
+
+std::string ProgramPath(const std::vector<std::string>& command, std::string_view path_env) {
+  const size_t i = ProgramWord(command, path_env);
+  return i < command.size() ? FindProgram(command[i], path_env) : "";
 }
 
 StatusOr<std::string> FindMpiLibrary(MpiFlavor flavor, const std::string& libdir,

@@ -20,9 +20,22 @@ const char* MpiFlavorName(MpiFlavor flavor);
 /// The preload library for the flavour: libparallax-mpi.so, libparallax-mpich.so.
 const char* MpiLibraryName(MpiFlavor flavor);
 
-/// True for mpirun, mpiexec and orterun, with any directory and any ".suffix"
-/// (mpiexec.hydra, mpirun.openmpi).
+/// What starts a job's processes, as `parallax record` sees its command's
+/// first word (any directory, any ".suffix": mpiexec.hydra, mpirun.openmpi).
+enum class Launcher {
+  kNone,     // not a launcher: the command is the program
+  kMpirun,   // mpirun, mpiexec, orterun: asked for their flavour
+  kSrun,     // Slurm's srun: the flavour is the program's
+  kForeign,  // aprun, jsrun, ibrun, prun, ...: launchers parallax knows only by name
+};
+Launcher LauncherOf(std::string_view word);
+/// Any launcher but kNone.
 bool IsMpiLauncher(std::string_view word);
+
+/// The flavour of the MPI library a program is linked with, from `ldd`'s
+/// lines: libmpich (or MPICH's libmpi.so.12) is MPICH, another libmpi.so
+/// Open MPI.
+std::optional<MpiFlavor> FlavorFromLibraries(std::string_view ldd_output);
 
 /// The flavour a launcher's `--version` output names: "Open MPI" or "OpenRTE"
 /// is Open MPI; "HYDRA", "MPICH" or "Intel(R) MPI" is MPICH.
@@ -35,6 +48,9 @@ std::optional<MpiFlavor> FlavorFromVersion(std::string_view text);
 /// options are passed over ("mpirun -np 4 ./app" gives "app"). "trace" when
 /// there is none.
 std::string ProgramName(const std::vector<std::string>& command, std::string_view path_env);
+/// That program's path as the command names it (a word with a '/', or the
+/// first match on `path_env`); "" when there is none.
+std::string ProgramPath(const std::vector<std::string>& command, std::string_view path_env);
 
 /// The library's absolute path: in `libdir` ($PLX_MPI_LIBDIR) when that is not
 /// empty, else in ../mpi (build tree) or ../lib (installed; also the

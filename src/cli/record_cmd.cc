@@ -121,10 +121,34 @@ StatusOr<std::string> Capture(std::vector<std::string> argv, std::chrono::millis
   return text;
 }
 
+// The flavour of the MPI the program is linked with, from `ldd PROGRAM`:
+// srun and launchers known only by name run whatever MPI the program has.
+StatusOr<MpiFlavor> ProgramFlavor(const RecordOptions& o) {
+  const char* path_env = std::getenv("PATH");
+  const std::string program = ProgramPath(o.command, path_env ? path_env : "");
+  const std::string give = "; give --mpi openmpi or --mpi mpich";
+  if (program.empty())
+    return InvalidArgument("cannot tell the MPI flavour: no program found after '" + o.command[0] +
+                           "'" + give);
+  auto text = Capture({"ldd", program}, std::chrono::seconds(10));
+  if (!text.ok())
+    return InvalidArgument("cannot tell the MPI flavour: 'ldd " + program +
+                           "': " + text.status().message() + give);
+  if (std::optional<MpiFlavor> f = FlavorFromLibraries(*text)) return *f;
+  return InvalidArgument("cannot tell the MPI flavour: " + program +
+                         " is linked with no MPI library ldd shows" + give);
+}
+
 StatusOr<MpiFlavor> ChooseFlavor(const RecordOptions& o) {
+  const Launcher launcher = LauncherOf(o.command[0]);
+  if (launcher == Launcher::kForeign)
+    Warn("'" + o.command[0] +
+         "' is a launcher parallax knows only by name: it must pass the environment "
+         "(LD_PRELOAD, PLX_*) on to the ranks");
   if (o.mpi == "openmpi") return MpiFlavor::kOpenMpi;
   if (o.mpi == "mpich") return MpiFlavor::kMpich;
-  if (!IsMpiLauncher(o.command[0])) return MpiFlavor::kOpenMpi;
+  if (launcher == Launcher::kNone) return MpiFlavor::kOpenMpi;
+  if (launcher != Launcher::kMpirun) return ProgramFlavor(o);
   const std::string asked = "'" + o.command[0] + " --version'";
   auto text = Capture({o.command[0], "--version"}, std::chrono::seconds(10));
   if (!text.ok())
@@ -332,7 +356,9 @@ Command AddRecordCommand(CLI::App& parent, const GlobalOptions& global) {
       "in LD_PRELOAD, so every process of the job is traced. Put -- before COMMAND.\n"
       "FILE defaults to <program>.plx here: the first word of COMMAND, or after mpirun /\n"
       "mpiexec / orterun the first word that is not an option and names an executable.\n"
-      "--mpi auto asks the launcher (mpirun --version); without one it means openmpi.\n"
+      "--mpi auto asks the launcher (mpirun --version); after srun (Slurm) or another\n"
+      "launcher (aprun, jsrun, ...) it asks the program's libraries (ldd); without a\n"
+      "launcher it means openmpi.\n"
       "The library is looked for in $PLX_MPI_LIBDIR, else in ../mpi and ../lib beside\n"
       "parallax. Every other process the command starts (a shell's jobs, fork, exec)\n"
       "writes its own part in FILE.parts/ (PLX_PARTS); so do MPI ranks. Parts left\n"

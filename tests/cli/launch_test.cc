@@ -25,10 +25,28 @@ void Touch(const std::string& path, bool executable) {
 
 TEST(Launch, RecognisesLaunchers) {
   for (const char* w : {"mpirun", "mpiexec", "orterun", "/usr/bin/mpirun", "mpiexec.hydra",
-                        "mpirun.openmpi", "./mpiexec.mpich"})
+                        "mpirun.openmpi", "./mpiexec.mpich"}) {
     EXPECT_TRUE(IsMpiLauncher(w)) << w;
-  for (const char* w : {"", "mpi", "mpirunner", "srun", "./app", "mpirun.", "/opt/mpirun/app"})
+    EXPECT_EQ(LauncherOf(w), Launcher::kMpirun) << w;
+  }
+  EXPECT_EQ(LauncherOf("srun"), Launcher::kSrun);
+  EXPECT_EQ(LauncherOf("/usr/bin/srun"), Launcher::kSrun);
+  for (const char* w : {"aprun", "jsrun", "/opt/cray/bin/aprun", "ibrun"})
+    EXPECT_EQ(LauncherOf(w), Launcher::kForeign) << w;
+  for (const char* w : {"", "mpi", "mpirunner", "sruns", "./app", "mpirun.", "/opt/mpirun/app"}) {
     EXPECT_FALSE(IsMpiLauncher(w)) << w;
+    EXPECT_EQ(LauncherOf(w), Launcher::kNone) << w;
+  }
+}
+
+TEST(Launch, TellsTheFlavourFromTheProgramsLibraries) {
+  EXPECT_EQ(FlavorFromLibraries("\tlibmpi.so.40 => /lib/x86_64-linux-gnu/libmpi.so.40 (0x1)\n"),
+            MpiFlavor::kOpenMpi);
+  EXPECT_EQ(FlavorFromLibraries("\tlibmpich.so.12 => /lib/x86_64-linux-gnu/libmpich.so.12\n"),
+            MpiFlavor::kMpich);
+  EXPECT_EQ(FlavorFromLibraries("\tlibmpi.so.12 => /opt/intel/mpi/lib/libmpi.so.12\n"),
+            MpiFlavor::kMpich);
+  EXPECT_EQ(FlavorFromLibraries("\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6\n"), std::nullopt);
 }
 
 TEST(Launch, TellsTheFlavourFromTheVersionText) {
@@ -61,6 +79,11 @@ TEST(Launch, NamesTheOutputAfterTheProgram) {
   EXPECT_EQ(ProgramName({"mpirun", "-np", "2", "tool", "app"}, path), "tool");
   EXPECT_EQ(ProgramName({"mpirun", "-np", "2", "./missing"}, path), "trace");
   EXPECT_EQ(ProgramName({}, path), "trace");
+  // After srun, as after mpirun; its path as found.
+  EXPECT_EQ(ProgramName({"srun", "-n", "4", "--ntasks-per-node=2", "tool"}, path), "tool");
+  EXPECT_EQ(ProgramPath({"srun", "-n", "4", "tool"}, path), dir.File("tool"));
+  EXPECT_EQ(ProgramPath({"srun", "-n", "4", "./missing"}, path), "");
+  EXPECT_EQ(ProgramPath({dir.File("app")}, path), dir.File("app"));
 }
 
 TEST(Launch, FindsTheLibrary) {
