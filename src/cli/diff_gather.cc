@@ -10,6 +10,7 @@
 #include "cli/diff.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/query_output.h"
 #include "cli/trace_input.h"
 #include "query/query_engine.h"
 
@@ -206,12 +207,8 @@ StatusOr<TraceNumbers> Gather(const std::string& path, const GlobalOptions& glob
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(path, global));
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
   PipelineProgress progress(global.progress);
-  PLX_ASSIGN_OR_RETURN(
-      std::unique_ptr<query::QueryEngine> engine,
-      query::QueryEngine::Open(*store, [&](const char* what, uint64_t done, uint64_t total) {
-        progress.Update(what, done, total);
-        if (done >= total) progress.End();
-      }));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<query::QueryEngine> engine,
+                       OpenQueryEngine(*store, progress));
   TraceNumbers out;
   out.path = path;
   Status s = Gatherer(*engine, out).Run();

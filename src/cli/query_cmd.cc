@@ -39,12 +39,8 @@ Status RunQuery(const QueryOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
   PipelineProgress progress(global.progress);
-  PLX_ASSIGN_OR_RETURN(
-      std::unique_ptr<query::QueryEngine> engine,
-      query::QueryEngine::Open(*store, [&](const char* what, uint64_t done, uint64_t total) {
-        progress.Update(what, done, total);
-        if (done >= total) progress.End();
-      }));
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<query::QueryEngine> engine,
+                       OpenQueryEngine(*store, progress));
   const QueryFormat format = o.csv    ? QueryFormat::kCsv
                              : o.json ? QueryFormat::kJson
                                       : QueryFormat::kTable;

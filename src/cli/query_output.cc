@@ -8,6 +8,15 @@
 
 namespace plx::cli {
 
+StatusOr<std::unique_ptr<query::QueryEngine>> OpenQueryEngine(const store::TraceStore& store,
+                                                              PipelineProgress& progress) {
+  return query::QueryEngine::Open(store,
+                                  [&progress](const char* what, uint64_t done, uint64_t total) {
+                                    progress.Update(what, done, total);
+                                    if (done >= total) progress.End();
+                                  });
+}
+
 namespace {
 
 class TablePrinter : public query::RowSink {

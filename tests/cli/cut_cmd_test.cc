@@ -16,6 +16,7 @@
 
 #include "support/test_support.h"
 #include "support/test_traces.h"
+#include "traces_command_test.h"
 
 namespace plx::cli {
 namespace {
@@ -31,25 +32,8 @@ void PrintTo(const Row& r, std::ostream* os) {
       << "}";
 }
 
-class CutCmdTest : public testing::TestTracesSuite {
+class CutCmdTest : public TracesCommandTest {
  protected:
-  static testing::RunResult Parallax(std::vector<std::string> args) {
-    args.insert(args.begin(), testing::BuildPath("src/cli/parallax"));
-    return testing::RunProgram(args);
-  }
-  // Its stdout only: damaged test traces give warnings on stderr.
-  static json Json(const std::vector<std::string>& args) {
-    std::string command = "'" + testing::BuildPath("src/cli/parallax") + "'";
-    for (const std::string& a : args) {
-      command += " '";
-      for (char c : a)
-        command += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      command += "'";
-    }
-    const testing::RunResult r = testing::RunProgram({"/bin/sh", "-c", command + " 2>/dev/null"});
-    EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.output;
-    return json::parse(r.output, nullptr, /*allow_exceptions=*/false);
-  }
   static std::map<std::string, Row> Stats(const std::string& trace) {
     std::map<std::string, Row> rows;
     const json stats = Json({"stats", trace, "--json"});

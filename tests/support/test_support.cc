@@ -90,6 +90,17 @@ void Reap(int pid, RunResult* result) {
 }
 }  // namespace
 
+RunResult RunProgramStdout(const std::vector<std::string>& argv) {
+  std::string command;
+  for (const std::string& a : argv) {
+    command += command.empty() ? "'" : " '";
+    for (char c : a)
+      command += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    command += "'";
+  }
+  return RunProgram({"/bin/sh", "-c", command + " 2>/dev/null"});
+}
+
 RunResult RunProgram(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   RunResult result;
   int fd = -1;

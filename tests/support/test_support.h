@@ -52,6 +52,10 @@ struct RunResult {
 RunResult RunProgram(const std::vector<std::string>& argv,
                      const std::vector<std::string>& env = {});
 
+/// Runs argv[0] with the arguments, its stderr thrown away: stdout alone
+/// (a command's JSON without the warnings damaged traces give).
+RunResult RunProgramStdout(const std::vector<std::string>& argv);
+
 /// A child program with its stdout (and stderr) on a pipe, for tests that
 /// must talk to it or signal it while it runs.
 class ChildProcess {
