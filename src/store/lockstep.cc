@@ -30,9 +30,12 @@ int64_t SlabStep(const TraceStore& store, uint64_t slab_records) {
   const model::Trace& trace = store.trace();
   const uint64_t records = std::max<uint64_t>(store.file().total_records(), 1);
   const int64_t span = std::max<int64_t>(trace.end_ns - trace.begin_ns, 1);
-  return std::max<int64_t>(
-      1, static_cast<int64_t>(static_cast<double>(span) * static_cast<double>(slab_records) /
-                              static_cast<double>(records)));
+  // Far more slab records than records (a damaged count) would step past
+  // int64: no step is longer than 2^62 ns, far past any trace's span.
+  const double step =
+      static_cast<double>(span) * static_cast<double>(slab_records) / static_cast<double>(records);
+  constexpr double kLongest = static_cast<double>(int64_t{1} << 62);
+  return step >= kLongest ? int64_t{1} << 62 : std::max<int64_t>(1, static_cast<int64_t>(step));
 }
 
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
