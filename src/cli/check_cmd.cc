@@ -311,11 +311,7 @@ Command AddCheckCommand(CLI::App& parent, const GlobalOptions& global) {
   app->add_flag("--json", o->json, "Print one JSON object instead of text (see docs/cli.md)");
   app->add_option("--min-latency", o->min_latency,
                   "Least time from a send to its receive between processes (ns, us, ms, s)")
-      ->check([](const std::string& t) {
-        int64_t ns;
-        return ParseDuration(t, &ns) ? std::string()
-                                     : "'" + t + "' is not a time (a number with ns, us, ms or s)";
-      })
+      ->check(DurationProblem)
       ->default_str("100ns");
   app->add_option("--max-slope", o->max_slope,
                   "Largest change of any interval by the repair, as a fraction (0.005 = 0.5 %)")

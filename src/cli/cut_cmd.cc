@@ -122,15 +122,10 @@ Command AddCutCommand(CLI::App& parent, const GlobalOptions& global) {
       "  parallax cut run.plx.parts small.plx --processes 0-3 --states MPI_Recv,MPI_Send");
   app->add_option("IN", a->in, "The trace (.plx, parts directory, or another format)")->required();
   app->add_option("OUT", a->out, "The .plx file to write")->required();
-  auto time_check = [](const std::string& t) {
-    int64_t ns = 0;
-    return ParseDuration(t, &ns) ? std::string()
-                                 : "'" + t + "' is not a time (e.g. 250us, 1.5ms, 2s)";
-  };
   app->add_option("--from", a->from, "Start this long after the trace begin (ns/us/ms/s)")
-      ->check(time_check);
+      ->check(DurationProblem);
   app->add_option("--to", a->to, "End at this time after the trace begin (inclusive)")
-      ->check(time_check);
+      ->check(DurationProblem);
   app->add_option("--processes", a->processes,
                   "Only these processes, by number as in `info` (e.g. 0,2,5-7)");
   app->add_option("--states", a->states, "Only these states' slices, comma-separated names");

@@ -317,16 +317,11 @@ Command AddDumpCommand(CLI::App& parent, const GlobalOptions& global) {
       ->check([](const std::string& k) {
         return KindId(k) ? std::string() : "unknown record kind '" + k + "'";
       });
-  auto time_check = [](const std::string& t) {
-    int64_t ns;
-    return ParseDuration(t, &ns) ? std::string()
-                                 : "'" + t + "' is not a time (a number with ns, us, ms or s)";
-  };
   app->add_option("--from", o->from,
                   "Start this long after the trace begin (a number with ns/us/ms/s; bare = ns)")
-      ->check(time_check);
+      ->check(DurationProblem);
   app->add_option("--to", o->to, "End at this time after the trace begin (inclusive)")
-      ->check(time_check);
+      ->check(DurationProblem);
   app->add_option("--limit", o->limit, "Print at most N records (0 = no limit)")
       ->check(CLI::NonNegativeNumber);
   return {app, [o, &global] { return RunDump(*o, global); }};

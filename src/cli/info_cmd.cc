@@ -14,6 +14,7 @@
 
 #include "base/strings.h"
 #include "cli/command.h"
+#include "cli/info_notes.h"
 #include "cli/json_fields.h"
 #include "cli/output.h"
 #include "cli/progress.h"
@@ -84,74 +85,6 @@ std::vector<std::pair<const char*, uint64_t>> TableSizes(const Decoded& d) {
 }
 
 constexpr std::string_view kParentPidKey = "parallax.parent_pid";
-
-// The last value of attribute `key` in a process's definitions ("" if none).
-std::string_view AttributeValue(const format::ProcessDefs& defs, std::string_view key) {
-  std::string_view value;
-  for (const format::AttributeDef& a : defs.attributes)
-    if (defs.Str(a.key) == key) value = defs.Str(a.value);
-  return value;
-}
-
-// What the capture runtime could not write (it stopped at a failed write and
-// left "parallax.dropped_*" attributes; docs/format.md).
-struct Dropped {
-  uint32_t process;
-  uint64_t records, chunks;
-  std::string error;
-};
-
-std::vector<Dropped> DroppedByProcess(const format::TraceFile& file) {
-  std::vector<Dropped> out;
-  for (const auto& entry : file.processes()) {
-    const format::ProcessDefs& defs = entry.second;  // a lambda cannot capture a binding
-    const std::string_view error = AttributeValue(defs, "parallax.write_error");
-    if (error.empty()) continue;
-    auto number = [&defs](std::string_view key) {
-      return std::strtoull(std::string(AttributeValue(defs, key)).c_str(), nullptr, 10);
-    };
-    out.push_back({entry.first, number("parallax.dropped_records"),
-                   number("parallax.dropped_chunks"), std::string(error)});
-  }
-  return out;
-}
-
-// An import counter of an imported trace: an attribute "import.NAME" that
-// TraceBuilder leaves on the first process, and what this build knows of NAME
-// (nullptr: a counter of an older or newer version).
-struct Imported {
-  std::string name;
-  std::string count;
-  const interop::ImportCounterInfo* info;
-};
-
-std::vector<Imported> ImportedCounters(const format::TraceFile& file) {
-  std::vector<Imported> out;
-  if (file.processes().empty()) return out;
-  const format::ProcessDefs& first = file.processes().begin()->second;
-  for (const format::AttributeDef& a : first.attributes) {
-    const std::string_view key = first.Str(a.key);
-    if (!key.starts_with("import.")) continue;
-    const std::string_view name = key.substr(7);
-    out.push_back(
-        {std::string(name), std::string(first.Str(a.value)), interop::FindImportCounter(name)});
-  }
-  return out;
-}
-
-// A cut trace (`parallax cut`): per process, its "cut.*" attributes in order.
-std::vector<std::pair<uint32_t, std::vector<std::pair<std::string, std::string>>>> CutNotes(
-    const format::TraceFile& file) {
-  std::vector<std::pair<uint32_t, std::vector<std::pair<std::string, std::string>>>> out;
-  for (const auto& [process, defs] : file.processes()) {
-    std::vector<std::pair<std::string, std::string>> notes;
-    for (const format::AttributeDef& a : defs.attributes)
-      if (defs.Str(a.key).starts_with("cut."))
-        notes.emplace_back(defs.Str(a.key).substr(4), defs.Str(a.value));
-    if (!notes.empty()) out.emplace_back(process, std::move(notes));
-  }
-  return out;
-}
 
 // Whether the loader moved any process's times onto the reference clock.
 bool ClocksCorrected(const model::Trace& t) {

@@ -36,4 +36,10 @@ bool ParseDuration(std::string_view text, int64_t* ns) {
   return true;
 }
 
+std::string DurationProblem(const std::string& text) {
+  int64_t ns = 0;
+  return ParseDuration(text, &ns) ? std::string()
+                                  : "'" + text + "' is not a time (a number with ns, us, ms or s)";
+}
+
 }  // namespace plx::cli
