@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Generates the MPI wrappers of libparallax-mpi from spec/mpi.txt.
 
-  gen_mpi.py spec/mpi.txt --c OUT.cc [--fortran OUT.cc] [--list OUT.txt]
+  gen_mpi.py spec/mpi.txt --c OUT.cc [--fortran OUT.cc] [--fortran-mpich OUT.cc]
+             [--list OUT.txt]
 
 --c: one C wrapper per table line: record the call as a state, run the line's
 actions (hooks in src/mpi/hooks.h) before and after the PMPI_ call.
 --fortran: for lines flagged F, wrappers of the Fortran symbols (mpi_send_,
 mpi_send, mpi_send__, MPI_SEND) around Open MPI's pmpi_send_, with the
-Fortran handles converted to C for the same actions.
+Fortran handles converted to C for the same actions; and of its `use mpi_f08`
+symbols (mpi_send_f08_ around pmpi_send_f08_), which take the same arguments
+(a derived-type handle is its integer) with an optional ierror.
+--fortran-mpich: MPICH's `use mpi_f08` symbols that call PMPI_* directly
+(mpi_barrier_f08_ around pmpir_barrier_f08_); the rest of MPICH's Fortran
+calls the C MPI_* functions.
 --list: the wrapped function names, one per line (tests use it).
 """
 import argparse
@@ -271,93 +277,121 @@ F2C = {
 }
 
 
-def gen_fortran(funcs):
+def fortran_wrapper(fn, kind):
+    """The wrapper of one Fortran entry point. kind "f77": Open MPI's mpi_send_
+    around pmpi_send_; "f08": Open MPI's mpi_send_f08_ around pmpi_send_f08_;
+    "f08_mpich": MPICH's mpi_barrier_f08_ around pmpir_barrier_f08_. An f08
+    ierror may be absent (null)."""
+    lower = fn.name.lower()
+    f08 = kind != "f77"
+    entry, real = {"f77": (f"{lower}_", f"p{lower}_"),
+                   "f08": (f"{lower}_f08_", f"p{lower}_f08_"),
+                   "f08_mpich": (f"{lower}_f08_", f"pmpir{lower[3:]}_f08_")}[kind]
+    status_ignore = "PLX_F08_STATUS_IGNORE" if f08 else "MPI_F_STATUS_IGNORE"
+    statuses_ignore = "PLX_F08_STATUSES_IGNORE" if f08 else "MPI_F_STATUSES_IGNORE"
+    fparams = []
+    for p in fn.params:
+        if p.base == "void":
+            fparams.append(f"void* {p.name}")
+        else:
+            fparams.append(f"MPI_Fint* f_{p.name}")
+    fparams.append("MPI_Fint* ierror" if f08 else "MPI_Fint* ierr")
+    fargs = ", ".join(p.name if p.base == "void" else f"f_{p.name}" for p in fn.params)
+    fargs = (fargs + ", ierr") if fargs else "ierr"
+    out = [f'extern "C" void {real}({", ".join(fparams)}) __attribute__((weak));',
+           f'extern "C" void {entry}({", ".join(fparams)}) {{']
+    if f08:
+        out.append("  MPI_Fint plx_ierr = MPI_SUCCESS;")
+        out.append("  MPI_Fint* ierr = ierror != nullptr ? ierror : &plx_ierr;")
+    out.append(f'  static plx::mpi::StateSlot plx_state{{"{fn.name}", plx::mpi::{fn.category}}};')
+    out.append("  plx::mpi::Call plx_call(plx_state);")
+    used = set()
+    for _, args in fn.actions:
+        for a in args:
+            used.update(re.findall(r"\b\w+\b", a))
+    conv_before, conv_after = [], []
+    count_name = None
+    for p in fn.params:
+        if p.name in ("count", "incount") and p.base == "int":
+            count_name = p.name
+    for p in fn.params:
+        if p.name not in used or p.base == "void":
+            continue
+        n = p.name
+        if p.base == "int" and not p.pointer:
+            conv_before.append(f"  const int {n} = static_cast<int>(*f_{n});")
+        elif p.base in F2C and not p.pointer:
+            conv_before.append(f"  const {p.base} {n} = {F2C[p.base]}(*f_{n});")
+        elif p.base == "int" and p.pointer and not p.array:
+            # flag, index, outcount: filled by the call; Fortran indexes from 1
+            fix = " - 1" if n == "index" else ""
+            conv_after.append(f"  int {n}_v = static_cast<int>(*f_{n}){fix};")
+            conv_after.append(f"  int* {n} = &{n}_v;")
+        elif p.base == "int" and p.array:  # array_of_indices: from 1
+            conv_after.append(f"  int* {n} = plx::mpi::IndicesFromFortran(f_{n}, *f_outcount);")
+        elif p.base in F2C and p.pointer and not p.array:
+            conv_before.append(f"  {p.base} {n}_v = {F2C[p.base]}(*f_{n});")
+            conv_before.append(f"  {p.base}* {n} = &{n}_v;")
+            conv_after.append(f"  {n}_v = {F2C[p.base]}(*f_{n});")
+        elif p.base == "MPI_Request" and p.array:
+            conv_before.append(f"  MPI_Request* {n} = plx::mpi::RequestsFromFortran(f_{n}, {count_name});")
+        elif p.base == "MPI_Status" and not p.array:
+            conv_before.append(f"  MPI_Fint plx_fstatus[kFStatusInts];")
+            conv_before.append(f"  if (f_{n} == {status_ignore}) f_{n} = plx_fstatus;")
+            conv_before.append(f"  MPI_Status {n}_v;")
+            conv_before.append(f"  MPI_Status* {n} = &{n}_v;")
+            conv_after.append(f"  PMPI_Status_f2c(f_{n}, {n});")
+        elif p.base == "MPI_Status" and p.array:
+            conv_before.append(f"  if (f_{n} == {statuses_ignore}) f_{n} = plx::mpi::FortranStatusScratch({count_name});")
+            conv_after.append(f"  MPI_Status* {n} = plx::mpi::StatusesFromFortran(f_{n}, {count_name});")
+        else:
+            sys.exit(f"spec/mpi.txt:{fn.lineno}: no Fortran conversion for {p.text}")
+    # The actions' status lines assume C statuses that may be IGNORE; here
+    # they never are, so drop the prelude and keep before/after.
+    _, before, after = action_code(fn)
+    kinds = [k for k, _ in fn.actions]
+    if any(k in ("waitany", "testany", "waitall", "testall", "waitsome", "testsome") for k in kinds):
+        out.append("  const MPI_Request* plx_reqs = nullptr;")
+    if any(k in ("wait", "test") for k in kinds):
+        out.append("  MPI_Request plx_req = MPI_REQUEST_NULL;")
+    if any(k in ("recv", "irecv", "mprobe") for k in kinds):
+        out.append("  uint64_t plx_match = 0;")
+    out.extend(conv_before)
+    if before:
+        out.append("  if (plx_call.on) {")
+        out.extend("  " + l for l in before)
+        out.append("  }")
+    out.append(f"  {real}({fargs});")
+    if after or conv_after:
+        out.append("  if (plx_call.on && *ierr == MPI_SUCCESS) {")
+        out.extend("  " + l for l in conv_after)
+        out.extend("  " + l for l in after)
+        out.append("  }")
+    out.append("}")
+    if not f08:
+        sig = ", ".join(fparams)
+        for alias in (lower, lower + "__", fn.name.upper()):
+            out.append(f'extern "C" void {alias}({sig}) __attribute__((alias("{entry}")));')
+    out.append("")
+    return out
+
+
+def gen_fortran(funcs, mpich):
+    """Open MPI: both Fortran bindings of every F line. MPICH: only the f08
+    entry points without a buffer, which call PMPI_*; those with one
+    (mpi_send_f08ts_) call the C MPI_* functions, as its mpif.h and `use mpi`
+    bindings do, and need no wrapper."""
     out = [HEADER, '#include "mpi/fortran.h"', "", "using plx::mpi::kFStatusInts;", "",
            "#pragma GCC visibility push(default)", ""]
     for fn in funcs:
         if "F" not in fn.flags:
             continue
-        lower = fn.name.lower()
-        fparams = []
-        for p in fn.params:
-            if p.base == "void":
-                fparams.append(f"void* {p.name}")
-            else:
-                fparams.append(f"MPI_Fint* f_{p.name}")
-        fparams.append("MPI_Fint* ierr")
-        fargs = ", ".join(p.name if p.base == "void" else f"f_{p.name}" for p in fn.params)
-        fargs = (fargs + ", ierr") if fargs else "ierr"
-        out.append(f'extern "C" void p{lower}_({", ".join(fparams)}) __attribute__((weak));')
-        out.append(f'extern "C" void {lower}_({", ".join(fparams)}) {{')
-        out.append(f'  static plx::mpi::StateSlot plx_state{{"{fn.name}", plx::mpi::{fn.category}}};')
-        out.append("  plx::mpi::Call plx_call(plx_state);")
-        used = set()
-        for _, args in fn.actions:
-            for a in args:
-                used.update(re.findall(r"\b\w+\b", a))
-        conv_before, conv_after = [], []
-        count_name = None
-        for p in fn.params:
-            if p.name in ("count", "incount") and p.base == "int":
-                count_name = p.name
-        for p in fn.params:
-            if p.name not in used or p.base == "void":
-                continue
-            n = p.name
-            if p.base == "int" and not p.pointer:
-                conv_before.append(f"  const int {n} = static_cast<int>(*f_{n});")
-            elif p.base in F2C and not p.pointer:
-                conv_before.append(f"  const {p.base} {n} = {F2C[p.base]}(*f_{n});")
-            elif p.base == "int" and p.pointer and not p.array:
-                # flag, index, outcount: filled by the call; Fortran indexes from 1
-                fix = " - 1" if n == "index" else ""
-                conv_after.append(f"  int {n}_v = static_cast<int>(*f_{n}){fix};")
-                conv_after.append(f"  int* {n} = &{n}_v;")
-            elif p.base == "int" and p.array:  # array_of_indices: from 1
-                conv_after.append(f"  int* {n} = plx::mpi::IndicesFromFortran(f_{n}, *f_outcount);")
-            elif p.base in F2C and p.pointer and not p.array:
-                conv_before.append(f"  {p.base} {n}_v = {F2C[p.base]}(*f_{n});")
-                conv_before.append(f"  {p.base}* {n} = &{n}_v;")
-                conv_after.append(f"  {n}_v = {F2C[p.base]}(*f_{n});")
-            elif p.base == "MPI_Request" and p.array:
-                conv_before.append(f"  MPI_Request* {n} = plx::mpi::RequestsFromFortran(f_{n}, {count_name});")
-            elif p.base == "MPI_Status" and not p.array:
-                conv_before.append(f"  MPI_Fint plx_fstatus[kFStatusInts];")
-                conv_before.append(f"  if (f_{n} == MPI_F_STATUS_IGNORE) f_{n} = plx_fstatus;")
-                conv_before.append(f"  MPI_Status {n}_v;")
-                conv_before.append(f"  MPI_Status* {n} = &{n}_v;")
-                conv_after.append(f"  PMPI_Status_f2c(f_{n}, {n});")
-            elif p.base == "MPI_Status" and p.array:
-                conv_before.append(f"  if (f_{n} == MPI_F_STATUSES_IGNORE) f_{n} = plx::mpi::FortranStatusScratch({count_name});")
-                conv_after.append(f"  MPI_Status* {n} = plx::mpi::StatusesFromFortran(f_{n}, {count_name});")
-            else:
-                sys.exit(f"spec/mpi.txt:{fn.lineno}: no Fortran conversion for {p.text}")
-        # The actions' status lines assume C statuses that may be IGNORE; here
-        # they never are, so drop the prelude and keep before/after.
-        _, before, after = action_code(fn)
-        if "waitany" in [k for k, _ in fn.actions] or "testany" in [k for k, _ in fn.actions] or \
-           any(k in ("waitall", "testall", "waitsome", "testsome") for k, _ in fn.actions):
-            out.append("  const MPI_Request* plx_reqs = nullptr;")
-        if any(k in ("wait", "test") for k, _ in fn.actions):
-            out.append("  MPI_Request plx_req = MPI_REQUEST_NULL;")
-        if any(k in ("recv", "irecv", "mprobe") for k, _ in fn.actions):
-            out.append("  uint64_t plx_match = 0;")
-        out.extend(conv_before)
-        if before:
-            out.append("  if (plx_call.on) {")
-            out.extend("  " + l for l in before)
-            out.append("  }")
-        out.append(f"  p{lower}_({fargs});")
-        if after or conv_after:
-            out.append("  if (plx_call.on && *ierr == MPI_SUCCESS) {")
-            out.extend("  " + l for l in conv_after)
-            out.extend("  " + l for l in after)
-            out.append("  }")
-        out.append("}")
-        sig = ", ".join(fparams)
-        for alias in (lower, lower + "__", fn.name.upper()):
-            out.append(f'extern "C" void {alias}({sig}) __attribute__((alias("{lower}_")));')
-        out.append("")
+        if mpich:
+            if not any(p.base == "void" for p in fn.params):
+                out.extend(fortran_wrapper(fn, "f08_mpich"))
+        else:
+            out.extend(fortran_wrapper(fn, "f77"))
+            out.extend(fortran_wrapper(fn, "f08"))
     out.append("#pragma GCC visibility pop")
     return "\n".join(out) + "\n"
 
@@ -367,6 +401,7 @@ def main():
     ap.add_argument("spec")
     ap.add_argument("--c")
     ap.add_argument("--fortran")
+    ap.add_argument("--fortran-mpich")
     ap.add_argument("--list")
     a = ap.parse_args()
     funcs = parse(a.spec)
@@ -374,7 +409,9 @@ def main():
     if a.c:
         outputs.append((a.c, gen_c(funcs)))
     if a.fortran:
-        outputs.append((a.fortran, gen_fortran(funcs)))
+        outputs.append((a.fortran, gen_fortran(funcs, mpich=False)))
+    if a.fortran_mpich:
+        outputs.append((a.fortran_mpich, gen_fortran(funcs, mpich=True)))
     if a.list:
         outputs.append((a.list, "".join(f"{fn.name}{' F' if 'F' in fn.flags else ''}\n" for fn in funcs)))
     for path, text in outputs:

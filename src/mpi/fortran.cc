@@ -1,8 +1,7 @@
 #include "mpi/fortran.h"
 
+#include <cstddef>
 #include <vector>
-
-#include "mpi/lifecycle.h"
 
 namespace plx::mpi {
 namespace {
@@ -44,56 +43,3 @@ MPI_Status* StatusesFromFortran(MPI_Fint* statuses, int count) {
 }
 
 }  // namespace plx::mpi
-
-// Open MPI's Fortran entry points for the hand-written functions (weak: a C
-// program has no Fortran library, and never calls these wrappers).
-extern "C" {
-void pmpi_init_(MPI_Fint* ierr) __attribute__((weak));
-void pmpi_init_thread_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr)
-    __attribute__((weak));
-void pmpi_finalize_(MPI_Fint* ierr) __attribute__((weak));
-void pmpi_abort_(MPI_Fint* comm, MPI_Fint* errorcode, MPI_Fint* ierr) __attribute__((weak));
-void pmpi_pcontrol_(MPI_Fint* level) __attribute__((weak));
-}
-
-#pragma GCC visibility push(default)
-extern "C" {
-
-void mpi_init_(MPI_Fint* ierr) {
-  const uint64_t begin = plx::mpi::BeforeInit();
-  pmpi_init_(ierr);
-  if (*ierr == MPI_SUCCESS) plx::mpi::AfterInit(begin, "MPI_Init");
-}
-void mpi_init_thread_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) {
-  const uint64_t begin = plx::mpi::BeforeInit();
-  pmpi_init_thread_(required, provided, ierr);
-  if (*ierr == MPI_SUCCESS) plx::mpi::AfterInit(begin, "MPI_Init_thread");
-}
-void mpi_finalize_(MPI_Fint* ierr) {
-  plx::mpi::BeforeFinalize();
-  pmpi_finalize_(ierr);
-}
-void mpi_abort_(MPI_Fint* comm, MPI_Fint* errorcode, MPI_Fint* ierr) {
-  plx::mpi::BeforeAbort();
-  pmpi_abort_(comm, errorcode, ierr);
-}
-void mpi_pcontrol_(MPI_Fint* level) {
-  plx::mpi::Pcontrol(static_cast<int>(*level));
-  pmpi_pcontrol_(level);
-}
-
-#define PLX_FORTRAN_ALIASES(name, params)             \
-  void name params __attribute__((alias(#name "_"))); \
-  void name##__ params __attribute__((alias(#name "_")));
-PLX_FORTRAN_ALIASES(mpi_init, (MPI_Fint*))
-PLX_FORTRAN_ALIASES(mpi_init_thread, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
-PLX_FORTRAN_ALIASES(mpi_finalize, (MPI_Fint*))
-PLX_FORTRAN_ALIASES(mpi_abort, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
-PLX_FORTRAN_ALIASES(mpi_pcontrol, (MPI_Fint*))
-void MPI_INIT(MPI_Fint*) __attribute__((alias("mpi_init_")));
-void MPI_INIT_THREAD(MPI_Fint*, MPI_Fint*, MPI_Fint*) __attribute__((alias("mpi_init_thread_")));
-void MPI_FINALIZE(MPI_Fint*) __attribute__((alias("mpi_finalize_")));
-void MPI_ABORT(MPI_Fint*, MPI_Fint*, MPI_Fint*) __attribute__((alias("mpi_abort_")));
-void MPI_PCONTROL(MPI_Fint*) __attribute__((alias("mpi_pcontrol_")));
-}
-#pragma GCC visibility pop

@@ -147,6 +147,7 @@ for flavour in openmpi mpich; do
     run_checked "$flavour" "$np" rma "" --
     run_checked "$flavour" "$np" pcontrol "" --
     run_checked "$flavour" "$np" fortran_p2p "" --
+    run_checked "$flavour" "$np" fortran_f08_p2p "" --
     # farm: 60 jobs of ~20 us, worker 1 slow; which worker does what varies,
     # so only the transfers are compared between the runs.
     run_checked "$flavour" "$np" farm "--jobs 60" -- 60 20 1

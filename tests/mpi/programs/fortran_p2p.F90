@@ -1,16 +1,23 @@
-! fortran_p2p: MPI through its Fortran bindings (use mpi), with each MPI call and
-! message counted by hand into <dir>/counts-<rank>.txt in the format of count.h
-! (names in C form: MPI_Send, ...), so a test can check a trace exactly.
+! fortran_p2p: MPI through its Fortran bindings (`use mpi`; built with
+! -DPLX_F08, `use mpi_f08` as fortran_f08_p2p), with each MPI call and message
+! counted by hand into <dir>/counts-<rank>.txt in the format of count.h (names
+! in C form: MPI_Send, ...), so a test can check a trace exactly.
 !
 !   mpirun -np N fortran_p2p [COUNTS_DIR]      N >= 2; or $PLX_TEST_COUNTS_DIR
 !
-! A token round the ring with MPI_Send/MPI_Recv (2 integers = 8 B) [1]; three
+! A token round the ring with MPI_Send/MPI_Recv (2 integers = 8 B) [1]; one
+! double to the left neighbour, received with MPI_Irecv and an MPI_Test loop
+! (MPI_STATUS_IGNORE), sent with MPI_Isend and MPI_Wait [4]; three
 ! halo exchanges with both neighbours by MPI_Irecv/MPI_Isend + MPI_Waitall
 ! (16 double precision = 128 B) [2 to the right, 3 to the left];
 ! MPI_Allreduce (1 double), MPI_Bcast from rank 0 (4 integers), MPI_Barrier.
-! Every count and line is the same in every run.
+! Every count and line is the same in every run, but for the MPI_Test calls.
 program fortran_p2p
+#ifdef PLX_F08
+  use mpi_f08
+#else
   use mpi
+#endif
   implicit none
   integer, parameter :: max_names = 16, max_lines = 64
   character(len=24) :: names(max_names)
@@ -19,9 +26,15 @@ program fortran_p2p
   integer :: num_lines = 0
   integer :: ierr, rank, nprocs, left, right, round
   integer :: token(2), shared(4)
-  integer :: requests(4), statuses(MPI_STATUS_SIZE, 4)
+#ifdef PLX_F08
+  type(MPI_Request) :: requests(4), request
+  type(MPI_Status) :: statuses(4), status
+#else
+  integer :: requests(4), request, statuses(MPI_STATUS_SIZE, 4), status(MPI_STATUS_SIZE)
+#endif
+  logical :: flag
   double precision :: to_right(16), to_left(16), from_left(16), from_right(16)
-  double precision :: mine(1), total(1)
+  double precision :: mine(1), total(1), back(1), back_out(1)
 
   call MPI_Init(ierr)
   call count_call('MPI_Init')
@@ -43,12 +56,12 @@ program fortran_p2p
     call MPI_Send(token, 2, MPI_INTEGER, right, 1, MPI_COMM_WORLD, ierr)
     call count_call('MPI_Send')
     call count_transfer('msg', right, 1, 8)
-    call MPI_Recv(token, 2, MPI_INTEGER, left, 1, MPI_COMM_WORLD, statuses(:, 1), ierr)
+    call MPI_Recv(token, 2, MPI_INTEGER, left, 1, MPI_COMM_WORLD, status, ierr)
     call count_call('MPI_Recv')
     call count_transfer('rcv', left, 1, 8)
     call check(token(1) == nprocs - 1, 'token')
   else
-    call MPI_Recv(token, 2, MPI_INTEGER, left, 1, MPI_COMM_WORLD, statuses(:, 1), ierr)
+    call MPI_Recv(token, 2, MPI_INTEGER, left, 1, MPI_COMM_WORLD, status, ierr)
     call count_call('MPI_Recv')
     call count_transfer('rcv', left, 1, 8)
     token(1) = token(1) + 1
@@ -56,6 +69,24 @@ program fortran_p2p
     call count_call('MPI_Send')
     call count_transfer('msg', right, 1, 8)
   end if
+
+  ! Each rank to its left neighbour (1 double = 8 B); the receive completes
+  ! in an MPI_Test loop, the send in MPI_Wait.
+  back_out(1) = rank
+  call MPI_Irecv(back, 1, MPI_DOUBLE_PRECISION, right, 4, MPI_COMM_WORLD, request, ierr)
+  call count_call('MPI_Irecv')
+  call MPI_Isend(back_out, 1, MPI_DOUBLE_PRECISION, left, 4, MPI_COMM_WORLD, requests(1), ierr)
+  call count_call('MPI_Isend')
+  call count_transfer('msg', left, 4, 8)
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Test(request, flag, MPI_STATUS_IGNORE, ierr)
+    call count_call('MPI_Test')
+  end do
+  call count_transfer('rcv', right, 4, 8)
+  call MPI_Wait(requests(1), status, ierr)
+  call count_call('MPI_Wait')
+  call check(abs(back(1) - right) < 0.5d0, 'back')
 
   do round = 1, 3
     to_right = rank + round
