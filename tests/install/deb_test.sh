@@ -8,7 +8,9 @@
 #   - its Depends: every library an ELF file of the package needs (readelf
 #     NEEDED, located by ldd) comes from a package it depends on (for the
 #     MPICH tracing library, one it recommends), and every package it
-#     depends on is needed by some file.
+#     depends on is needed by some file;
+#   - that the unpacked package's own `parallax record` traces an MPI run with
+#     its own library.
 #   deb_test.sh BUILD_DIR SOURCE_DIR
 # Exits 77 (skipped) when the viewer is not built or dpkg-deb is missing.
 set -euo pipefail
@@ -97,4 +99,36 @@ done < <(find "$tmp/root" -type f -print0)
 sort -u -o "$tmp/needed" "$tmp/needed"
 unneeded=$(comm -23 "$tmp/depends" "$tmp/needed")
 [ -z "$unneeded" ] || fail "Depends names packages no file needs: $unneeded"
+
+# The unpacked package as a root of its own: its program, with its own
+# library, records an MPI run (nothing from the build tree but the example).
+mpirun=/usr/bin/mpirun.openmpi
+ring=$build/examples/mpi/mpi_ring
+if [ -x "$mpirun" ] && [ -x "$ring" ]; then
+  echo "== the package's parallax records mpirun -np 2 mpi_ring"
+  parallax=$tmp/root/usr/bin/parallax
+  # shellcheck disable=SC2016  # the traced shell expands it
+  preload=$("$parallax" record -o "$tmp/sh.plx" -- sh -c 'echo "$LD_PRELOAD"') ||
+    fail "the package's parallax record -- sh"
+  case "$preload" in
+    "$tmp/root/usr/lib/"*libparallax-mpi*.so*) ;;
+    *) fail "LD_PRELOAD is '$preload', not the package's library" ;;
+  esac
+  root=()
+  [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+  "$parallax" record -o "$tmp/ring.plx" -- "$mpirun" "${root[@]}" --oversubscribe \
+    --mca btl self,vader -np 2 "$ring" --rounds 20 >"$tmp/ring.log" 2>&1 ||
+    { cat "$tmp/ring.log"; fail "the package's parallax record of the MPI ring"; }
+  "$parallax" info --json "$tmp/ring.plx" >"$tmp/ring.json"
+  python3 - "$tmp/ring.json" <<'EOF' || fail "the ring's trace is not as expected"
+import json, sys
+info = json.load(open(sys.argv[1]))
+ranks = sorted(p["rank"] for p in info["processes"])
+assert ranks == [0, 1], ranks
+assert "MPI_Send" in info["states"] and "MPI_Recv" in info["states"], info["states"]
+print("   ranks", ranks, "events", info["events"])
+EOF
+else
+  echo "   (no Open MPI or no examples/mpi/mpi_ring: the MPI run is left out)"
+fi
 echo "== ok: $(wc -l <"$tmp/files") entries; needed packages: $(tr '\n' ' ' <"$tmp/needed")"
