@@ -108,8 +108,8 @@ if [ -x "$mpirun" ] && [ -x "$ring" ]; then
   echo "== the package's parallax records mpirun -np 2 mpi_ring"
   parallax=$tmp/root/usr/bin/parallax
   # shellcheck disable=SC2016  # the traced shell expands it
-  preload=$("$parallax" record -o "$tmp/sh.plx" -- sh -c 'echo "$LD_PRELOAD"') ||
-    fail "the package's parallax record -- sh"
+  preload=$("$parallax" record -o "$tmp/sh.plx" -- sh -c 'echo "$LD_PRELOAD"' 2>"$tmp/sh.log") ||
+    { cat "$tmp/sh.log"; fail "the package's parallax record -- sh"; }
   case "$preload" in
     "$tmp/root/usr/lib/"*libparallax-mpi*.so*) ;;
     *) fail "LD_PRELOAD is '$preload', not the package's library" ;;
