@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <string_view>
+
+#include "format/trace_file.h"
 
 namespace plx::format {
 
@@ -28,7 +31,62 @@ bool ParsePartName(const std::string& name, std::string_view kPrefix, uint32_t* 
   return true;
 }
 
+// The number of world ranks a part's MPI_COMM_WORLD has (its members are
+// uvarints: one byte without the high bit ends each); 0 when not recorded.
+uint64_t WorldSize(const std::string& part) {
+  auto file = TraceFile::Open(part);
+  if (!file.ok()) return 0;
+  for (const auto& [process, defs] : (*file)->processes()) {
+    for (const auto& [id, comm] : defs.communicators) {
+      if (defs.Str(comm.name) != "MPI_COMM_WORLD") continue;
+      auto members = defs.communicator_members.find(id);
+      if (members == defs.communicator_members.end()) continue;
+      return static_cast<uint64_t>(std::count_if(members->second.begin(), members->second.end(),
+                                                 [](char c) { return (c & 0x80) == 0; }));
+    }
+  }
+  return 0;
+}
+
+// "2", "2, 5-7": sorted ranks as runs.
+std::string Runs(const std::vector<uint64_t>& ranks) {
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+      ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(ranks[i]);
+    if (j > i) out += "-" + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> MissingRanks(const std::string& dir,
+                                      const std::vector<MergeInput>& parts) {
+  constexpr size_t kPartsToAsk = 3;
+  std::set<uint64_t> present;
+  std::vector<const MergeInput*> rank_parts;
+  for (const MergeInput& in : parts) {
+    if (std::filesystem::path(in.path).filename().string().rfind("rank-", 0) != 0) continue;
+    present.insert(in.process);
+    rank_parts.push_back(&in);
+  }
+  uint64_t world = 0;
+  for (size_t i = 0; i < rank_parts.size() && i < kPartsToAsk && world == 0; ++i)
+    world = WorldSize(rank_parts[i]->path);
+  std::vector<uint64_t> missing;
+  for (uint64_t r = 0; r < world; ++r)
+    if (present.count(r) == 0) missing.push_back(r);
+  if (missing.empty()) return {};
+  const bool one = missing.size() == 1;
+  return {dir + ": " + (one ? "rank " : "ranks ") + Runs(missing) + " of " + std::to_string(world) +
+          " (MPI_COMM_WORLD) " + (one ? "has" : "have") + " no rank-<R>.plx part; " +
+          (one ? "its process is" : "their processes are") + " missing from the trace"};
+}
 
 StatusOr<std::vector<MergeInput>> ListParts(const std::string& dir) {
   std::error_code ec;

@@ -87,12 +87,14 @@ StatusOr<DerivedTrace> MergedParts(const std::string& dir, const IndexSettings& 
   std::vector<std::string> files;
   for (const format::MergeInput& in : inputs)
     files.push_back(in.path);
-  return KeptTrace(dir, files, settings,
-                   [&](const std::string& out) -> StatusOr<std::vector<std::string>> {
-                     PLX_ASSIGN_OR_RETURN(format::MergeResult merged,
-                                          format::MergeTraceFiles(inputs, out, progress));
-                     return merged.problems;
-                   });
+  return KeptTrace(
+      dir, files, settings, [&](const std::string& out) -> StatusOr<std::vector<std::string>> {
+        PLX_ASSIGN_OR_RETURN(format::MergeResult merged,
+                             format::MergeTraceFiles(inputs, out, progress));
+        std::vector<std::string> problems = format::MissingRanks(dir, inputs);
+        problems.insert(problems.end(), merged.problems.begin(), merged.problems.end());
+        return problems;
+      });
 }
 
 }  // namespace plx::store

@@ -53,5 +53,47 @@ TEST(MpiParts, PartsLeftUnmergedAnswerAsTheMergedTrace) {
   }
 }
 
+// A part lost from the directory: every way of opening it says which rank
+// is missing (the parts know MPI_COMM_WORLD's size) and still shows the rest.
+TEST(MpiParts, AMissingPartIsNamed) {
+  const std::vector<Flavor> flavors = FlavorsFor("p2p");
+  if (flavors.empty()) GTEST_SKIP() << "no MPI flavour can run p2p here";
+  const Flavor& flavor = flavors.front();
+  TempDir dir;
+  const std::string trace = dir.File("p2p.plx"), parts = trace + ".parts";
+  std::vector<std::string> env = {"PLX_MERGE=0"};
+  std::vector<std::string> launch = TracedLaunch(flavor, "p2p", 4, {dir.path()}, trace, &env);
+  if (!kLinked) launch.insert(launch.begin() + 2, "--no-merge");
+  RunResult run = RunProgram(launch, env);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string parallax = BuildPath("src/cli/parallax");
+  // Every part there: no warning.
+  RunResult all = RunProgram({parallax, "merge", "-o", dir.File("all.plx"), parts});
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  EXPECT_EQ(all.output.find("missing"), std::string::npos) << all.output;
+
+  ASSERT_TRUE(std::filesystem::remove(parts + "/rank-2.plx"));
+  const std::string warning =
+      parts +
+      ": rank 2 of 4 (MPI_COMM_WORLD) has no rank-<R>.plx part; its process is missing "
+      "from the trace";
+  RunResult merge = RunProgram({parallax, "merge", "-o", dir.File("three.plx"), parts});
+  ASSERT_EQ(merge.exit_code, 0) << merge.output;
+  EXPECT_NE(merge.output.find(warning), std::string::npos) << merge.output;
+  RunResult stats = RunProgram({parallax, "stats", parts}, {"XDG_CACHE_HOME=" + dir.File("cache")});
+  ASSERT_EQ(stats.exit_code, 0) << stats.output;
+  EXPECT_NE(stats.output.find(warning), std::string::npos) << stats.output;
+  EXPECT_NE(stats.output.find("3 processes"), std::string::npos) << stats.output;
+
+  ASSERT_TRUE(std::filesystem::remove(parts + "/rank-3.plx"));
+  ASSERT_TRUE(std::filesystem::remove(parts + "/rank-0.plx"));
+  RunResult two = RunProgram({parallax, "merge", "-o", dir.File("one.plx"), parts});
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_NE(two.output.find(": ranks 0, 2-3 of 4 (MPI_COMM_WORLD) have no rank-<R>.plx part; "
+                            "their processes are missing"),
+            std::string::npos)
+      << two.output;
+}
+
 }  // namespace
 }  // namespace plx::testing
