@@ -3,9 +3,10 @@
 // skewed clocks, a deadlock, unmatched messages among them) and on the
 // parts directory of a real MPI run left unmerged, with 1, 2 and 4
 // processes each analysing its share of the threads. A trace no process can
-// open is one error and an exit, never a hang.
+// open is one error and an exit, never a hang; so is a process that dies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,26 @@ TEST_F(MpiSpreadTest, ATraceNoProcessCanOpenIsOneErrorNotAHang) {
   EXPECT_EQ(spread.exit_code, 1) << spread.all;
   EXPECT_NE(spread.all.find("parallax-mpi: error: "), std::string::npos) << spread.all;
   EXPECT_NE(spread.all.find("missing.plx"), std::string::npos) << spread.all;
+  EXPECT_EQ(spread.out, "");
+}
+
+// A process killed before it takes part: the others would wait for it in
+// their first collective step; the launcher ends the job instead and names
+// the rank (Open MPI: "process rank 1 ... exited on signal 9").
+TEST_F(MpiSpreadTest, AProcessThatDiesEndsTheJobNamingIt) {
+  TempDir dir;
+  const std::vector<TestTrace>& traces = *traces_;
+  ASSERT_FALSE(traces.empty());
+  std::vector<std::string> argv = Spread(2, {"stats", traces.front().path});
+  // Rank 1 runs `sh -c 'kill itself' sh parallax-mpi ...` instead.
+  const auto program = std::find(argv.begin(), argv.end(), BuildPath("src/cli/parallax-mpi"));
+  ASSERT_NE(program, argv.end());
+  argv.insert(program, {"/bin/sh", "-c",
+                        "[ \"$OMPI_COMM_WORLD_RANK\" = 1 ] && kill -9 $$; exec \"$@\"", "sh"});
+  const Output spread = RunKept(dir, argv);
+  EXPECT_NE(spread.exit_code, 0) << spread.all;
+  EXPECT_NE(spread.all.find("rank 1"), std::string::npos) << spread.all;
+  EXPECT_NE(spread.all.find("signal 9"), std::string::npos) << spread.all;
   EXPECT_EQ(spread.out, "");
 }
 
