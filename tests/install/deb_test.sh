@@ -28,6 +28,8 @@ fail() {
   echo "FAIL: $*" >&2
   exit 1
 }
+# shellcheck source=installed.sh disable=SC1091
+. "$(dirname "$0")/installed.sh"
 
 echo "== cpack -G DEB"
 start=$(date +%s)
@@ -102,33 +104,7 @@ unneeded=$(comm -23 "$tmp/depends" "$tmp/needed")
 
 # The unpacked package as a root of its own: its program, with its own
 # library, records an MPI run (nothing from the build tree but the example).
-mpirun=/usr/bin/mpirun.openmpi
-ring=$build/examples/mpi/mpi_ring
-if [ -x "$mpirun" ] && [ -x "$ring" ]; then
-  echo "== the package's parallax records mpirun -np 2 mpi_ring"
-  parallax=$tmp/root/usr/bin/parallax
-  # shellcheck disable=SC2016  # the traced shell expands it
-  preload=$("$parallax" record -o "$tmp/sh.plx" -- sh -c 'echo "$LD_PRELOAD"' 2>"$tmp/sh.log") ||
-    { cat "$tmp/sh.log"; fail "the package's parallax record -- sh"; }
-  case "$preload" in
-    "$tmp/root/usr/lib/"*libparallax-mpi*.so*) ;;
-    *) fail "LD_PRELOAD is '$preload', not the package's library" ;;
-  esac
-  root=()
-  [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-  "$parallax" record -o "$tmp/ring.plx" -- "$mpirun" "${root[@]}" --oversubscribe \
-    --mca btl self,vader -np 2 "$ring" --rounds 20 >"$tmp/ring.log" 2>&1 ||
-    { cat "$tmp/ring.log"; fail "the package's parallax record of the MPI ring"; }
-  "$parallax" info --json "$tmp/ring.plx" >"$tmp/ring.json"
-  python3 - "$tmp/ring.json" <<'EOF' || fail "the ring's trace is not as expected"
-import json, sys
-info = json.load(open(sys.argv[1]))
-ranks = sorted(p["rank"] for p in info["processes"])
-assert ranks == [0, 1], ranks
-assert "MPI_Send" in info["states"] and "MPI_Recv" in info["states"], info["states"]
-print("   ranks", ranks, "events", info["events"])
-EOF
-else
-  echo "   (no Open MPI or no examples/mpi/mpi_ring: the MPI run is left out)"
-fi
+echo "== the package's parallax records mpirun -np 2 mpi_ring"
+expect_preload "$tmp/root/usr/bin/parallax" "$tmp/root/usr/lib" "$tmp"
+record_mpi_ring "$tmp/root/usr/bin/parallax" "$build" "$tmp" || true
 echo "== ok: $(wc -l <"$tmp/files") entries; needed packages: $(tr '\n' ' ' <"$tmp/needed")"

@@ -30,6 +30,8 @@ fail() {
   exit 1
 }
 step() { echo "== $*"; }
+# shellcheck source=installed.sh disable=SC1091
+. "$(dirname "$0")/installed.sh"
 
 step "install into $tmp/staged, move it to $tmp/moved"
 cmake --install "$build" --prefix "$tmp/staged" >"$tmp/install.log" ||
@@ -67,35 +69,12 @@ if command -v man >/dev/null; then
 fi
 
 step "parallax record preloads the prefix's library"
-# shellcheck disable=SC2016  # the traced shell expands it
-preload=$("$parallax" record -o "$tmp/sh.plx" -- sh -c 'echo "$LD_PRELOAD"' 2>"$tmp/sh.log") ||
-  { cat "$tmp/sh.log"; fail "parallax record -- sh"; }
-case "$preload" in
-  "$prefix"/lib/libparallax-mpi*.so*) ;;
-  *) fail "LD_PRELOAD is '$preload', not the moved prefix's library" ;;
-esac
+expect_preload "$parallax" "$prefix/lib" "$tmp"
 
-mpirun=/usr/bin/mpirun.openmpi
-ring=$build/examples/mpi/mpi_ring
-if [ -x "$mpirun" ] && [ -x "$ring" ]; then
-  step "parallax record -- mpirun -np 2 mpi_ring"
-  root=()
-  [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
-  "$parallax" record -o "$tmp/ring.plx" -- "$mpirun" "${root[@]}" --oversubscribe \
-    --mca btl self,vader -np 2 "$ring" --rounds 20 >"$tmp/ring.log" 2>&1 ||
-    { cat "$tmp/ring.log"; fail "parallax record of the MPI ring"; }
-  "$parallax" info --json "$tmp/ring.plx" >"$tmp/ring.json"
-  python3 - "$tmp/ring.json" <<'EOF' || fail "the ring's trace is not as expected"
-import json, sys
-info = json.load(open(sys.argv[1]))
-ranks = sorted(p["rank"] for p in info["processes"])
-assert ranks == [0, 1], ranks
-assert "MPI_Send" in info["states"] and "MPI_Recv" in info["states"], info["states"]
-print("   ranks", ranks, "states", len(info["states"]), "events", info["events"])
-EOF
+step "parallax record -- mpirun -np 2 mpi_ring"
+if record_mpi_ring "$parallax" "$build" "$tmp"; then
   trace=$tmp/ring.plx
 else
-  echo "   (no Open MPI or no examples/mpi/mpi_ring: the MPI run is left out)"
   trace=$tmp/sh.plx  # the traced shell's
   [ -f "$trace" ] || trace=
 fi

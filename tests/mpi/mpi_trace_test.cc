@@ -120,6 +120,22 @@ class MpiTrace : public ::testing::Test {
     EXPECT_EQ(m.exit_code, 0) << m.output;
   }
 
+  // `program` on 4 ranks of every flavour that has it: every call, message
+  // and posted receive it counted is in the trace.
+  void ExpectTracedLikeC(const std::string& program) {
+    const std::vector<Flavor> flavors = FlavorsFor(program);
+    if (flavors.empty()) GTEST_SKIP() << "no MPI flavour can run " << program << " here";
+    for (const Flavor& flavor : flavors) {
+      SCOPED_TRACE(flavor.name);
+      RunResult run = Run(flavor, program, 4);
+      ASSERT_EQ(run.exit_code, 0) << run.output;
+      Load();
+      ExpectCalls(false);
+      ExpectMessages();
+      ExpectPosts(false);
+    }
+  }
+
   void Load() {
     StatusOr<std::unique_ptr<format::TraceFile>> file = format::TraceFile::Open(trace_);
     ASSERT_TRUE(file.ok()) << file.status().message();
@@ -438,33 +454,13 @@ TEST_F(MpiTrace, PcontrolOffRegionsHoldNothing) {
 }
 
 TEST_F(MpiTrace, FortranProgramTracedLikeC) {
-  const std::vector<Flavor> flavors = FlavorsFor("fortran_p2p");
-  if (flavors.empty()) GTEST_SKIP() << "no MPI flavour can run fortran_p2p here";
-  for (const Flavor& flavor : flavors) {
-    SCOPED_TRACE(flavor.name);
-    RunResult run = Run(flavor, "fortran_p2p", 4);
-    ASSERT_EQ(run.exit_code, 0) << run.output;
-    Load();
-    ExpectCalls(false);
-    ExpectMessages();
-    ExpectPosts(false);
-  }
+  ExpectTracedLikeC("fortran_p2p");
 }
 
 // `use mpi_f08`: Open MPI's module calls neither mpi_send_ nor MPI_Send, so
 // its own entry points are wrapped; the trace must be the `use mpi` one's.
 TEST_F(MpiTrace, FortranF08ProgramTracedLikeC) {
-  const std::vector<Flavor> flavors = FlavorsFor("fortran_f08_p2p");
-  if (flavors.empty()) GTEST_SKIP() << "no MPI flavour can run fortran_f08_p2p here";
-  for (const Flavor& flavor : flavors) {
-    SCOPED_TRACE(flavor.name);
-    RunResult run = Run(flavor, "fortran_f08_p2p", 4);
-    ASSERT_EQ(run.exit_code, 0) << run.output;
-    Load();
-    ExpectCalls(false);
-    ExpectMessages();
-    ExpectPosts(false);
-  }
+  ExpectTracedLikeC("fortran_f08_p2p");
 }
 
 TEST_F(MpiTrace, AbortLeavesAReadableTrace) {
