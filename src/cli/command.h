@@ -6,6 +6,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/resources.h"
 #include "base/status.h"
@@ -87,5 +89,13 @@ Command AddConvertCommand(CLI::App& parent, const GlobalOptions& global);
 Command AddServeCommand(CLI::App& parent, const GlobalOptions& global);
 /// `parallax view`: serve one trace and open it in a browser.
 Command AddViewCommand(CLI::App& parent, const GlobalOptions& global);
+/// `parallax wrap -- COMPILER ARGS...` and its shortcuts (`parallax cc`,
+/// `mpicc`, ...): compiling and linking with function tracing built in.
+std::vector<Command> AddWrapCommands(CLI::App& parent, const GlobalOptions& global);
+/// Whether `word` is wrap or one of its shortcuts.
+bool IsWrapCommand(std::string_view word);
+/// In a command line `parallax wrap|cc|... [OPTIONS] ARGS...`, a -- after
+/// wrap's own options, so every later word reaches the compiler as it is.
+void SeparateCompilerArguments(std::vector<std::string>* args);
 
 }  // namespace plx::cli

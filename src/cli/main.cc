@@ -1,5 +1,7 @@
 // `parallax`: the command-line entry point, its subcommands and help;
 // program.cc parses the command line and runs the chosen one.
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/command.h"
@@ -12,7 +14,8 @@ constexpr char kDescription[] =
 
 constexpr char kCommandList[] =
     "(commands: info, stats, dump, merge, convert, record, report, anomalies, matrix, waits, "
-    "critical-path, check, serve, view, query, diff, cut)";
+    "critical-path, check, serve, view, query, diff, cut, wrap, cc, c++, f90, mpicc, mpicxx, "
+    "mpif90)";
 
 constexpr char kFooter[] =
     "Global options go before or after the command: parallax stats run.plx --progress\n"
@@ -34,6 +37,7 @@ constexpr char kFooter[] =
     "  parallax query run.plx 'SQL'       SQL over slices, messages, waits (no SQL: a shell)\n"
     "  parallax diff a.plx b.plx          what changed between two runs, what matters first\n"
     "  parallax cut run.plx part.plx --from 1s --to 2s   a smaller trace of a window\n"
+    "  parallax mpicc -o app app.c        build app to trace its functions (and MPI) when run\n"
     "\n"
     "Exit status: 0 success, 1 error (unreadable file, ...), 2 bad usage.\n"
     "Damaged or truncated files give warnings on stderr; what is readable is used.\n"
@@ -59,8 +63,17 @@ int main(int argc, char** argv) {
         plx::cli::AddQueryCommand(app, global),        plx::cli::AddDiffCommand(app, global),
         plx::cli::AddCutCommand(app, global),
     };
+    for (plx::cli::Command& c : plx::cli::AddWrapCommands(app, global))
+      commands.push_back(std::move(c));
     return commands;
   };
   plx::cli::GlobalOptions global;
-  return plx::cli::RunProgram(argc, argv, program, global);
+  // `parallax cc -O2 -c x.c`: the compiler's words are not parallax options.
+  std::vector<std::string> args(argv, argv + argc);
+  plx::cli::SeparateCompilerArguments(&args);
+  std::vector<char*> cargs;
+  for (std::string& a : args)
+    cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  return plx::cli::RunProgram(static_cast<int>(args.size()), cargs.data(), program, global);
 }

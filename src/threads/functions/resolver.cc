@@ -14,6 +14,16 @@
 #include "threads/functions/call_stack.h"
 #include "threads/functions/filter.h"
 #include "threads/functions/symbolizer.h"
+#include "threads/process_kind.h"
+
+// The defaults `parallax wrap --functions / --functions-exclude` builds into
+// a program (src/cli/wrap_cmd.cc): weak, so null in programs built without
+// them. Referencing them here also makes the linker export the program's
+// definitions, which this library could not see otherwise.
+extern "C" {
+extern const char plx_functions_default[] __attribute__((weak));
+extern const char plx_functions_exclude_default[] __attribute__((weak));
+}
 
 namespace plx::functions {
 
@@ -36,28 +46,39 @@ struct Resolver {
 cap::OwnerLock g_lock;
 Resolver* g_resolver = nullptr;  // never destroyed: hooks may run during exit
 
-// Started by a launcher for an MPI job: the MPI layer chooses the trace file at
-// MPI_Init, so the hooks must not start the runtime before.
-bool UnderMpiLauncher() {
+// An MPI process (started by a launcher, or a program linked with MPI run
+// alone): the MPI layer chooses the trace file at MPI_Init, so the hooks must
+// not start the runtime before (as the pthread wrappers, process_kind.h).
+bool MpiProcess() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK"})
     if (std::getenv(v) != nullptr) return true;
-  return false;
+  return threads::DecideMode() == threads::Mode::kMpi;
+}
+
+// The setting of `variable`: the environment's when it is set (even empty),
+// else the program's built-in default when it has one, else `configured`.
+PLX_NO_INSTRUMENT std::string Setting(const char* variable, const char* built_in,
+                                      const std::string& configured) {
+  if (std::getenv(variable) == nullptr && built_in != nullptr) return built_in;
+  return configured;
 }
 
 PLX_NO_INSTRUMENT int DecideLocked() {
   cap::Runtime& rt = cap::Runtime::Get();
-  if (!rt.running() && UnderMpiLauncher()) return kWaiting;
+  if (!rt.running() && MpiProcess()) return kWaiting;
   if (!rt.EnsureInit()) return kOff;
   const cap::Config& config = rt.config();
-  auto* r = new Resolver(config.functions, config.functions_exclude);
+  const std::string include = Setting("PLX_FUNCTIONS", plx_functions_default, config.functions);
+  const std::string exclude =
+      Setting("PLX_FUNCTIONS_EXCLUDE", plx_functions_exclude_default, config.functions_exclude);
+  auto* r = new Resolver(include, exclude);
   if (r->filter.off()) {
     delete r;
     return kOff;
   }
   g_resolver = r;
-  if (!config.functions.empty()) rt.registry().Attribute("PLX_FUNCTIONS", config.functions);
-  if (!config.functions_exclude.empty())
-    rt.registry().Attribute("PLX_FUNCTIONS_EXCLUDE", config.functions_exclude);
+  if (!include.empty()) rt.registry().Attribute("PLX_FUNCTIONS", include);
+  if (!exclude.empty()) rt.registry().Attribute("PLX_FUNCTIONS_EXCLUDE", exclude);
   return kOn;
 }
 

@@ -12,7 +12,7 @@ namespace plx::functions {
 
 enum Mode : int {
   kUnset = 0,  // no hook has run yet
-  kWaiting,    // under an MPI launcher: recording starts when MPI_Init starts the runtime
+  kWaiting,    // an MPI process: recording starts when MPI_Init starts the runtime
   kOn,
   kOff,  // PLX_FUNCTIONS=none, PLX_TRACE=0, or the runtime could not start
 };
