@@ -20,55 +20,14 @@
 namespace plx {
 namespace {
 
+using omp_test::InstantsNamed;
 using omp_test::Log;
 using omp_test::Record;
 using omp_test::RunTraced;
+using omp_test::SlicesNamed;
 using omp_test::Traced;
+using omp_test::TracedChunks;
 using testing::TempDir;
-
-std::vector<size_t> SlicesNamed(const model::Trace& t, const std::string& name) {
-  std::vector<size_t> out;
-  for (size_t i = 0; i < t.slices.size(); ++i)
-    if (t.states[t.slices.state[i]].name == name) out.push_back(i);
-  return out;
-}
-
-std::vector<size_t> InstantsNamed(const model::Trace& t, const std::string& name) {
-  std::vector<size_t> out;
-  for (size_t i = 0; i < t.instants.size(); ++i)
-    if (t.event_types[t.instants.type[i]].name == name) out.push_back(i);
-  std::stable_sort(out.begin(), out.end(),
-                   [&](size_t a, size_t b) { return t.instants.time[a] < t.instants.time[b]; });
-  return out;
-}
-
-// The chunks the trace shows: per "omp for" slice (its loop: the k-th on its
-// thread; its thread num: the last "omp thread num" before it) the pairs of
-// "omp chunk first" / "omp chunk last" instants inside it.
-Log::Chunks TracedChunks(const model::Trace& t) {
-  const std::vector<size_t> nums = InstantsNamed(t, "omp thread num");
-  const std::vector<size_t> firsts = InstantsNamed(t, "omp chunk first");
-  const std::vector<size_t> lasts = InstantsNamed(t, "omp chunk last");
-  EXPECT_EQ(firsts.size(), lasts.size());
-  std::map<uint32_t, int> loops_seen;
-  Log::Chunks out;
-  for (size_t s : SlicesNamed(t, "omp for")) {  // sorted by thread, then begin
-    const uint32_t th = t.slices.thread[s];
-    const int64_t b = t.slices.begin[s], e = t.slices.end[s];
-    int tid = -1;
-    for (size_t n : nums)
-      if (t.instants.thread[n] == th && t.instants.time[n] <= b) tid = t.instants.int_value[n];
-    auto& chunks = out[{loops_seen[th]++, tid}];
-    for (size_t i = 0; i < firsts.size() && i < lasts.size(); ++i) {
-      const size_t f = firsts[i], l = lasts[i];
-      if (t.instants.thread[f] != th || t.instants.time[f] < b || t.instants.time[f] > e) continue;
-      EXPECT_EQ(t.instants.thread[l], th);
-      chunks.push_back({t.instants.int_value[f], t.instants.int_value[l]});
-    }
-    if (chunks.empty()) out.erase({loops_seen[th] - 1, tid});  // a thread that got none
-  }
-  return out;
-}
 
 TEST(OmpTrace, ChunksPerThreadAreTheProgramsOwn) {
   TempDir dir;

@@ -4,41 +4,15 @@
 // loop (recorded as a state "omp chunk" until the thread asks for the next),
 // __kmpc_for_static_init_* hands a thread all its chunks of a static loop at
 // once (recorded as first/last pairs at the loop's start). docs/openmp.md.
-#include <dlfcn.h>
-
 #include <atomic>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 #include "threads/omp/omp_record.h"
+#include "threads/omp/omp_states.h"
+#include "threads/omp/real_fn.h"
 
 namespace plx::omp {
 namespace {
-
-Def g_chunk{"omp chunk", "user", 0xaec7e8, false, {}};
-Def g_first{"omp chunk first", "user", 0, true, {}};
-Def g_last{"omp chunk last", "user", 0, true, {}};
-
-// libomp's real entry point `name`, found once (RTLD_NEXT: the next object
-// after this library that defines it).
-template <typename F>
-F Real(std::atomic<F>& slot, const char* name) {
-  F f = slot.load(std::memory_order_acquire);
-  if (__builtin_expect(f != nullptr, 1)) return f;
-  f = reinterpret_cast<F>(::dlsym(RTLD_NEXT, name));
-  if (f == nullptr) {
-    std::fprintf(stderr, "parallax: %s not found below the preload library\n", name);
-    std::abort();  // only compiled OpenMP code calls it, and libomp defines it
-  }
-  slot.store(f, std::memory_order_release);
-  return f;
-}
-
-void Chunk(int64_t first, int64_t last) {
-  Instant(g_first, first);
-  Instant(g_last, last);
-}
 
 // The chunks [lo + k*stride, min(hi + k*stride, end)] a static schedule gives
 // this thread (end: the loop's last iteration; incr's sign is the direction).

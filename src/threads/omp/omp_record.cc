@@ -26,6 +26,7 @@ thread_local int tls_depth PLX_TLS = 0;
 
 // 0: not decided; 1: never record; 2: only while the runtime runs (MPI); 3: start it.
 std::atomic<int> g_mode{0};
+std::atomic<bool> g_ompt_tool{false};
 
 int Mode() {
   int mode = g_mode.load(std::memory_order_acquire);
@@ -80,6 +81,14 @@ bool MayRecord() {
   threads::SyncState none{"", 0, {}};
   threads::Blocking inside(none, reinterpret_cast<const void*>(&MayRecord));
   return cap::Runtime::Get().EnsureInit();
+}
+
+void NoteOmptTool() {
+  g_ompt_tool.store(true, std::memory_order_release);
+}
+
+bool OmptTool() {
+  return g_ompt_tool.load(std::memory_order_acquire);
 }
 
 void Enter(Def& state) {

@@ -25,6 +25,12 @@ bool Enabled();
 /// program is an MPI program, which records only while MPI_Init has it running).
 bool MayRecord();
 
+/// Called by the OMPT tool when libomp initialises it: the program runs on
+/// libomp, whose GOMP_* compatibility entry points must then record nothing.
+void NoteOmptTool();
+/// Whether NoteOmptTool was called.
+bool OmptTool();
+
 /// Enters `state` on the calling thread (pushed on its stack).
 void Enter(Def& state);
 /// Leaves `state` if open on the calling thread, first leaving any state

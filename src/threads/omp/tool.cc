@@ -5,37 +5,11 @@
 #include <cstdint>
 
 #include "threads/omp/omp_record.h"
+#include "threads/omp/omp_states.h"
 #include "threads/omp/ompt_abi.h"
 
 namespace plx::omp {
 namespace {
-
-Def g_parallel{"omp parallel", "user", 0x2ca02c, false, {}};
-Def g_implicit{"omp implicit task", "user", 0x98df8a, false, {}};
-Def g_thread_num{"omp thread num", "user", 0, true, {}};
-Def g_loop{"omp for", "user", 0x1f77b4, false, {}};
-Def g_sections{"omp sections", "user", 0xaec7e8, false, {}};
-Def g_single{"omp single", "user", 0x9467bd, false, {}};
-Def g_workshare{"omp workshare", "user", 0xc5b0d5, false, {}};
-Def g_distribute{"omp distribute", "user", 0x8c564b, false, {}};
-Def g_taskloop{"omp taskloop", "user", 0xc49c94, false, {}};
-Def g_scope{"omp scope", "user", 0xe377c2, false, {}};
-Def g_task{"omp task", "user", 0xbcbd22, false, {}};
-Def g_task_create{"omp task create", "user", 0, true, {}};
-Def g_task_begin{"omp task begin", "user", 0, true, {}};
-Def g_barrier{"omp barrier", "sync", 0xd62728, false, {}};
-Def g_implicit_barrier{"omp implicit barrier", "sync", 0xff9896, false, {}};
-Def g_taskwait{"omp taskwait", "sync", 0xff7f0e, false, {}};
-Def g_taskgroup{"omp taskgroup", "sync", 0xffbb78, false, {}};
-Def g_reduction{"omp reduction", "sync", 0xf7b6d2, false, {}};
-Def g_critical{"omp critical", "sync", 0xe7ba52, false, {}};
-Def g_lock{"omp_set_lock", "sync", 0xad494a, false, {}};
-Def g_ordered{"omp ordered", "sync", 0x843c39, false, {}};
-Def g_mutex{"omp mutex", "sync", 0x7f7f7f, false, {}};
-
-// An acquisition shorter than this did not wait: the lock's fast path, and a
-// critical section's first use (libomp makes its lock then) take 1-2 us.
-constexpr uint64_t kWaitNs = 5000;
 
 thread_local uint64_t tls_acquire_tick __attribute__((tls_model("initial-exec"))) = 0;
 thread_local uint64_t tls_acquire_ns __attribute__((tls_model("initial-exec"))) = 0;
@@ -169,6 +143,7 @@ void Register(ompt_set_callback_t set, int event, F* f) {
 int Initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
   auto set = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
   if (set == nullptr) return 0;
+  NoteOmptTool();  // libgomp's wrappers (gomp.cc) pass through from now on
   Register(set, kCbParallelBegin, &ParallelBegin);
   Register(set, kCbParallelEnd, &ParallelEnd);
   Register(set, kCbImplicitTask, &ImplicitTask);

@@ -1,10 +1,11 @@
-/* An OpenMP program (clang -fopenmp, LLVM's libomp) that logs what it did,
- * for tests/omp/omp_trace_test.cc to compare with the trace: the chunks each
- * thread ran of a schedule(static, 4) and a schedule(dynamic, 8) loop of 64
- * iterations ("chunk <loop> <thread num> <first> <last>", from the loop
- * variable), its parallel regions, implicit tasks, explicit barriers, tasks
- * and contended critical sections. Writes to argv[1]; OMP_NUM_THREADS unused
- * (every region asks for 4 threads). */
+/* An OpenMP program (built with clang -fopenmp for LLVM's libomp, and with
+ * gcc -fopenmp for libgomp) that logs what it did, for the tests of
+ * tests/omp to compare with the trace: the chunks each thread ran of a
+ * schedule(static, 4) and a schedule(dynamic, 8) loop of 64 iterations
+ * ("chunk <loop> <thread num> <first> <last>", from the loop variable), its
+ * parallel regions, implicit tasks, explicit barriers, tasks and contended
+ * critical sections. Writes to argv[1]; OMP_NUM_THREADS unused (every
+ * region asks for 4 threads). */
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
