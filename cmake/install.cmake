@@ -23,11 +23,13 @@ set(PLX_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Parallax)
 # The program; RUNPATH relative to it, should it ever link a library of ours.
 set_target_properties(parallax_cli PROPERTIES INSTALL_RPATH "$ORIGIN/${PLX_LIB_FROM_BIN}")
 install(TARGETS parallax_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# parallax-mpi, where it is built (docs/distributed.md).
-if(TARGET parallax_mpi_cli)
-  set_target_properties(parallax_mpi_cli PROPERTIES INSTALL_RPATH "$ORIGIN/${PLX_LIB_FROM_BIN}")
-  install(TARGETS parallax_mpi_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-endif()
+# parallax-mpi and parallax-mpi-mpich, where they are built (docs/distributed.md).
+foreach(program parallax_mpi_cli parallax_mpich_cli)
+  if(TARGET ${program})
+    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/${PLX_LIB_FROM_BIN}")
+    install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
 
 install(TARGETS parallax EXPORT ParallaxTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 foreach(lib parallax-mpi parallax-mpich)

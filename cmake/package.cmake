@@ -4,7 +4,8 @@
 # Depends: the Debian packages of every shared library the installed files
 # link (checked by tests/install/deb_test.sh against readelf and ldd), but
 # MPICH's only as Recommends: libparallax-mpich.so is loaded into MPICH jobs
-# alone, which bring their MPICH with them.
+# alone, which bring their MPICH with them, and parallax-mpi-mpich is run
+# only under MPICH's launcher.
 set(PLX_PACKAGE_CONTACT "Parallax maintainers <parallax@localhost>"
     CACHE STRING "Maintainer field of the Debian package")
 

@@ -7,8 +7,8 @@
 #     all under /usr;
 #   - its Depends: every library an ELF file of the package needs (readelf
 #     NEEDED, located by ldd) comes from a package it depends on (for the
-#     MPICH tracing library, one it recommends), and every package it
-#     depends on is needed by some file;
+#     MPICH tracing library and parallax-mpi-mpich, one it recommends), and
+#     every package it depends on is needed by some file;
 #   - that the unpacked package's own `parallax record` traces an MPI run with
 #     its own library.
 #   deb_test.sh BUILD_DIR SOURCE_DIR
@@ -81,7 +81,7 @@ while IFS= read -r -d '' f; do
   head -c 4 "$f" | grep -q 'ELF' || continue
   declared=$tmp/depends
   case $(basename "$f") in
-    libparallax-mpich*) declared=$tmp/declared-mpich
+    libparallax-mpich* | parallax-mpi-mpich) declared=$tmp/declared-mpich
       sort -u "$tmp/depends" "$tmp/recommends" >"$declared" ;;
   esac
   ldd "$f" >"$tmp/ldd"
