@@ -180,8 +180,17 @@ void MergeParts(int merge) {
   }
   for (const std::string& problem : merged->problems)
     std::fprintf(stderr, "parallax: %s\n", problem.c_str());
-  for (const format::MergeInput& in : inputs)
+  // A part may be the merged file itself (a runtime started before MPI_Init
+  // kept its first output path): that one stays.
+  struct stat final_st;
+  const bool have_final = ::stat(g_final_path.c_str(), &final_st) == 0;
+  for (const format::MergeInput& in : inputs) {
+    struct stat in_st;
+    if (have_final && ::stat(in.path.c_str(), &in_st) == 0 && in_st.st_dev == final_st.st_dev &&
+        in_st.st_ino == final_st.st_ino)
+      continue;
     ::unlink(in.path.c_str());
+  }
   ::rmdir((g_final_path + ".parts").c_str());
   std::fprintf(stderr, "parallax: trace of %d ranks written to %s (%s)\n", g_size,
                g_final_path.c_str(), FormatBytes(merged->bytes).c_str());

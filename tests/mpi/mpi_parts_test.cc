@@ -95,5 +95,21 @@ TEST(MpiParts, AMissingPartIsNamed) {
       << two.output;
 }
 
+// A runtime started before MPI_Init keeps its first output path, which for
+// a singleton run is the final trace itself: the merge at MPI_Finalize must
+// not remove it as a merged part.
+TEST(MpiParts, ASingletonThatStartedRecordingBeforeInitKeepsItsTrace) {
+  const std::string program = BuildPath("tests/mpi/early_start");
+  if (!Exists(program)) GTEST_SKIP() << "early_start is not built";
+  TempDir dir;
+  const std::string trace = dir.File("early.plx");
+  RunResult run = RunProgram({program}, {"PLX_OUTPUT=" + trace});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(Exists(trace)) << run.output;
+  const std::string info = Json(dir, "info", trace);
+  EXPECT_NE(info.find("\"setup\""), std::string::npos) << info;
+  EXPECT_NE(info.find("\"MPI_Barrier\""), std::string::npos) << info;
+}
+
 }  // namespace
 }  // namespace plx::testing
