@@ -106,6 +106,17 @@ inline std::vector<size_t> SlicesNamed(const model::Trace& t, const std::string&
 }
 
 /// The instants of event `name`, by time.
+// The explicit barriers: `omp barrier` slices on each of the team's threads,
+// as many on each as the program's log counted.
+inline void ExpectBarriersOnEveryTeamThread(const model::Trace& t, const Log& log) {
+  std::map<uint32_t, long> barriers;
+  for (size_t s : SlicesNamed(t, "omp barrier"))
+    ++barriers[t.slices.thread[s]];
+  EXPECT_EQ(static_cast<long>(barriers.size()), log.counts.at("team"));
+  for (const auto& [thread, n] : barriers)
+    EXPECT_EQ(n, log.counts.at("barriers")) << thread;
+}
+
 inline std::vector<size_t> InstantsNamed(const model::Trace& t, const std::string& name) {
   std::vector<size_t> out;
   for (size_t i = 0; i < t.instants.size(); ++i)
