@@ -179,33 +179,33 @@ using plx::omp::Real;
 extern "C" {
 
 void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags) {
-  static std::atomic<decltype(&GOMP_parallel)> real{nullptr};
-  if (!gomp::On()) return Real(real, "GOMP_parallel")(fn, data, num_threads, flags);
+  PLX_DECLARE_REAL(GOMP_parallel);
+  if (!gomp::On()) return PLX_REAL(GOMP_parallel)(fn, data, num_threads, flags);
   gomp::Region region{nullptr, fn, data, nullptr, {}};
   gomp::RegionBegin();
-  Real(real, "GOMP_parallel")(&gomp::RegionBody, &region, num_threads, flags);
+  PLX_REAL(GOMP_parallel)(&gomp::RegionBody, &region, num_threads, flags);
   gomp::RegionEnd();
 }
 
 unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsigned num_threads,
                                   unsigned flags) {
-  static std::atomic<decltype(&GOMP_parallel_reductions)> real{nullptr};
-  if (!gomp::On()) return Real(real, "GOMP_parallel_reductions")(fn, data, num_threads, flags);
+  PLX_DECLARE_REAL(GOMP_parallel_reductions);
+  if (!gomp::On()) return PLX_REAL(GOMP_parallel_reductions)(fn, data, num_threads, flags);
   gomp::Region region{*static_cast<void**>(data), fn, data, nullptr, {}};
   gomp::RegionBegin();
   const unsigned n =
-      Real(real, "GOMP_parallel_reductions")(&gomp::RegionBody, &region, num_threads, flags);
+      PLX_REAL(GOMP_parallel_reductions)(&gomp::RegionBody, &region, num_threads, flags);
   gomp::RegionEnd();
   return n;
 }
 
 void GOMP_parallel_sections(void (*fn)(void*), void* data, unsigned num_threads, unsigned count,
                             unsigned flags) {
-  static std::atomic<decltype(&GOMP_parallel_sections)> real{nullptr};
-  if (!gomp::On()) return Real(real, "GOMP_parallel_sections")(fn, data, num_threads, count, flags);
+  PLX_DECLARE_REAL(GOMP_parallel_sections);
+  if (!gomp::On()) return PLX_REAL(GOMP_parallel_sections)(fn, data, num_threads, count, flags);
   gomp::Region region{nullptr, fn, data, &plx::omp::g_sections, {}};
   gomp::RegionBegin();
-  Real(real, "GOMP_parallel_sections")(&gomp::RegionBody, &region, num_threads, count, flags);
+  PLX_REAL(GOMP_parallel_sections)(&gomp::RegionBody, &region, num_threads, count, flags);
   gomp::RegionEnd();
 }
 

@@ -229,28 +229,28 @@ PLX_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
 PLX_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 
 void GOMP_loop_end() {
-  static std::atomic<decltype(&GOMP_loop_end)> real{nullptr};
-  if (!gomp::On()) return Real(real, "GOMP_loop_end")();
+  PLX_DECLARE_REAL(GOMP_loop_end);
+  if (!gomp::On()) return PLX_REAL(GOMP_loop_end)();
   gomp::LoopEnd();
   plx::omp::Enter(plx::omp::g_implicit_barrier);
-  Real(real, "GOMP_loop_end")();
+  PLX_REAL(GOMP_loop_end)();
   plx::omp::Leave(plx::omp::g_implicit_barrier);
 }
 
 bool GOMP_loop_end_cancel() {
-  static std::atomic<decltype(&GOMP_loop_end_cancel)> real{nullptr};
-  if (!gomp::On()) return Real(real, "GOMP_loop_end_cancel")();
+  PLX_DECLARE_REAL(GOMP_loop_end_cancel);
+  if (!gomp::On()) return PLX_REAL(GOMP_loop_end_cancel)();
   gomp::LoopEnd();
   plx::omp::Enter(plx::omp::g_implicit_barrier);
-  const bool cancelled = Real(real, "GOMP_loop_end_cancel")();
+  const bool cancelled = PLX_REAL(GOMP_loop_end_cancel)();
   plx::omp::Leave(plx::omp::g_implicit_barrier);
   return cancelled;
 }
 
 void GOMP_loop_end_nowait() {
-  static std::atomic<decltype(&GOMP_loop_end_nowait)> real{nullptr};
+  PLX_DECLARE_REAL(GOMP_loop_end_nowait);
   if (gomp::On()) gomp::LoopEnd();
-  Real(real, "GOMP_loop_end_nowait")();
+  PLX_REAL(GOMP_loop_end_nowait)();
 }
 
 }  // extern "C"

@@ -51,12 +51,6 @@ void Acquire(omp::Def& state, F real, A... args) {
 
 }  // namespace
 
-#define PLX_REAL(NAME) Real(real_##NAME, #NAME)
-#define PLX_DECLARE_REAL(NAME)                      \
-  static std::atomic<decltype(&NAME)> real_##NAME { \
-    nullptr                                         \
-  }
-
 #pragma GCC visibility push(default)
 extern "C" {
 

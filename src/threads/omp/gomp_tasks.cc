@@ -66,15 +66,15 @@ extern "C" {
 void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
                long arg_align, bool if_clause, unsigned flags, void** depend, int priority,
                void* detach) {
-  static std::atomic<decltype(&GOMP_task)> real{nullptr};
+  PLX_DECLARE_REAL(GOMP_task);
   if (!gomp::On())
-    return Real(real, "GOMP_task")(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
-                                   priority, detach);
+    return PLX_REAL(GOMP_task)(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+                               priority, detach);
   const int64_t id = g_next_task.fetch_add(1, std::memory_order_relaxed);
   omp::Instant(omp::g_task_create, id);
   if ((flags & kFlagDetach) != 0)
-    return Real(real, "GOMP_task")(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
-                                   priority, detach);
+    return PLX_REAL(GOMP_task)(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+                               priority, detach);
   size_t align = alignof(TaskHead);
   if (arg_align > 0 && static_cast<size_t>(arg_align) > align)
     align = static_cast<size_t>(arg_align);
@@ -86,34 +86,34 @@ void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long 
   TaskHead head{fn, cpyfn, data, id, offset};
   std::memcpy(block, &head, sizeof head);
   if (cpyfn == nullptr && arg_size > 0) std::memcpy(block + offset, data, size - offset);
-  Real(real, "GOMP_task")(&TaskBody, block, cpyfn != nullptr ? &TaskCopy : nullptr,
-                          static_cast<long>(size), static_cast<long>(align), if_clause, flags,
-                          depend, priority, detach);
+  PLX_REAL(GOMP_task)
+  (&TaskBody, block, cpyfn != nullptr ? &TaskCopy : nullptr, static_cast<long>(size),
+   static_cast<long>(align), if_clause, flags, depend, priority, detach);
 }
 
 void GOMP_taskloop(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
                    long arg_align, unsigned flags, unsigned long num_tasks, int priority,
                    long start, long end, long step) {
-  static std::atomic<decltype(&GOMP_taskloop)> real{nullptr};
+  PLX_DECLARE_REAL(GOMP_taskloop);
   if (!gomp::On())
-    return Real(real, "GOMP_taskloop")(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
-                                       priority, start, end, step);
+    return PLX_REAL(GOMP_taskloop)(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority,
+                                   start, end, step);
   omp::Enter(omp::g_taskloop);
-  Real(real, "GOMP_taskloop")(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority,
-                              start, end, step);
+  PLX_REAL(GOMP_taskloop)
+  (fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
   omp::Leave(omp::g_taskloop);
 }
 
 void GOMP_taskloop_ull(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
                        long arg_align, unsigned flags, unsigned long num_tasks, int priority,
                        unsigned long long start, unsigned long long end, unsigned long long step) {
-  static std::atomic<decltype(&GOMP_taskloop_ull)> real{nullptr};
+  PLX_DECLARE_REAL(GOMP_taskloop_ull);
   if (!gomp::On())
-    return Real(real, "GOMP_taskloop_ull")(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
-                                           priority, start, end, step);
+    return PLX_REAL(GOMP_taskloop_ull)(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks,
+                                       priority, start, end, step);
   omp::Enter(omp::g_taskloop);
-  Real(real, "GOMP_taskloop_ull")(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority,
-                                  start, end, step);
+  PLX_REAL(GOMP_taskloop_ull)
+  (fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
   omp::Leave(omp::g_taskloop);
 }
 

@@ -27,3 +27,11 @@ F Real(std::atomic<F>& slot, const char* name) {
 }
 
 }  // namespace plx::omp
+
+// In a wrapper of the entry point NAME: its slot for the real one, then the
+// real one itself (both named after NAME, so the two cannot disagree).
+#define PLX_DECLARE_REAL(NAME)                      \
+  static std::atomic<decltype(&NAME)> real_##NAME { \
+    nullptr                                         \
+  }
+#define PLX_REAL(NAME) ::plx::omp::Real(real_##NAME, #NAME)
