@@ -86,28 +86,83 @@ StateStatsBuilder::StateStatsBuilder(const model::Trace& trace)
 StateStatsBuilder::~StateStatsBuilder() = default;
 StateStatsBuilder::StateStatsBuilder(StateStatsBuilder&&) noexcept = default;
 
+void StateStatsBuilder::Select(StatsSelection selection) {
+  selection_ = std::move(selection);
+}
+
 void StateStatsBuilder::AddSlices(uint32_t thread, const model::SliceTable& s, size_t begin,
                                   size_t end) {
+  if (selection_) return AddClipped(thread, s, begin, end);
   const size_t states = trace_.states.size();
   if (dense_.size() != states) dense_.assign(states, Accum());
   std::vector<uint32_t> touched;
   for (size_t row = begin; row < end; ++row) {
     const uint32_t state = s.state[row];
     if (state >= states) continue;
-    const int64_t duration = s.end[row] - s.begin[row];
-    Accum& a = dense_[state];
-    if (a.count == 0) touched.push_back(state);
-    a.Add(duration, s.self_ns[row]);
-    const uint32_t id = keys_.Id(state, s.callsite[row]);
-    if (id >= callsites_.size()) callsites_.resize(id + 1);
-    callsites_[id].Add(duration, s.self_ns[row]);
+    Add(state, s.callsite[row], s.end[row] - s.begin[row], s.self_ns[row], &touched);
   }
+  Settle(thread, touched);
+}
+
+void StateStatsBuilder::Add(uint32_t state, uint32_t callsite, int64_t duration, int64_t self,
+                            std::vector<uint32_t>* touched) {
+  Accum& a = dense_[state];
+  if (a.count == 0) touched->push_back(state);
+  a.Add(duration, self);
+  const uint32_t id = keys_.Id(state, callsite);
+  if (id >= callsites_.size()) callsites_.resize(id + 1);
+  callsites_[id].Add(duration, self);
+}
+
+// A thread's slices come in the order they were entered, so a slice at
+// depth d closes every open one at depth d or deeper and is a direct child
+// of the open one at depth d - 1: each selected slice waits on open_ until
+// the next one at its depth or above (or EndThread) settles its self time.
+void StateStatsBuilder::AddClipped(uint32_t thread, const model::SliceTable& s, size_t begin,
+                                   size_t end) {
+  if (!open_.empty() && open_.back().thread != thread) EndThread();
+  if (!selection_->Has(thread)) return;
+  const size_t states = trace_.states.size();
+  if (dense_.size() != states) dense_.assign(states, Accum());
+  std::vector<uint32_t> touched;
+  for (size_t row = begin; row < end; ++row) {
+    const uint32_t state = s.state[row];
+    if (state >= states) continue;
+    const int64_t b = s.begin[row], e = s.end[row];
+    if (b > selection_->to || e < selection_->from) continue;
+    const uint16_t depth = s.depth[row];
+    while (!open_.empty() && open_.back().depth >= depth) {
+      const Open& o = open_.back();
+      Add(o.state, o.callsite, o.clipped, o.self, &touched);
+      open_.pop_back();
+    }
+    const int64_t clipped = selection_->Clip(b, e);
+    if (!open_.empty() && open_.back().depth + 1 == depth)
+      open_.back().self = SaturatingAdd(open_.back().self, -clipped);
+    open_.push_back({thread, state, s.callsite[row], depth, clipped, clipped});
+  }
+  Settle(thread, touched);
+}
+
+void StateStatsBuilder::EndThread() {
+  if (open_.empty()) return;
+  const uint32_t thread = open_.back().thread;
+  std::vector<uint32_t> touched;
+  for (auto o = open_.rbegin(); o != open_.rend(); ++o)
+    Add(o->state, o->callsite, o->clipped, o->self, &touched);
+  open_.clear();
+  Settle(thread, touched);
+}
+
+// The scratch sums of `touched` states into the thread's rows, sorted by
+// state (one merge per state touched).
+void StateStatsBuilder::Settle(uint32_t thread, const std::vector<uint32_t>& touched_in) {
+  std::vector<uint32_t> touched = touched_in;
   if (thread >= threads_.size()) {
     for (uint32_t state : touched)
       dense_[state] = Accum();
     return;
   }
-  // Into the thread's rows, sorted by state (one merge per state touched).
   std::sort(touched.begin(), touched.end());
   std::vector<std::pair<uint32_t, Accum>>& rows = threads_[thread];
   std::vector<std::pair<uint32_t, Accum>> merged;
@@ -125,7 +180,17 @@ void StateStatsBuilder::AddSlices(uint32_t thread, const model::SliceTable& s, s
   rows = std::move(merged);
 }
 
+int64_t StateStatsBuilder::SpanOf(const model::Thread& th, uint32_t index) const {
+  if (th.records == 0) return 0;
+  if (!selection_) return th.end_ns - th.begin_ns;
+  if (!selection_->Has(index)) return 0;
+  if (th.begin_ns > selection_->to || th.end_ns < selection_->from) return 0;
+  return selection_->Clip(th.begin_ns, th.end_ns);
+}
+
 void StateStatsBuilder::Merge(StateStatsBuilder&& other) {
+  EndThread();
+  other.EndThread();
   for (size_t t = 0; t < threads_.size(); ++t) {
     std::vector<std::pair<uint32_t, Accum>>& rows = other.threads_[t];
     if (rows.empty()) continue;
@@ -156,7 +221,7 @@ StateStatsReport StateStatsBuilder::Report() const {
   int64_t all_time = 0;
   for (uint32_t t = 0; t < n_threads; ++t) {
     const model::Thread& th = trace.threads[t];
-    const int64_t span = th.records > 0 ? th.end_ns - th.begin_ns : 0;
+    const int64_t span = SpanOf(th, t);
     report.threads[t] = ToScope(threads_[t], span);
     all_time = SaturatingAdd(all_time, span);
     if (th.process < process_time.size()) {
@@ -181,8 +246,8 @@ StateStatsReport StateStatsBuilder::Report() const {
 
 std::vector<StateStats> StateStatsBuilder::CallsiteRows() const {
   int64_t thread_time = 0;
-  for (const model::Thread& th : trace_.threads)
-    if (th.records > 0) thread_time = SaturatingAdd(thread_time, th.end_ns - th.begin_ns);
+  for (uint32_t t = 0; t < trace_.threads.size(); ++t)
+    thread_time = SaturatingAdd(thread_time, SpanOf(trace_.threads[t], t));
   std::vector<uint32_t> order;
   for (uint32_t id = 0; id < keys_.size(); ++id)
     if (id < callsites_.size() && callsites_[id].count > 0) order.push_back(id);
@@ -204,8 +269,9 @@ std::vector<StateStats> StateStatsBuilder::CallsiteRows() const {
 namespace {
 
 // The builder over the whole model: each thread's rows as one part.
-StateStatsBuilder BuildOverModel(const model::Trace& trace) {
+StateStatsBuilder BuildOverModel(const model::Trace& trace, const StatsSelection* selection) {
   StateStatsBuilder builder(trace);
+  if (selection != nullptr) builder.Select(*selection);
   const model::SliceTable& slices = trace.slices;
   for (size_t row = 0; row < slices.size();) {
     const uint32_t thread = slices.thread[row];
@@ -213,6 +279,7 @@ StateStatsBuilder BuildOverModel(const model::Trace& trace) {
     while (end < slices.size() && slices.thread[end] == thread)
       ++end;
     builder.AddSlices(thread, slices, row, end);
+    builder.EndThread();
     row = end;
   }
   return builder;
@@ -220,12 +287,13 @@ StateStatsBuilder BuildOverModel(const model::Trace& trace) {
 
 }  // namespace
 
-StateStatsReport ComputeStateStats(const model::Trace& trace) {
-  return BuildOverModel(trace).Report();
+StateStatsReport ComputeStateStats(const model::Trace& trace, const StatsSelection* selection) {
+  return BuildOverModel(trace, selection).Report();
 }
 
-std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace) {
-  return BuildOverModel(trace).CallsiteRows();
+std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace,
+                                             const StatsSelection* selection) {
+  return BuildOverModel(trace, selection).CallsiteRows();
 }
 
 void SortStateStats(const model::Trace& trace, StateOrder order, std::vector<StateStats>* rows) {

@@ -4,7 +4,10 @@
 // and the tests.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -41,14 +44,38 @@ struct StateStatsReport {
   std::vector<StateStatsScope> threads;    // index = Trace::threads
 };
 
+/// The part of a trace some statistics cover: a window of model time (both
+/// ends included) and some threads. A slice counts when it overlaps the
+/// window, with its duration clipped to it and its self time the clipped
+/// duration minus its direct children's clipped durations: what the
+/// statistics of `parallax cut --from --to` of the trace give. Thread time
+/// is each selected thread's span clipped to the window.
+struct StatsSelection {
+  int64_t from = std::numeric_limits<int64_t>::min();
+  int64_t to = std::numeric_limits<int64_t>::max();
+  std::vector<uint8_t> threads;  // by thread index, 1 = selected; empty: every thread
+
+  bool Has(uint32_t thread) const {
+    return threads.empty() || (thread < threads.size() && threads[thread] != 0);
+  }
+  /// The part of [begin, end] inside the window (0 when outside).
+  int64_t Clip(int64_t begin, int64_t end) const {
+    const int64_t b = std::max(begin, from), e = std::min(end, to);
+    return e > b ? e - b : 0;
+  }
+};
+
 /// Statistics of every state over all slices of the trace (unclosed slices
-/// included, with the duration the loader gave them).
-StateStatsReport ComputeStateStats(const model::Trace& trace);
+/// included, with the duration the loader gave them), or over what
+/// `selection` covers.
+StateStatsReport ComputeStateStats(const model::Trace& trace,
+                                   const StatsSelection* selection = nullptr);
 
 /// Statistics per (state, call site) over all slices: one row per pair that
 /// occurs (callsite kNone for slices with no known call site), ordered by
 /// state, then callsite; share is relative to the whole trace's thread time.
-std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace);
+std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace,
+                                             const StatsSelection* selection = nullptr);
 
 /// Dense ids for the (state, callsite) pairs slices use, assigned on first
 /// sight; a lookup is O(1) for any pair (the pairs of one callsite are chained,
@@ -95,8 +122,16 @@ class StateStatsBuilder {
   ~StateStatsBuilder();
   StateStatsBuilder(StateStatsBuilder&&) noexcept;
 
-  /// Adds rows [begin, end) of `slices`, all of thread `thread`.
+  /// Only what `selection` covers counts from now on (set before adding).
+  void Select(StatsSelection selection);
+  bool selected() const { return selection_.has_value(); }
+  /// Adds rows [begin, end) of `slices`, all of thread `thread`. With a
+  /// selection, a thread's rows come in their order, piece after piece,
+  /// and EndThread follows its last piece.
   void AddSlices(uint32_t thread, const model::SliceTable& slices, size_t begin, size_t end);
+  /// With a selection: the thread's slices still waiting for their children
+  /// are final (a no-op without one).
+  void EndThread();
   /// Adds what `other` (over the same trace) was given.
   void Merge(StateStatsBuilder&& other);
   /// What the builder was given, as bytes another process (of the same
@@ -111,7 +146,22 @@ class StateStatsBuilder {
   std::vector<StateStats> CallsiteRows() const;
 
  private:
+  // A selected slice whose children may still come: clipped duration and
+  // self time so far.
+  struct Open {
+    uint32_t thread, state, callsite;
+    uint16_t depth;
+    int64_t clipped, self;
+  };
+  void AddClipped(uint32_t thread, const model::SliceTable& slices, size_t begin, size_t end);
+  void Add(uint32_t state, uint32_t callsite, int64_t duration, int64_t self,
+           std::vector<uint32_t>* touched);
+  void Settle(uint32_t thread, const std::vector<uint32_t>& touched);
+  int64_t SpanOf(const model::Thread& thread, uint32_t index) const;
+
   const model::Trace& trace_;
+  std::optional<StatsSelection> selection_;
+  std::vector<Open> open_;  // the selected slices of one thread still open, outermost first
   std::vector<DurationSums> dense_;                                      // scratch, by state
   std::vector<std::vector<std::pair<uint32_t, DurationSums>>> threads_;  // per thread, by state
   StateCallsiteKeys keys_;

@@ -4,7 +4,6 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -14,6 +13,7 @@
 #include "base/strings.h"
 #include "cli/command.h"
 #include "cli/progress.h"
+#include "cli/selection_arg.h"
 #include "cli/time_arg.h"
 #include "cli/trace_input.h"
 #include "store/trace_cut.h"
@@ -28,31 +28,6 @@ struct CutArgs {
   std::string processes;
   std::string states;
 };
-
-// "0,2,5-7" into its numbers; false on anything else.
-bool ParseProcessList(std::string_view text, std::vector<uint32_t>* out) {
-  while (!text.empty()) {
-    const size_t comma = text.find(',');
-    const std::string_view item = text.substr(0, comma);
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-    const size_t dash = item.find('-');
-    uint32_t first = 0, last = 0;
-    auto number = [](std::string_view s, uint32_t* v) {
-      const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), *v);
-      return !s.empty() && error == std::errc() && end == s.data() + s.size();
-    };
-    if (dash == std::string_view::npos) {
-      if (!number(item, &first)) return false;
-      last = first;
-    } else if (!number(item.substr(0, dash), &first) || !number(item.substr(dash + 1), &last) ||
-               last < first || last - first > (1u << 24)) {
-      return false;
-    }
-    for (uint64_t p = first; p <= last; ++p)
-      out->push_back(static_cast<uint32_t>(p));
-  }
-  return !out->empty();
-}
 
 std::vector<std::string> SplitNames(const std::string& text) {
   std::vector<std::string> names;
@@ -72,7 +47,7 @@ Status RunCut(const CutArgs& a, const GlobalOptions& global) {
   if (options.to_ns < options.from_ns)
     return InvalidArgument(
         StrFormat("cut: --to %s is before --from %s", a.to.c_str(), a.from.c_str()));
-  if (!a.processes.empty() && !ParseProcessList(a.processes, &options.processes))
+  if (!a.processes.empty() && !ParseNumberList(a.processes, &options.processes))
     return InvalidArgument(StrFormat("cut: --processes '%s': want numbers and ranges, e.g. 0,2,5-7",
                                      a.processes.c_str()));
   options.states = SplitNames(a.states);

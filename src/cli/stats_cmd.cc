@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "analysis/state_counters.h"
 #include "analysis/state_stats.h"
@@ -18,7 +19,9 @@
 #include "cli/model_text.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/selection_arg.h"
 #include "cli/table.h"
+#include "cli/time_arg.h"
 #include "cli/trace_input.h"
 #include "distributed/group.h"
 #include "distributed/spread_stats.h"
@@ -40,7 +43,45 @@ struct StatsOptions {
   std::string sort_name = "total";
   size_t top = 0;  // 0 = all
   std::vector<std::string> counters;
+  SelectionArgs selection;
 };
+
+// The selection the options ask for (null when none).
+StatusOr<std::optional<analysis::StatsSelection>> SelectionOf(const model::Trace& t,
+                                                              const StatsOptions& o) {
+  if (!o.selection.any()) return std::optional<analysis::StatsSelection>();
+  PLX_ASSIGN_OR_RETURN(analysis::StatsSelection s, ParseSelection(t, o.selection, "stats"));
+  return std::optional<analysis::StatsSelection>(std::move(s));
+}
+
+// The selection's window since the trace begin, and how many threads it keeps.
+struct SelectionSpan {
+  int64_t from_ns, to_ns;
+  size_t threads;
+};
+SelectionSpan SpanOf(const model::Trace& t, const analysis::StatsSelection& s) {
+  const int64_t end = t.end_ns - t.begin_ns;
+  const auto since = [&](int64_t ns) {
+    return std::clamp(ns - std::min(ns, t.begin_ns), int64_t{0}, end);
+  };
+  size_t threads = 0;
+  for (uint32_t i = 0; i < t.threads.size(); ++i)
+    threads += s.Has(i) ? 1 : 0;
+  return {s.from == std::numeric_limits<int64_t>::min() ? 0 : since(s.from),
+          s.to == std::numeric_limits<int64_t>::max() ? end : since(s.to), threads};
+}
+
+std::string SelectionText(const model::Trace& t, const analysis::StatsSelection& s) {
+  const SelectionSpan span = SpanOf(t, s);
+  return fmt::format("selection: {} to {} after the trace begin; {} of {} threads",
+                     FormatDuration(span.from_ns), FormatDuration(span.to_ns), span.threads,
+                     t.threads.size());
+}
+
+ordered_json SelectionJson(const model::Trace& t, const analysis::StatsSelection& s) {
+  const SelectionSpan span = SpanOf(t, s);
+  return {{"from_ns", span.from_ns}, {"to_ns", span.to_ns}, {"threads", span.threads}};
+}
 
 // The --counter columns of one scope: a name and the scope's sums per state.
 struct CounterColumn {
@@ -133,8 +174,10 @@ std::string ThreadTitle(const model::Trace& t, const model::Thread& th) {
 
 void PrintText(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r,
                const StateStatsScope& callsites,
-               const std::vector<analysis::StateCounterReport>& counters) {
+               const std::vector<analysis::StateCounterReport>& counters,
+               const analysis::StatsSelection* selection) {
   auto columns = [&](auto scope_of) { return Columns(o.counters, counters, scope_of); };
+  if (selection != nullptr) fmt::print("{}\n\n", SelectionText(t, *selection));
   fmt::print(
       "all processes ({}, {}; thread time {})\n{}",
       t.processes.size() == 1 ? "1 process" : fmt::format("{} processes", t.processes.size()),
@@ -184,9 +227,11 @@ ordered_json JsonRows(const model::Trace& t, const StatsOptions& o, const StateS
 
 ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r,
                   const StateStatsScope& callsites,
-                  const std::vector<analysis::StateCounterReport>& counters) {
+                  const std::vector<analysis::StateCounterReport>& counters,
+                  const analysis::StatsSelection* selection) {
   auto columns = [&](auto scope_of) { return Columns(o.counters, counters, scope_of); };
   ordered_json j;
+  if (selection != nullptr) j["selection"] = SelectionJson(t, *selection);
   j["thread_time_ns"] = r.all.thread_time_ns;
   j["states"] =
       JsonRows(t, o, r.all, false,
@@ -217,12 +262,13 @@ ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::
 
 void Print(const model::Trace& trace, const StatsOptions& o,
            const analysis::StateStatsReport& report, const StateStatsScope& callsites,
-           const std::vector<analysis::StateCounterReport>& counters) {
+           const std::vector<analysis::StateCounterReport>& counters,
+           const analysis::StatsSelection* selection = nullptr) {
   if (o.json) {
-    fmt::print("{}\n", Json(trace, o, report, callsites, counters)
+    fmt::print("{}\n", Json(trace, o, report, callsites, counters, selection)
                            .dump(2, ' ', false, ordered_json::error_handler_t::replace));
   } else {
-    PrintText(trace, o, report, callsites, counters);
+    PrintText(trace, o, report, callsites, counters, selection);
   }
 }
 
@@ -230,6 +276,9 @@ void Print(const model::Trace& trace, const StatsOptions& o,
 Status StatsOfModel(const StatsOptions& o, const GlobalOptions& global,
                     const format::TraceFile& file) {
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(file, global));
+  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::StatsSelection> selection,
+                       SelectionOf(trace, o));
+  const analysis::StatsSelection* part = selection ? &*selection : nullptr;
   std::vector<analysis::StateCounterReport> counters;
   for (const std::string& name : o.counters) {
     uint32_t id = model::kNone;
@@ -244,13 +293,13 @@ Status StatsOfModel(const StatsOptions& o, const GlobalOptions& global,
                              ")");
     counters.push_back(analysis::ComputeStateCounters(trace, id));
   }
-  const analysis::StateStatsReport report = analysis::ComputeStateStats(trace);
+  const analysis::StateStatsReport report = analysis::ComputeStateStats(trace, part);
   StateStatsScope callsites;
   if (o.json || o.by == "callsite") {
     callsites.thread_time_ns = report.all.thread_time_ns;
-    callsites.states = analysis::ComputeCallsiteStats(trace);
+    callsites.states = analysis::ComputeCallsiteStats(trace, part);
   }
-  Print(trace, o, report, callsites, counters);
+  Print(trace, o, report, callsites, counters, part);
   return Status::Ok();
 }
 
@@ -258,14 +307,17 @@ Status StatsOfModel(const StatsOptions& o, const GlobalOptions& global,
 Status StatsOfStore(const StatsOptions& o, const GlobalOptions& global,
                     const format::TraceFile& file) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(file, global));
+  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::StatsSelection> selection,
+                       SelectionOf(store->trace(), o));
   store::StreamedStateStats stats = [&] {
     LoadProgress drawer(global.progress, "analysing");
+    if (selection) return store::StreamStateStats(*store, *selection, drawer.Callback());
     return store::StreamStateStats(*store, drawer.Callback());
   }();
   StateStatsScope callsites;
   callsites.thread_time_ns = stats.report.all.thread_time_ns;
   callsites.states = std::move(stats.callsites);
-  Print(store->trace(), o, stats.report, callsites, {});
+  Print(store->trace(), o, stats.report, callsites, {}, selection ? &*selection : nullptr);
   return Status::Ok();
 }
 
@@ -274,16 +326,19 @@ Status StatsOfStore(const StatsOptions& o, const GlobalOptions& global,
 Status StatsOfGroup(const StatsOptions& o, const GlobalOptions& global,
                     const format::TraceFile& file) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(file, global));
+  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::StatsSelection> selection,
+                       SelectionOf(store->trace(), o));
+  const analysis::StatsSelection* part = selection ? &*selection : nullptr;
   StatusOr<store::StreamedStateStats> stats = [&] {
     LoadProgress drawer(global.progress, "analysing");
-    return distributed::SpreadStateStats(*store, *global.group, drawer.Callback());
+    return distributed::SpreadStateStats(*store, *global.group, drawer.Callback(), part);
   }();
   if (!stats.ok()) return stats.status();
   if (global.group->rank() != 0) return Status::Ok();
   StateStatsScope callsites;
   callsites.thread_time_ns = stats->report.all.thread_time_ns;
   callsites.states = std::move(stats->callsites);
-  Print(store->trace(), o, stats->report, callsites, {});
+  Print(store->trace(), o, stats->report, callsites, {}, part);
   return Status::Ok();
 }
 
@@ -292,6 +347,10 @@ Status RunStats(const StatsOptions& o, const GlobalOptions& global) {
   // Counters per state need every sample near every slice: in memory (on
   // process 0 alone in `parallax-mpi`).
   if (!o.counters.empty()) {
+    if (o.selection.any())
+      return InvalidArgument(
+          "stats: --counter covers the whole trace; it does not combine with --from, --to, "
+          "--processes or --rows");
     if (global.group != nullptr && global.group->rank() != 0) return Status::Ok();
     return StatsOfModel(o, global, *file);
   }
@@ -322,7 +381,15 @@ Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global) {
       "  parallax stats run.plx --top 10\n"
       "  parallax stats run.plx --by thread --sort self\n"
       "  parallax stats run.plx --json\n"
-      "  parallax stats run.plx --counter instructions --counter cache-misses");
+      "  parallax stats run.plx --counter instructions --counter cache-misses\n"
+      "  parallax stats run.plx --from 1.5s --to 2.5s --processes 0-3\n"
+      "\n"
+      "With --from/--to (times since the trace begin, both ends included) only slices\n"
+      "overlapping that window count, clipped to it (self time: the clipped duration\n"
+      "minus the clipped durations of direct children), as the statistics of\n"
+      "`parallax cut --from --to` would be; thread time is each thread's span clipped\n"
+      "to the window. --processes and --rows keep only those processes (numbered as\n"
+      "in `info`) and threads (the viewer's rows, in the order of --by thread).");
   app->add_option("FILE", o->path, "The .plx trace file")->required();
   app->add_flag("--json", o->json, "Print one JSON object instead of tables (see docs/cli.md)");
   app->add_option("--by", o->by, "Break the statistics down per process, thread or call site")
@@ -335,6 +402,14 @@ Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global) {
       ->check(CLI::NonNegativeNumber);
   app->add_option("--counter", o->counters,
                   "A counter whose amount per state to add (repeatable; e.g. instructions)");
+  app->add_option("--from", o->selection.from, "Only from this long after the trace begin")
+      ->check(DurationProblem);
+  app->add_option("--to", o->selection.to, "Only up to this time after the trace begin")
+      ->check(DurationProblem);
+  app->add_option("--processes", o->selection.processes,
+                  "Only these processes, by number as in `info` (e.g. 0,2,5-7)");
+  app->add_option("--rows", o->selection.rows,
+                  "Only these threads (rows, as --by thread lists them; e.g. 0,3-5)");
   return {app, [o, &global] { return RunStats(*o, global); }};
 }
 

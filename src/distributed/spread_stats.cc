@@ -9,13 +9,15 @@ namespace plx::distributed {
 
 StatusOr<store::StreamedStateStats> SpreadStateStats(
     const store::TraceStore& store, Group& group,
-    const std::function<void(uint64_t, uint64_t)>& progress) {
+    const std::function<void(uint64_t, uint64_t)>& progress,
+    const analysis::StatsSelection* selection) {
   const std::vector<uint32_t> first = ShareThreads(store.trace(), group.size());
   const uint32_t begin = first[static_cast<size_t>(group.rank())];
   const uint32_t end = first[static_cast<size_t>(group.rank()) + 1];
   store::ThreadPassOptions options = store::WithProgress(progress);
   options.only = [begin, end](uint32_t thread) { return thread >= begin && thread < end; };
-  analysis::StateStatsBuilder builder = store::StreamStateStatsBuilder(store, options);
+  analysis::StateStatsBuilder builder =
+      store::StreamStateStatsBuilder(store, options, nullptr, selection);
   const std::vector<std::string> shares = group.Gather(builder.Save());
   Status merged = Status::Ok();
   for (size_t r = 1; r < shares.size() && merged.ok(); ++r) {

@@ -14,11 +14,13 @@
 
 namespace plx::distributed {
 
-/// On process 0 the statistics of the whole trace (elsewhere empty ones).
+/// On process 0 the statistics of the whole trace, or of what `selection`
+/// covers (elsewhere empty ones).
 /// An error on any process is an error on all (this process's own when it
 /// failed, else one that names the process that did).
 StatusOr<store::StreamedStateStats> SpreadStateStats(
     const store::TraceStore& store, Group& group,
-    const std::function<void(uint64_t, uint64_t)>& progress = {});
+    const std::function<void(uint64_t, uint64_t)>& progress = {},
+    const analysis::StatsSelection* selection = nullptr);
 
 }  // namespace plx::distributed

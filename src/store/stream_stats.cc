@@ -7,7 +7,8 @@ namespace plx::store {
 
 void StateStatsVisitor::Chunk(const ChunkRows& rows, const TimeMapper* mapper) {
   const model::SliceTable& s = rows.tables->slices;
-  if (mapper == nullptr) {
+  // A selection's clipped times need only the slices' (final) begin and end.
+  if (mapper == nullptr || builder.selected()) {
     builder.AddSlices(rows.thread, s, rows.carried, s.size());
     return;
   }
@@ -23,15 +24,29 @@ void StateStatsVisitor::Chunk(const ChunkRows& rows, const TimeMapper* mapper) {
 
 void StateStatsVisitor::LongSlices(uint32_t thread, const model::SliceTable& slices,
                                    const std::vector<uint64_t>&) {
+  if (builder.selected()) return;  // added with their chunks
   builder.AddSlices(thread, slices, 0, slices.size());
 }
 
 analysis::StateStatsBuilder StreamStateStatsBuilder(const TraceStore& store,
                                                     const ThreadPassOptions& options,
-                                                    const model::Trace* trace) {
+                                                    const model::Trace* trace,
+                                                    const analysis::StatsSelection* selection) {
   const model::Trace& t = trace != nullptr ? *trace : store.trace();
+  ThreadPassOptions pass = options;
+  if (selection != nullptr) {
+    pass.only = [selection, only = options.only](uint32_t thread) {
+      return selection->Has(thread) && (!only || only(thread));
+    };
+  }
   std::vector<StateStatsVisitor> visitors = RunThreadPass<StateStatsVisitor>(
-      store, [&] { return StateStatsVisitor(t); }, options);
+      store,
+      [&] {
+        StateStatsVisitor v(t);
+        if (selection != nullptr) v.builder.Select(*selection);
+        return v;
+      },
+      pass);
   for (size_t w = 1; w < visitors.size(); ++w)
     visitors[0].builder.Merge(std::move(visitors[w].builder));
   return std::move(visitors[0].builder);
@@ -43,6 +58,14 @@ StreamedStateStats StreamStateStats(const TraceStore& store,
                                     const model::Trace* trace) {
   const analysis::StateStatsBuilder builder =
       StreamStateStatsBuilder(store, WithProgress(progress, maps), trace);
+  return {builder.Report(), builder.CallsiteRows()};
+}
+
+StreamedStateStats StreamStateStats(const TraceStore& store,
+                                    const analysis::StatsSelection& selection,
+                                    const std::function<void(uint64_t, uint64_t)>& progress) {
+  const analysis::StateStatsBuilder builder =
+      StreamStateStatsBuilder(store, WithProgress(progress), nullptr, &selection);
   return {builder.Report(), builder.CallsiteRows()};
 }
 

@@ -27,15 +27,17 @@ class StateStatsVisitor : public ChunkVisitor {
   void Chunk(const ChunkRows& rows, const TimeMapper* mapper) override;
   void LongSlices(uint32_t thread, const model::SliceTable& slices,
                   const std::vector<uint64_t>& rows) override;
+  void EndThread(uint32_t) override { builder.EndThread(); }
   analysis::StateStatsBuilder builder;
 };
 
 /// The builder of one pass over the threads `options.only` accepts (every
 /// thread without it), with its progress and maps: the part of the
 /// statistics that another process's parts merge with.
-analysis::StateStatsBuilder StreamStateStatsBuilder(const TraceStore& store,
-                                                    const ThreadPassOptions& options,
-                                                    const model::Trace* trace = nullptr);
+/// With `selection`, only what it covers, and only its threads are decoded.
+analysis::StateStatsBuilder StreamStateStatsBuilder(
+    const TraceStore& store, const ThreadPassOptions& options, const model::Trace* trace = nullptr,
+    const analysis::StatsSelection* selection = nullptr);
 
 /// With `maps` (per thread), on the repaired times; `trace` is then the
 /// definitions with the repaired thread spans (shares are of them).
@@ -43,5 +45,10 @@ StreamedStateStats StreamStateStats(const TraceStore& store,
                                     const std::function<void(uint64_t, uint64_t)>& progress = {},
                                     const std::vector<time::ThreadTimeMap>* maps = nullptr,
                                     const model::Trace* trace = nullptr);
+
+/// What `selection` covers, on the recorded times.
+StreamedStateStats StreamStateStats(const TraceStore& store,
+                                    const analysis::StatsSelection& selection,
+                                    const std::function<void(uint64_t, uint64_t)>& progress = {});
 
 }  // namespace plx::store

@@ -85,6 +85,7 @@ const std::vector<std::vector<std::string>>& Commands() {
       {"stats", "--json"},
       {"stats", "--by", "thread", "--sort", "self"},
       {"stats", "--by", "callsite", "--top", "5"},
+      {"stats", "--json", "--from", "50us", "--to", "20ms"},
   };
   return commands;
 }
