@@ -141,6 +141,17 @@ TEST_F(ApiTest, AnalysisEndpointsAnswer) {
   EXPECT_EQ(stats["rows"][0]["count"], 2);
   EXPECT_EQ(Get("/traces/t/stats", "thread=1")["scope"], "thread 1");
   EXPECT_FALSE(Get("/traces/t/stats", "callsites=1")["rows"][0]["callsite"].is_null());
+  EXPECT_TRUE(stats["selection"].is_null());
+  // An area: thread 1 over trace times [0, 2000]: the first 2000 ns of its
+  // MPI_Recv, none of its compute; thread 0's compute is not in it.
+  const json area = Get("/traces/t/stats", "from=0&to=2000&rows=1");
+  EXPECT_EQ(area["selection"], (json{{"from", 0}, {"to", 2000}, {"rows", 1}}));
+  EXPECT_EQ(area["thread_time"], 2000);
+  ASSERT_EQ(area["rows"].size(), 1u) << area.dump();
+  EXPECT_EQ(area["rows"][0]["name"], "MPI_Recv");
+  EXPECT_EQ(area["rows"][0]["count"], 1);
+  EXPECT_EQ(area["rows"][0]["total"], 2000);
+  EXPECT_EQ(area["rows"][0]["self"], 2000);
 
   const json h = Get("/traces/t/histogram",
                      "state=" + std::to_string(stats["rows"][0]["state"].get<int>()) + "&bins=4");
@@ -207,6 +218,10 @@ TEST_F(ApiTest, BadRequestsSayWhatWasWrong) {
   expect("/traces/t/histogram", "state=0&method=magic", 400, "parameter 'method'");
   expect("/traces/t/search", "q=%zz", 400, "%-escape");
   expect("/traces/t/stats", "process=0&thread=0", 400, "at most one");
+  expect("/traces/t/stats", "from=5&to=1", 400, "parameter 'to'");
+  expect("/traces/t/stats", "rows=7", 400, "no row 7");
+  expect("/traces/t/stats", "rows=0,x", 400, "parameter 'rows'");
+  expect("/traces/t/stats", "from=nan", 400, "parameter 'from'");
   expect("/traces/t/nothing", "", 404, "no such endpoint");
   expect("/traces/x/summary", "", 404, "no such trace: 'x'");
   expect("/other", "", 404, "no such endpoint");

@@ -7,7 +7,9 @@
 // store_timeline_test.cc); the next start reads them, and the statistics,
 // from the trace's index. The mountain range of a wide window comes from
 // bins of the whole trace (the same time in each state), of a narrow one
-// from its chunks (the in-memory answer).
+// from its chunks (the in-memory answer). The statistics of a window and
+// some rows (an area selected in the viewer) are the in-memory ones, a
+// window over everything the whole trace's.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -181,6 +183,45 @@ TEST_F(StoreAnalysesTest, TheMountainRangeComesFromBinsOrFromTheWindowsChunks) {
   }
   EXPECT_GT(binned, 10);
   EXPECT_GT(exact, 10);
+}
+
+TEST_F(StoreAnalysesTest, SelectionStatisticsAreTheInMemoryOnes) {
+  testing::TempDir index;
+  int compared = 0, nonempty = 0;
+  for (const testing::TestTrace& tt : *traces_) {
+    SCOPED_TRACE(tt.name);
+    ServedBothWays both;
+    if (!both.Load(tt.path, index.path())) continue;
+    Api api(both.served);
+    const model::Trace& t = both.memory->trace();
+    const int64_t span = t.end_ns - t.begin_ns;
+    const std::string last = std::to_string(t.threads.size() - 1);
+    const auto at = [&](int64_t part) { return std::to_string(span * part / 8); };
+    for (const std::string& q :
+         {"from=" + at(2) + "&to=" + at(6), "from=" + at(1) + "&to=" + at(3) + "&rows=0," + last,
+          "rows=" + last, "from=" + at(4) + "&callsites=1", "to=" + at(5) + "&process=0",
+          "from=" + at(3) + "&to=" + at(7) + "&thread=0&rows=0"}) {
+      const ApiResponse want = api.Handle("/traces/" + both.memory->id() + "/stats", q);
+      const ApiResponse got = api.Handle("/traces/" + both.file->id() + "/stats", q);
+      ASSERT_EQ(want.status, 200) << q << ": " << want.body;
+      EXPECT_EQ(got.body, want.body) << "stats?" << q;
+      const nlohmann::json j = nlohmann::json::parse(want.body);
+      EXPECT_FALSE(j["selection"].is_null()) << q;
+      if (!j["rows"].empty()) ++nonempty;
+      ++compared;
+    }
+    // A window over everything: the whole trace's rows and thread time.
+    const auto whole =
+        nlohmann::json::parse(api.Handle("/traces/" + both.file->id() + "/stats", "").body);
+    auto all = nlohmann::json::parse(
+        api.Handle("/traces/" + both.file->id() + "/stats", "from=0&to=" + std::to_string(span))
+            .body);
+    EXPECT_EQ(all["selection"]["rows"], t.threads.size());
+    all["selection"] = nullptr;
+    EXPECT_EQ(all, whole);
+  }
+  EXPECT_GT(compared, 30);
+  EXPECT_GT(nonempty, 20);
 }
 
 }  // namespace

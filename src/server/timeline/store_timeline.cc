@@ -123,6 +123,13 @@ uint64_t StoreTimeline::sends() const {
   return n;
 }
 
+store::StreamedStateStats StoreTimeline::SelectionStats(
+    const analysis::StatsSelection& selection) const {
+  const analysis::StateStatsBuilder builder =
+      store::StreamStateStatsBuilder(*store_, store::WithProgress({}, &maps_), &defs_, &selection);
+  return {builder.Report(), builder.CallsiteRows()};
+}
+
 const analysis::StateStatsReport& StoreTimeline::stats() {
   std::call_once(stats_once_, [&] {
     // The mountain range's bins ride along: a sixteenth of the budget.

@@ -36,6 +36,7 @@
 #include "server/timeline/tile_builder.h"
 #include "server/timeline/timeline_index.h"
 #include "store/mountain_bins.h"
+#include "store/stream_stats.h"
 #include "store/timeline_summary.h"
 #include "store/trace_store.h"
 #include "time/causal_repair.h"
@@ -123,6 +124,9 @@ class StoreTimeline {
   /// read from there.
   const analysis::StateStatsReport& stats();
   const std::vector<analysis::StateStats>& callsite_stats();
+  /// The statistics of what `selection` covers (repaired ns), from a pass
+  /// over the chunks of its threads.
+  store::StreamedStateStats SelectionStats(const analysis::StatsSelection& selection) const;
 
   /// Search's slices: the global rows of the earliest `limit` slices of the
   /// states `match` marks that begin at or after `from` (repaired ns), by

@@ -53,6 +53,12 @@ export interface StatsParams {
   thread?: number;
   /** one row per state and call site (whole trace only) (default 0) */
   callsites?: boolean;
+  /** only [from, to] (trace time): slices clipped to it, as `parallax cut` clips them (default trace start) */
+  from?: number;
+  /** end of the window (inclusive) (default duration) */
+  to?: number;
+  /** only these rows (thread indices) (default all) */
+  rows?: number[];
 }
 
 /** Duration histogram of one state, with the anomalous slices selected. */

@@ -231,6 +231,18 @@ export interface StatsResult {
   rows: StatsRow[];
   /** a live trace, scope all: what its history window dropped (the rows cover only the window) */
   dropped: WindowDropped | null;
+  /** present when from/to or rows were given: what the rows cover */
+  selection: StatsSelection | null;
+}
+
+/** The part of the trace a statistics table covers: a time window and some rows. */
+export interface StatsSelection {
+  /** trace time, ns */
+  from: number;
+  /** trace time, ns (inclusive) */
+  to: number;
+  /** how many rows (threads) it covers */
+  rows: number;
 }
 
 /** Slices of one state that ended before a live trace's history window. */
