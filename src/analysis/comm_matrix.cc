@@ -71,16 +71,21 @@ CommMatrix CommMatrixBuilder::Finish() const {
   return out;
 }
 
-CommMatrix ComputeCommMatrix(const model::Trace& trace, const time::MessagePairs& pairs) {
+CommMatrix ComputeCommMatrix(const model::Trace& trace, const time::MessagePairs& pairs,
+                             const Selection* selection) {
   const model::MessageTable& m = trace.messages;
+  const auto in = [&](uint32_t row) {
+    return selection == nullptr || selection->Contains(m.thread[row], m.time[row]);
+  };
   CommMatrixBuilder builder(trace.processes.size());
   for (const time::MessagePair& pair : pairs.pairs)
-    builder.AddPair(ProcessOf(trace, m.thread[pair.send]), ProcessOf(trace, m.thread[pair.recv]),
-                    m.bytes[pair.send], m.time[pair.recv] - m.time[pair.send]);
+    if (in(pair.send) && in(pair.recv))
+      builder.AddPair(ProcessOf(trace, m.thread[pair.send]), ProcessOf(trace, m.thread[pair.recv]),
+                      m.bytes[pair.send], m.time[pair.recv] - m.time[pair.send]);
   for (uint32_t row : pairs.unmatched_sends)
-    builder.AddUnmatched(ProcessOf(trace, m.thread[row]), true);
+    if (in(row)) builder.AddUnmatched(ProcessOf(trace, m.thread[row]), true);
   for (uint32_t row : pairs.unmatched_recvs)
-    builder.AddUnmatched(ProcessOf(trace, m.thread[row]), false);
+    if (in(row)) builder.AddUnmatched(ProcessOf(trace, m.thread[row]), false);
   return builder.Finish();
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/selection.h"
 #include "model/trace.h"
 #include "time/message_pairs.h"
 
@@ -36,8 +37,11 @@ struct CommMatrix {
 
 /// The matrix of the pairs time::MatchMessages(trace) finds.
 CommMatrix ComputeCommMatrix(const model::Trace& trace);
-/// The same from pairs already matched on `trace`.
-CommMatrix ComputeCommMatrix(const model::Trace& trace, const time::MessagePairs& pairs);
+/// The same from pairs already matched on `trace`; with `selection`, only
+/// the pairs both of whose records it contains, and the records without a
+/// partner it contains.
+CommMatrix ComputeCommMatrix(const model::Trace& trace, const time::MessagePairs& pairs,
+                             const Selection* selection = nullptr);
 
 enum RmaOp : uint8_t { kRmaPut = 0, kRmaGet = 1, kRmaAccumulate = 2, kRmaOther = 3 };
 

@@ -86,7 +86,7 @@ StateStatsBuilder::StateStatsBuilder(const model::Trace& trace)
 StateStatsBuilder::~StateStatsBuilder() = default;
 StateStatsBuilder::StateStatsBuilder(StateStatsBuilder&&) noexcept = default;
 
-void StateStatsBuilder::Select(StatsSelection selection) {
+void StateStatsBuilder::Select(Selection selection) {
   selection_ = std::move(selection);
 }
 
@@ -269,7 +269,7 @@ std::vector<StateStats> StateStatsBuilder::CallsiteRows() const {
 namespace {
 
 // The builder over the whole model: each thread's rows as one part.
-StateStatsBuilder BuildOverModel(const model::Trace& trace, const StatsSelection* selection) {
+StateStatsBuilder BuildOverModel(const model::Trace& trace, const Selection* selection) {
   StateStatsBuilder builder(trace);
   if (selection != nullptr) builder.Select(*selection);
   const model::SliceTable& slices = trace.slices;
@@ -287,12 +287,12 @@ StateStatsBuilder BuildOverModel(const model::Trace& trace, const StatsSelection
 
 }  // namespace
 
-StateStatsReport ComputeStateStats(const model::Trace& trace, const StatsSelection* selection) {
+StateStatsReport ComputeStateStats(const model::Trace& trace, const Selection* selection) {
   return BuildOverModel(trace, selection).Report();
 }
 
 std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace,
-                                             const StatsSelection* selection) {
+                                             const Selection* selection) {
   return BuildOverModel(trace, selection).CallsiteRows();
 }
 

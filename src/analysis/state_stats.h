@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/duration_sums.h"
+#include "analysis/selection.h"
 #include "base/status.h"
 #include "model/trace.h"
 
@@ -44,38 +45,16 @@ struct StateStatsReport {
   std::vector<StateStatsScope> threads;    // index = Trace::threads
 };
 
-/// The part of a trace some statistics cover: a window of model time (both
-/// ends included) and some threads. A slice counts when it overlaps the
-/// window, with its duration clipped to it and its self time the clipped
-/// duration minus its direct children's clipped durations: what the
-/// statistics of `parallax cut --from --to` of the trace give. Thread time
-/// is each selected thread's span clipped to the window.
-struct StatsSelection {
-  int64_t from = std::numeric_limits<int64_t>::min();
-  int64_t to = std::numeric_limits<int64_t>::max();
-  std::vector<uint8_t> threads;  // by thread index, 1 = selected; empty: every thread
-
-  bool Has(uint32_t thread) const {
-    return threads.empty() || (thread < threads.size() && threads[thread] != 0);
-  }
-  /// The part of [begin, end] inside the window (0 when outside).
-  int64_t Clip(int64_t begin, int64_t end) const {
-    const int64_t b = std::max(begin, from), e = std::min(end, to);
-    return e > b ? e - b : 0;
-  }
-};
-
 /// Statistics of every state over all slices of the trace (unclosed slices
 /// included, with the duration the loader gave them), or over what
 /// `selection` covers.
-StateStatsReport ComputeStateStats(const model::Trace& trace,
-                                   const StatsSelection* selection = nullptr);
+StateStatsReport ComputeStateStats(const model::Trace& trace, const Selection* selection = nullptr);
 
 /// Statistics per (state, call site) over all slices: one row per pair that
 /// occurs (callsite kNone for slices with no known call site), ordered by
 /// state, then callsite; share is relative to the whole trace's thread time.
 std::vector<StateStats> ComputeCallsiteStats(const model::Trace& trace,
-                                             const StatsSelection* selection = nullptr);
+                                             const Selection* selection = nullptr);
 
 /// Dense ids for the (state, callsite) pairs slices use, assigned on first
 /// sight; a lookup is O(1) for any pair (the pairs of one callsite are chained,
@@ -123,7 +102,7 @@ class StateStatsBuilder {
   StateStatsBuilder(StateStatsBuilder&&) noexcept;
 
   /// Only what `selection` covers counts from now on (set before adding).
-  void Select(StatsSelection selection);
+  void Select(Selection selection);
   bool selected() const { return selection_.has_value(); }
   /// Adds rows [begin, end) of `slices`, all of thread `thread`. With a
   /// selection, a thread's rows come in their order, piece after piece,
@@ -160,7 +139,7 @@ class StateStatsBuilder {
   int64_t SpanOf(const model::Thread& thread, uint32_t index) const;
 
   const model::Trace& trace_;
-  std::optional<StatsSelection> selection_;
+  std::optional<Selection> selection_;
   std::vector<Open> open_;  // the selected slices of one thread still open, outermost first
   std::vector<DurationSums> dense_;                                      // scratch, by state
   std::vector<std::vector<std::pair<uint32_t, DurationSums>>> threads_;  // per thread, by state

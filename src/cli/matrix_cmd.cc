@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,11 @@
 #include "cli/command.h"
 #include "cli/json_fields.h"
 #include "cli/progress.h"
+#include "cli/selection_arg.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
 #include "store/stream_messages.h"
+#include "time/message_pairs.h"
 
 namespace plx::cli {
 
@@ -36,6 +39,7 @@ struct MatrixOptions {
   bool json = false;
   bool rma = false;
   std::string metric = "count";
+  SelectionArgs selection;
 };
 
 std::string Label(const model::Process& p) {
@@ -105,11 +109,12 @@ ordered_json ProcessList(const model::Trace& t) {
 }
 
 void PrintMessages(const model::Trace& t, const MatrixOptions& o, const analysis::CommMatrix& m,
-                   bool json) {
+                   bool json, const analysis::Selection* selection) {
   const size_t n = m.processes;
   if (json) {
     ordered_json j;
     j["kind"] = "messages";
+    if (selection != nullptr) j["selection"] = SelectionJson(t, *selection);
     j["processes"] = ProcessList(t);
     j["messages"] = m.messages;
     j["bytes"] = m.bytes;
@@ -136,6 +141,7 @@ void PrintMessages(const model::Trace& t, const MatrixOptions& o, const analysis
   const char* what = o.metric == "bytes"     ? "bytes"
                      : o.metric == "latency" ? "mean latency (receive - send time)"
                                              : "messages";
+  if (selection != nullptr) fmt::print("{}\n", SelectionText(t, *selection));
   fmt::print("messages: sender (rows) x receiver (columns), {}; {} matched, {}", what,
              FormatCount(m.messages), FormatBytes(m.bytes));
   if (unmatched_sends + unmatched_recvs > 0)
@@ -191,16 +197,27 @@ void PrintRma(const model::Trace& t, const MatrixOptions& o, const analysis::Rma
 Status RunMatrix(const MatrixOptions& o, const GlobalOptions& global) {
   if (o.rma && o.metric == "latency")
     return InvalidArgument("--metric latency: one-sided operations have no latency");
+  if (o.rma && o.selection.any())
+    return InvalidArgument(
+        "matrix: --rma covers the whole trace; it does not combine with --from, --to, "
+        "--processes or --rows");
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
+    PLX_ASSIGN_OR_RETURN(const std::optional<analysis::Selection> selection,
+                         ParseSelection(trace, o.selection, "matrix"));
     if (o.rma)
       PrintRma(trace, o, analysis::ComputeRmaMatrix(trace), o.json);
     else
-      PrintMessages(trace, o, analysis::ComputeCommMatrix(trace), o.json);
+      PrintMessages(trace, o,
+                    analysis::ComputeCommMatrix(trace, time::MatchMessages(trace),
+                                                selection ? &*selection : nullptr),
+                    o.json, selection ? &*selection : nullptr);
     return Status::Ok();
   }
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::Selection> selection,
+                       ParseSelection(store->trace(), o.selection, "matrix"));
   if (o.rma) {
     const analysis::RmaMatrix m = [&] {
       LoadProgress drawer(global.progress, "analysing");
@@ -210,9 +227,10 @@ Status RunMatrix(const MatrixOptions& o, const GlobalOptions& global) {
   } else {
     const store::StreamedMessages m = [&] {
       LoadProgress drawer(global.progress, "pairing messages");
-      return store::StreamMessages(*store, drawer.Callback());
+      return store::StreamMessages(*store, drawer.Callback(), nullptr,
+                                   selection ? &*selection : nullptr);
     }();
-    PrintMessages(store->trace(), o, m.matrix, o.json);
+    PrintMessages(store->trace(), o, m.matrix, o.json, selection ? &*selection : nullptr);
   }
   return Status::Ok();
 }
@@ -233,7 +251,12 @@ Command AddMatrixCommand(CLI::App& parent, const GlobalOptions& global) {
       "Examples:\n"
       "  parallax matrix run.plx\n"
       "  parallax matrix run.plx --metric bytes\n"
-      "  parallax matrix run.plx --rma --json");
+      "  parallax matrix run.plx --rma --json\n"
+      "  parallax matrix run.plx --from 1s --to 2s --processes 0-7\n"
+      "\n"
+      "--from/--to (times since the trace begin, both ends included), --processes and\n"
+      "--rows keep the messages whose send and receive both fall in them, and the\n"
+      "unmatched records that do: the matrix of `parallax cut` of the same window.");
   app->add_option("FILE", o->path, "The .plx trace file")->required();
   app->add_flag("--json", o->json, "Print one JSON object instead of a matrix (see docs/cli.md)");
   app->add_flag("--rma", o->rma,
@@ -241,6 +264,7 @@ Command AddMatrixCommand(CLI::App& parent, const GlobalOptions& global) {
   app->add_option("--metric", o->metric, "What the text matrix shows")
       ->check(CLI::IsMember({"count", "bytes", "latency"}))
       ->default_str("count");
+  AddSelectionOptions(app, &o->selection);
   return {app, [o, &global] { return RunMatrix(*o, global); }};
 }
 

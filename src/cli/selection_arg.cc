@@ -1,6 +1,12 @@
 #include "cli/selection_arg.h"
 
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
+#include <limits>
+#include <utility>
 
 #include "base/saturating.h"
 #include "base/strings.h"
@@ -32,11 +38,12 @@ bool ParseNumberList(std::string_view text, std::vector<uint32_t>* out) {
   return !out->empty();
 }
 
-StatusOr<analysis::StatsSelection> ParseSelection(const model::Trace& trace,
-                                                  const SelectionArgs& args,
-                                                  std::string_view command) {
+StatusOr<std::optional<analysis::Selection>> ParseSelection(const model::Trace& trace,
+                                                            const SelectionArgs& args,
+                                                            std::string_view command) {
+  if (!args.any()) return std::optional<analysis::Selection>();
   const std::string name(command);
-  analysis::StatsSelection s;
+  analysis::Selection s;
   int64_t from = 0, to = 0;
   if (!args.from.empty()) {
     if (!ParseDuration(args.from, &from))
@@ -84,7 +91,52 @@ StatusOr<analysis::StatsSelection> ParseSelection(const model::Trace& trace,
       s.threads[t] = thread[t] && p < process.size() && process[p] ? 1 : 0;
     }
   }
-  return s;
+  return std::optional<analysis::Selection>(std::move(s));
+}
+
+namespace {
+
+// The selection's window since the trace begin, and how many threads it keeps.
+struct SelectionSpan {
+  int64_t from_ns, to_ns;
+  size_t threads;
+};
+
+SelectionSpan SpanOf(const model::Trace& t, const analysis::Selection& s) {
+  const int64_t end = t.end_ns - t.begin_ns;
+  const auto since = [&](int64_t ns) { return std::clamp(ns - t.begin_ns, int64_t{0}, end); };
+  size_t threads = 0;
+  for (uint32_t i = 0; i < t.threads.size(); ++i)
+    threads += s.Has(i) ? 1 : 0;
+  // The ends not given are the trace's (from and to are then the extremes).
+  return {s.from == std::numeric_limits<int64_t>::min() ? 0 : since(s.from),
+          s.to == std::numeric_limits<int64_t>::max() ? end : since(s.to), threads};
+}
+
+}  // namespace
+
+std::string SelectionText(const model::Trace& t, const analysis::Selection& s) {
+  const SelectionSpan span = SpanOf(t, s);
+  return fmt::format("selection: {} to {} after the trace begin; {} of {} threads",
+                     FormatDuration(span.from_ns), FormatDuration(span.to_ns), span.threads,
+                     t.threads.size());
+}
+
+nlohmann::ordered_json SelectionJson(const model::Trace& t, const analysis::Selection& s) {
+  const SelectionSpan span = SpanOf(t, s);
+  return {{"from_ns", span.from_ns}, {"to_ns", span.to_ns}, {"threads", span.threads}};
+}
+
+void AddSelectionOptions(CLI::App* app, SelectionArgs* args) {
+  app->add_option("--from", args->from, "Only from this long after the trace begin (ns/us/ms/s)")
+      ->check(DurationProblem);
+  app->add_option("--to", args->to, "Only up to this time after the trace begin (inclusive)")
+      ->check(DurationProblem);
+  app->add_option("--processes", args->processes,
+                  "Only these processes, by number as in `info` (e.g. 0,2,5-7)");
+  app->add_option("--rows", args->rows,
+                  "Only these threads, by row (the viewer's rows, as stats --by thread lists "
+                  "them; e.g. 0,3-5)");
 }
 
 }  // namespace plx::cli

@@ -5,13 +5,19 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "analysis/state_stats.h"
+#include "analysis/selection.h"
 #include "base/status.h"
 #include "model/trace.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace plx::cli {
 
@@ -25,10 +31,20 @@ struct SelectionArgs {
   bool any() const { return !from.empty() || !to.empty() || !processes.empty() || !rows.empty(); }
 };
 
-/// The statistics selection of `args` over `trace`; InvalidArgument naming
-/// the option that does not fit it (`command` starts the message).
-StatusOr<analysis::StatsSelection> ParseSelection(const model::Trace& trace,
-                                                  const SelectionArgs& args,
-                                                  std::string_view command);
+/// The selection of `args` over `trace` (nullopt when no option was
+/// given); InvalidArgument naming the option that does not fit it
+/// (`command` starts the message).
+StatusOr<std::optional<analysis::Selection>> ParseSelection(const model::Trace& trace,
+                                                            const SelectionArgs& args,
+                                                            std::string_view command);
+
+/// "selection: 1.000 ms to 2.000 ms after the trace begin; 3 of 8 threads".
+std::string SelectionText(const model::Trace& trace, const analysis::Selection& selection);
+/// {"from_ns", "to_ns" (since the trace begin), "threads" (how many it keeps)}.
+nlohmann::ordered_json SelectionJson(const model::Trace& trace,
+                                     const analysis::Selection& selection);
+
+/// Adds --from, --to, --processes and --rows to `app`, filling `args`.
+void AddSelectionOptions(CLI::App* app, SelectionArgs* args);
 
 }  // namespace plx::cli

@@ -46,43 +46,6 @@ struct StatsOptions {
   SelectionArgs selection;
 };
 
-// The selection the options ask for (null when none).
-StatusOr<std::optional<analysis::StatsSelection>> SelectionOf(const model::Trace& t,
-                                                              const StatsOptions& o) {
-  if (!o.selection.any()) return std::optional<analysis::StatsSelection>();
-  PLX_ASSIGN_OR_RETURN(analysis::StatsSelection s, ParseSelection(t, o.selection, "stats"));
-  return std::optional<analysis::StatsSelection>(std::move(s));
-}
-
-// The selection's window since the trace begin, and how many threads it keeps.
-struct SelectionSpan {
-  int64_t from_ns, to_ns;
-  size_t threads;
-};
-SelectionSpan SpanOf(const model::Trace& t, const analysis::StatsSelection& s) {
-  const int64_t end = t.end_ns - t.begin_ns;
-  const auto since = [&](int64_t ns) {
-    return std::clamp(ns - std::min(ns, t.begin_ns), int64_t{0}, end);
-  };
-  size_t threads = 0;
-  for (uint32_t i = 0; i < t.threads.size(); ++i)
-    threads += s.Has(i) ? 1 : 0;
-  return {s.from == std::numeric_limits<int64_t>::min() ? 0 : since(s.from),
-          s.to == std::numeric_limits<int64_t>::max() ? end : since(s.to), threads};
-}
-
-std::string SelectionText(const model::Trace& t, const analysis::StatsSelection& s) {
-  const SelectionSpan span = SpanOf(t, s);
-  return fmt::format("selection: {} to {} after the trace begin; {} of {} threads",
-                     FormatDuration(span.from_ns), FormatDuration(span.to_ns), span.threads,
-                     t.threads.size());
-}
-
-ordered_json SelectionJson(const model::Trace& t, const analysis::StatsSelection& s) {
-  const SelectionSpan span = SpanOf(t, s);
-  return {{"from_ns", span.from_ns}, {"to_ns", span.to_ns}, {"threads", span.threads}};
-}
-
 // The --counter columns of one scope: a name and the scope's sums per state.
 struct CounterColumn {
   const std::string* name;
@@ -175,7 +138,7 @@ std::string ThreadTitle(const model::Trace& t, const model::Thread& th) {
 void PrintText(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r,
                const StateStatsScope& callsites,
                const std::vector<analysis::StateCounterReport>& counters,
-               const analysis::StatsSelection* selection) {
+               const analysis::Selection* selection) {
   auto columns = [&](auto scope_of) { return Columns(o.counters, counters, scope_of); };
   if (selection != nullptr) fmt::print("{}\n\n", SelectionText(t, *selection));
   fmt::print(
@@ -228,7 +191,7 @@ ordered_json JsonRows(const model::Trace& t, const StatsOptions& o, const StateS
 ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::StateStatsReport& r,
                   const StateStatsScope& callsites,
                   const std::vector<analysis::StateCounterReport>& counters,
-                  const analysis::StatsSelection* selection) {
+                  const analysis::Selection* selection) {
   auto columns = [&](auto scope_of) { return Columns(o.counters, counters, scope_of); };
   ordered_json j;
   if (selection != nullptr) j["selection"] = SelectionJson(t, *selection);
@@ -263,7 +226,7 @@ ordered_json Json(const model::Trace& t, const StatsOptions& o, const analysis::
 void Print(const model::Trace& trace, const StatsOptions& o,
            const analysis::StateStatsReport& report, const StateStatsScope& callsites,
            const std::vector<analysis::StateCounterReport>& counters,
-           const analysis::StatsSelection* selection = nullptr) {
+           const analysis::Selection* selection = nullptr) {
   if (o.json) {
     fmt::print("{}\n", Json(trace, o, report, callsites, counters, selection)
                            .dump(2, ' ', false, ordered_json::error_handler_t::replace));
@@ -276,9 +239,9 @@ void Print(const model::Trace& trace, const StatsOptions& o,
 Status StatsOfModel(const StatsOptions& o, const GlobalOptions& global,
                     const format::TraceFile& file) {
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(file, global));
-  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::StatsSelection> selection,
-                       SelectionOf(trace, o));
-  const analysis::StatsSelection* part = selection ? &*selection : nullptr;
+  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::Selection> selection,
+                       ParseSelection(trace, o.selection, "stats"));
+  const analysis::Selection* part = selection ? &*selection : nullptr;
   std::vector<analysis::StateCounterReport> counters;
   for (const std::string& name : o.counters) {
     uint32_t id = model::kNone;
@@ -307,8 +270,8 @@ Status StatsOfModel(const StatsOptions& o, const GlobalOptions& global,
 Status StatsOfStore(const StatsOptions& o, const GlobalOptions& global,
                     const format::TraceFile& file) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(file, global));
-  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::StatsSelection> selection,
-                       SelectionOf(store->trace(), o));
+  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::Selection> selection,
+                       ParseSelection(store->trace(), o.selection, "stats"));
   store::StreamedStateStats stats = [&] {
     LoadProgress drawer(global.progress, "analysing");
     if (selection) return store::StreamStateStats(*store, *selection, drawer.Callback());
@@ -326,9 +289,9 @@ Status StatsOfStore(const StatsOptions& o, const GlobalOptions& global,
 Status StatsOfGroup(const StatsOptions& o, const GlobalOptions& global,
                     const format::TraceFile& file) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(file, global));
-  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::StatsSelection> selection,
-                       SelectionOf(store->trace(), o));
-  const analysis::StatsSelection* part = selection ? &*selection : nullptr;
+  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::Selection> selection,
+                       ParseSelection(store->trace(), o.selection, "stats"));
+  const analysis::Selection* part = selection ? &*selection : nullptr;
   StatusOr<store::StreamedStateStats> stats = [&] {
     LoadProgress drawer(global.progress, "analysing");
     return distributed::SpreadStateStats(*store, *global.group, drawer.Callback(), part);
@@ -402,14 +365,7 @@ Command AddStatsCommand(CLI::App& parent, const GlobalOptions& global) {
       ->check(CLI::NonNegativeNumber);
   app->add_option("--counter", o->counters,
                   "A counter whose amount per state to add (repeatable; e.g. instructions)");
-  app->add_option("--from", o->selection.from, "Only from this long after the trace begin")
-      ->check(DurationProblem);
-  app->add_option("--to", o->selection.to, "Only up to this time after the trace begin")
-      ->check(DurationProblem);
-  app->add_option("--processes", o->selection.processes,
-                  "Only these processes, by number as in `info` (e.g. 0,2,5-7)");
-  app->add_option("--rows", o->selection.rows,
-                  "Only these threads (rows, as --by thread lists them; e.g. 0,3-5)");
+  AddSelectionOptions(app, &o->selection);
   return {app, [o, &global] { return RunStats(*o, global); }};
 }
 

@@ -21,6 +21,6 @@ namespace plx::distributed {
 StatusOr<store::StreamedStateStats> SpreadStateStats(
     const store::TraceStore& store, Group& group,
     const std::function<void(uint64_t, uint64_t)>& progress = {},
-    const analysis::StatsSelection* selection = nullptr);
+    const analysis::Selection* selection = nullptr);
 
 }  // namespace plx::distributed

@@ -11,18 +11,26 @@ namespace {
 
 class Counter : public MessageConsumer {
  public:
-  explicit Counter(const model::Trace& trace) : trace_(trace), matrix(trace.processes.size()) {}
+  Counter(const model::Trace& trace, const analysis::Selection* selection)
+      : trace_(trace), selection_(selection), matrix(trace.processes.size()) {}
   void Pair(const MessageSide& send, const MessageSide& recv, bool, int64_t) override {
+    if (!In(send) || !In(recv)) return;
     ++pairs;
     matrix.AddPair(trace_.threads[send.thread].process, trace_.threads[recv.thread].process,
                    send.bytes, recv.time - send.time);
   }
   void Unmatched(const MessageSide& m) override {
+    if (!In(m)) return;
     ++(m.send ? unmatched_sends : unmatched_recvs);
     matrix.AddUnmatched(trace_.threads[m.thread].process, m.send);
   }
 
+  bool In(const MessageSide& m) const {
+    return selection_ == nullptr || selection_->Contains(m.thread, m.time);
+  }
+
   const model::Trace& trace_;
+  const analysis::Selection* selection_;
   uint64_t pairs = 0, unmatched_sends = 0, unmatched_recvs = 0;
   analysis::CommMatrixBuilder matrix;
 };
@@ -40,12 +48,14 @@ class RmaVisitor : public ChunkVisitor {
 
 StreamedMessages StreamMessages(const TraceStore& store,
                                 const std::function<void(uint64_t, uint64_t)>& progress,
-                                const std::vector<time::ThreadTimeMap>* maps) {
+                                const std::vector<time::ThreadTimeMap>* maps,
+                                const analysis::Selection* selection) {
   const model::Trace& trace = store.trace();
   MessagePassOptions options;
   options.maps = maps;
   auto consumers = RunMessagePass(
-      store, [&](size_t) { return std::make_unique<Counter>(trace); }, options, progress);
+      store, [&](size_t) { return std::make_unique<Counter>(trace, selection); }, options,
+      progress);
   StreamedMessages out;
   analysis::CommMatrixBuilder matrix(trace.processes.size());
   for (const auto& c : consumers) {

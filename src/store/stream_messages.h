@@ -20,10 +20,14 @@ struct StreamedMessages {
   analysis::CommMatrix matrix;
 };
 
-/// With `maps` (per thread), the latencies are on the repaired times.
+/// With `maps` (per thread), the latencies are on the repaired times. With
+/// `selection` (on those times), only what it contains: the pairs both of
+/// whose records, and the records left without a partner (as
+/// analysis::ComputeCommMatrix with a selection).
 StreamedMessages StreamMessages(const TraceStore& store,
                                 const std::function<void(uint64_t, uint64_t)>& progress = {},
-                                const std::vector<time::ThreadTimeMap>* maps = nullptr);
+                                const std::vector<time::ThreadTimeMap>* maps = nullptr,
+                                const analysis::Selection* selection = nullptr);
 
 /// The RMA matrix (analysis::ComputeRmaMatrix) from a thread pass.
 analysis::RmaMatrix StreamRmaMatrix(const TraceStore& store,

@@ -31,7 +31,7 @@ void StateStatsVisitor::LongSlices(uint32_t thread, const model::SliceTable& sli
 analysis::StateStatsBuilder StreamStateStatsBuilder(const TraceStore& store,
                                                     const ThreadPassOptions& options,
                                                     const model::Trace* trace,
-                                                    const analysis::StatsSelection* selection) {
+                                                    const analysis::Selection* selection) {
   const model::Trace& t = trace != nullptr ? *trace : store.trace();
   ThreadPassOptions pass = options;
   if (selection != nullptr) {
@@ -62,7 +62,7 @@ StreamedStateStats StreamStateStats(const TraceStore& store,
 }
 
 StreamedStateStats StreamStateStats(const TraceStore& store,
-                                    const analysis::StatsSelection& selection,
+                                    const analysis::Selection& selection,
                                     const std::function<void(uint64_t, uint64_t)>& progress) {
   const analysis::StateStatsBuilder builder =
       StreamStateStatsBuilder(store, WithProgress(progress), nullptr, &selection);

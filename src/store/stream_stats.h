@@ -37,7 +37,7 @@ class StateStatsVisitor : public ChunkVisitor {
 /// With `selection`, only what it covers, and only its threads are decoded.
 analysis::StateStatsBuilder StreamStateStatsBuilder(
     const TraceStore& store, const ThreadPassOptions& options, const model::Trace* trace = nullptr,
-    const analysis::StatsSelection* selection = nullptr);
+    const analysis::Selection* selection = nullptr);
 
 /// With `maps` (per thread), on the repaired times; `trace` is then the
 /// definitions with the repaired thread spans (shares are of them).
@@ -48,7 +48,7 @@ StreamedStateStats StreamStateStats(const TraceStore& store,
 
 /// What `selection` covers, on the recorded times.
 StreamedStateStats StreamStateStats(const TraceStore& store,
-                                    const analysis::StatsSelection& selection,
+                                    const analysis::Selection& selection,
                                     const std::function<void(uint64_t, uint64_t)>& progress = {});
 
 }  // namespace plx::store

@@ -152,6 +152,12 @@ TEST_F(ApiTest, AnalysisEndpointsAnswer) {
   EXPECT_EQ(area["rows"][0]["count"], 1);
   EXPECT_EQ(area["rows"][0]["total"], 2000);
   EXPECT_EQ(area["rows"][0]["self"], 2000);
+  // The one message (sent at trace time 2500, received at 4000) is in an
+  // area holding both ends, not in one holding only the send.
+  EXPECT_EQ(Get("/traces/t/matrix", "from=2000&to=4000")["total_count"], 1);
+  EXPECT_EQ(Get("/traces/t/matrix", "from=2000&to=3999")["total_count"], 0);
+  EXPECT_EQ(Get("/traces/t/matrix", "rows=0")["total_count"], 0);
+  EXPECT_TRUE(Get("/traces/t/matrix")["selection"].is_null());
 
   const json h = Get("/traces/t/histogram",
                      "state=" + std::to_string(stats["rows"][0]["state"].get<int>()) + "&bins=4");
@@ -222,6 +228,8 @@ TEST_F(ApiTest, BadRequestsSayWhatWasWrong) {
   expect("/traces/t/stats", "rows=7", 400, "no row 7");
   expect("/traces/t/stats", "rows=0,x", 400, "parameter 'rows'");
   expect("/traces/t/stats", "from=nan", 400, "parameter 'from'");
+  expect("/traces/t/matrix", "kind=rma&from=0", 400, "parameter 'kind'");
+  expect("/traces/t/matrix", "rows=9", 400, "no row 9");
   expect("/traces/t/nothing", "", 404, "no such endpoint");
   expect("/traces/x/summary", "", 404, "no such trace: 'x'");
   expect("/other", "", 404, "no such endpoint");

@@ -185,9 +185,9 @@ TEST_F(StoreAnalysesTest, TheMountainRangeComesFromBinsOrFromTheWindowsChunks) {
   EXPECT_GT(exact, 10);
 }
 
-TEST_F(StoreAnalysesTest, SelectionStatisticsAreTheInMemoryOnes) {
+TEST_F(StoreAnalysesTest, SelectionStatisticsAndMatricesAreTheInMemoryOnes) {
   testing::TempDir index;
-  int compared = 0, nonempty = 0;
+  int compared = 0, nonempty = 0, matrices = 0, with_messages = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
     ServedBothWays both;
@@ -210,6 +210,17 @@ TEST_F(StoreAnalysesTest, SelectionStatisticsAreTheInMemoryOnes) {
       if (!j["rows"].empty()) ++nonempty;
       ++compared;
     }
+    // The matrix of an area: the messages both of whose records are in it.
+    for (const std::string& q :
+         {"from=" + at(1) + "&to=" + at(7), "from=" + at(0) + "&to=" + at(4) + "&rows=0," + last,
+          "rows=" + last}) {
+      const ApiResponse want = api.Handle("/traces/" + both.memory->id() + "/matrix", q);
+      const ApiResponse got = api.Handle("/traces/" + both.file->id() + "/matrix", q);
+      ASSERT_EQ(want.status, 200) << q << ": " << want.body;
+      EXPECT_EQ(got.body, want.body) << "matrix?" << q;
+      if (nlohmann::json::parse(want.body)["total_count"] != 0) ++with_messages;
+      ++matrices;
+    }
     // A window over everything: the whole trace's rows and thread time.
     const auto whole =
         nlohmann::json::parse(api.Handle("/traces/" + both.file->id() + "/stats", "").body);
@@ -222,6 +233,8 @@ TEST_F(StoreAnalysesTest, SelectionStatisticsAreTheInMemoryOnes) {
   }
   EXPECT_GT(compared, 30);
   EXPECT_GT(nonempty, 20);
+  EXPECT_GT(matrices, 15);
+  EXPECT_GT(with_messages, 4);
 }
 
 }  // namespace

@@ -202,6 +202,16 @@ ApiResponse Matrix(ServedTrace& served, const QueryParams& q) {
   const model::Trace& t = served.trace();
   const auto kind = q.Choice("kind", "messages", {"messages", "rma"});
   if (!kind.ok()) return StatusResponse(kind.status());
+  const auto selection = SelectionParams(t, q);
+  if (!selection.ok()) return StatusResponse(selection.status());
+  if (*selection && *kind == "rma")
+    return ErrorResponse(400, "parameter 'kind': rma covers the whole trace (no from, to, rows)");
+  // An area's messages: a pass over the file, or the pairs in memory.
+  std::optional<analysis::CommMatrix> area;
+  if (*selection)
+    area = served.from_store() ? served.store_timeline().SelectionMatrix(**selection)
+                               : analysis::ComputeCommMatrix(t, served.pairs(), &**selection);
+  const analysis::CommMatrix& messages = area ? *area : served.comm_matrix();
   Json labels = Json::array(), count = Json::array(), bytes = Json::array(),
        latency = Json::array();
   for (const model::Process& p : t.processes)
@@ -212,7 +222,7 @@ ApiResponse Matrix(ServedTrace& served, const QueryParams& q) {
     Json c = Json::array(), b = Json::array(), l = Json::array();
     for (size_t to = 0; to < n; ++to) {
       if (*kind == "messages") {
-        const analysis::CommCell& cell = served.comm_matrix().at(from, to);
+        const analysis::CommCell& cell = messages.at(from, to);
         c.push_back(cell.count);
         b.push_back(cell.bytes);
         l.push_back(cell.mean_latency_ns);
@@ -228,8 +238,8 @@ ApiResponse Matrix(ServedTrace& served, const QueryParams& q) {
     latency.push_back(std::move(l));
   }
   if (*kind == "messages") {
-    total_count = served.comm_matrix().messages;
-    total_bytes = served.comm_matrix().bytes;
+    total_count = messages.messages;
+    total_bytes = messages.bytes;
   } else {
     total_count = served.rma_matrix().operations;
     total_bytes = served.rma_matrix().bytes;
@@ -240,7 +250,8 @@ ApiResponse Matrix(ServedTrace& served, const QueryParams& q) {
                            {"bytes", std::move(bytes)},
                            {"latency", std::move(latency)},
                            {"total_count", total_count},
-                           {"total_bytes", total_bytes}});
+                           {"total_bytes", total_bytes},
+                           {"selection", area ? SelectionJson(t, **selection) : Json(nullptr)}});
 }
 
 ApiResponse Waits(ServedTrace& served, const QueryParams& q) {

@@ -1,12 +1,14 @@
 // Internal to the API: one function per endpoint, split over api.cc,
-// api_timeline.cc and api_analysis.cc, and the JSON helpers they share.
+// api_timeline.cc, api_analysis.cc and the others, and the helpers they share.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "analysis/selection.h"
 #include "base/status.h"
 #include "model/trace.h"
 #include "server/api/api.h"
@@ -49,6 +51,12 @@ class SliceRefs {
   std::shared_ptr<StoreTimeline> store_;  // when served from the file
   const model::Trace& t_;
 };
+/// The area of from, to and rows (api_selection.cc): nullopt when none is
+/// given; InvalidArgument naming the parameter that is wrong.
+StatusOr<std::optional<analysis::Selection>> SelectionParams(const model::Trace& t,
+                                                             const QueryParams& q);
+/// {"from", "to" (trace times), "rows" (how many threads it covers)}.
+Json SelectionJson(const model::Trace& t, const analysis::Selection& s);
 /// 'rank 3', the process name, or 'pid 123'.
 std::string ProcessLabel(const model::Process& p);
 /// The thread's name, or 'thread <tid>'.

@@ -46,37 +46,9 @@ Json DroppedJson(const live::WindowDropped& d) {
               {"states", std::move(list)}};
 }
 
-// The selection of from, to and rows (none given: nullopt).
-StatusOr<std::optional<analysis::StatsSelection>> SelectionOf(const model::Trace& t,
-                                                              const QueryParams& q) {
-  if (!q.Has("from") && !q.Has("to") && !q.Has("rows"))
-    return std::optional<analysis::StatsSelection>();
-  analysis::StatsSelection s;
-  const auto from = q.Number("from", 0, -1e18, 1e18);
-  if (!from.ok()) return from.status();
-  const auto to = q.Number("to", TraceTime(t, t.end_ns), -1e18, 1e18);
-  if (!to.ok()) return to.status();
-  if (*to < *from) return InvalidArgument("parameter 'to': must not be less than 'from'");
-  s.from = ClampedModelTime(t, *from, false);
-  s.to = ClampedModelTime(t, *to, false);
-  const auto rows = q.IndexList("rows", UINT32_MAX - 1, false);
-  if (!rows.ok()) return rows.status();
-  if (!rows->empty()) {
-    s.threads.assign(t.threads.size(), 0);
-    for (uint32_t row : *rows) {
-      if (row >= t.threads.size())
-        return InvalidArgument("parameter 'rows': no row " + std::to_string(row) +
-                               " (the trace has " + std::to_string(t.threads.size()) + ")");
-      s.threads[row] = 1;
-    }
-  }
-  return std::optional<analysis::StatsSelection>(std::move(s));
-}
-
 // The statistics of a selection: over the model, or a pass over the chunks
 // of its rows (a trace served from its file).
-store::StreamedStateStats SelectionStats(ServedTrace& served,
-                                         const analysis::StatsSelection& selection,
+store::StreamedStateStats SelectionStats(ServedTrace& served, const analysis::Selection& selection,
                                          bool callsites) {
   if (served.from_store()) return served.store_timeline().SelectionStats(selection);
   const model::Trace& t = served.trace();
@@ -100,7 +72,7 @@ ApiResponse Stats(ServedTrace& served, const QueryParams& q) {
     return ErrorResponse(400, "parameters 'process' and 'thread': give at most one");
   if (*callsites && (*process >= 0 || *thread >= 0))
     return ErrorResponse(400, "parameter 'callsites': only for the whole trace");
-  const auto selection = SelectionOf(t, q);
+  const auto selection = SelectionParams(t, q);
   if (!selection.ok()) return StatusResponse(selection.status());
   std::optional<store::StreamedStateStats> selected;
   if (*selection) selected = SelectionStats(served, **selection, *callsites);
@@ -122,19 +94,12 @@ ApiResponse Stats(ServedTrace& served, const QueryParams& q) {
   for (const auto& row : rows)
     list.push_back(StatsRowJson(t, row, *callsites));
   const live::WindowDropped* d = name == "all" && !selected ? served.dropped() : nullptr;
-  Json part = nullptr;
-  if (*selection) {
-    const analysis::StatsSelection& s = **selection;
-    size_t threads = 0;
-    for (uint32_t i = 0; i < t.threads.size(); ++i)
-      threads += s.Has(i) ? 1 : 0;
-    part = Json{{"from", TraceTime(t, s.from)}, {"to", TraceTime(t, s.to)}, {"rows", threads}};
-  }
-  return JsonResponse(Json{{"scope", name},
-                           {"thread_time", scope->thread_time_ns},
-                           {"rows", std::move(list)},
-                           {"dropped", d != nullptr ? DroppedJson(*d) : Json(nullptr)},
-                           {"selection", std::move(part)}});
+  return JsonResponse(
+      Json{{"scope", name},
+           {"thread_time", scope->thread_time_ns},
+           {"rows", std::move(list)},
+           {"dropped", d != nullptr ? DroppedJson(*d) : Json(nullptr)},
+           {"selection", *selection ? SelectionJson(t, **selection) : Json(nullptr)}});
 }
 
 }  // namespace plx::server::handlers

@@ -10,6 +10,7 @@
 #include "store/row_fetch.h"
 #include "store/stream_anomalies.h"
 #include "store/stream_histogram.h"
+#include "store/stream_messages.h"
 #include "store/stream_repair.h"
 #include "store/stream_stats.h"
 #include "store/time_mapper.h"
@@ -124,10 +125,14 @@ uint64_t StoreTimeline::sends() const {
 }
 
 store::StreamedStateStats StoreTimeline::SelectionStats(
-    const analysis::StatsSelection& selection) const {
+    const analysis::Selection& selection) const {
   const analysis::StateStatsBuilder builder =
       store::StreamStateStatsBuilder(*store_, store::WithProgress({}, &maps_), &defs_, &selection);
   return {builder.Report(), builder.CallsiteRows()};
+}
+
+analysis::CommMatrix StoreTimeline::SelectionMatrix(const analysis::Selection& selection) const {
+  return store::StreamMessages(*store_, {}, &maps_, &selection).matrix;
 }
 
 const analysis::StateStatsReport& StoreTimeline::stats() {

@@ -126,7 +126,9 @@ class StoreTimeline {
   const std::vector<analysis::StateStats>& callsite_stats();
   /// The statistics of what `selection` covers (repaired ns), from a pass
   /// over the chunks of its threads.
-  store::StreamedStateStats SelectionStats(const analysis::StatsSelection& selection) const;
+  store::StreamedStateStats SelectionStats(const analysis::Selection& selection) const;
+  /// The message matrix of what `selection` covers: a message pass.
+  analysis::CommMatrix SelectionMatrix(const analysis::Selection& selection) const;
 
   /// Search's slices: the global rows of the earliest `limit` slices of the
   /// states `match` marks that begin at or after `from` (repaired ns), by

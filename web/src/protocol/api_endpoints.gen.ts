@@ -103,6 +103,12 @@ export interface MountainParams {
 export interface MatrixParams {
   /** messages | rma (default messages) */
   kind?: string;
+  /** messages only: those whose send and receive are both in [from, to] (trace time) and on the rows (default trace start) */
+  from?: number;
+  /** end of the window (inclusive) (default duration) */
+  to?: number;
+  /** only these rows (thread indices) (default all) */
+  rows?: number[];
 }
 
 /** MPI wait states (late sender, late receiver, collectives) per process and call site, and the longest waits. */

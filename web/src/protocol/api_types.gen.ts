@@ -235,7 +235,7 @@ export interface StatsResult {
   selection: StatsSelection | null;
 }
 
-/** The part of the trace a statistics table covers: a time window and some rows. */
+/** The part of the trace a statistics table or matrix covers: a time window and some rows. */
 export interface StatsSelection {
   /** trace time, ns */
   from: number;
@@ -332,6 +332,8 @@ export interface MatrixResult {
   latency: number[][];
   total_count: number;
   total_bytes: number;
+  /** present when from/to or rows were given: the messages both of whose records it contains */
+  selection: StatsSelection | null;
 }
 
 /** A stretch of the critical path on one row. */

@@ -8,6 +8,7 @@ const stats: StatsResult = {
   scope: 'all',
   thread_time: 1000,
   dropped: null,
+  selection: null,
   rows: [
     { state: 0, name: 'compute', callsite: null, count: 5, total: 300, self: 300, mean: 60, min: 1, max: 100, stddev: 3, share: 0.3 },
     { state: 2, name: 'MPI_Wait', callsite: null, count: 5, total: 600, self: 600, mean: 120, min: 1, max: 300, stddev: 3, share: 0.6 },

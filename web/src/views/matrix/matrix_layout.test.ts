@@ -23,6 +23,7 @@ const matrix: MatrixResult = {
   ],
   total_count: 109,
   total_bytes: 1600,
+  selection: null,
 };
 
 const measure = (s: string) => s.length * 6;

@@ -22,8 +22,9 @@ const messages: MatrixResult = {
   ],
   total_count: 11,
   total_bytes: 4196,
+  selection: null,
 };
-const rma: MatrixResult = { kind: 'rma', labels: ['rank 0', 'rank 1'], count: [[0, 0], [0, 0]], bytes: [[0, 0], [0, 0]], latency: [[0, 0], [0, 0]], total_count: 0, total_bytes: 0 };
+const rma: MatrixResult = { kind: 'rma', labels: ['rank 0', 'rank 1'], count: [[0, 0], [0, 0]], bytes: [[0, 0], [0, 0]], latency: [[0, 0], [0, 0]], total_count: 0, total_bytes: 0, selection: null };
 
 let host: HTMLElement;
 beforeEach(() => {

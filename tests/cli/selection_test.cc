@@ -1,9 +1,9 @@
-// `parallax stats --from --to --processes --rows`: on every test trace, the
-// statistics of a window are those of `parallax cut` of it (count, total,
-// self, min, max per state, overall and per process), and those of the
-// original's slices clipped to it (asked of `parallax query`); a window over
-// everything is the whole trace; the file engine gives the same JSON; bad
-// options are one line.
+// `--from --to --processes --rows` on `stats` and `matrix`: on every test
+// trace, the statistics of a window are those of `parallax cut` of it
+// (count, total, self, min, max per state, overall and per process), and
+// those of the original's slices clipped to it (asked of `parallax query`);
+// a window's message matrix is its cut's; a window over everything is the
+// whole trace; the file engine gives the same JSON; bad options are one line.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -37,11 +37,15 @@ Rows RowsOf(const json& states) {
   return rows;
 }
 
-class StatsWindowTest : public TracesCommandTest {
+class SelectionTest : public TracesCommandTest {
  protected:
   static int64_t Span(const std::string& trace) {
     const json r = Json({"query", trace, "SELECT max(end) AS span FROM threads", "--json"});
     return r.is_array() && !r.empty() && r[0]["span"].is_number() ? r[0]["span"].get<int64_t>() : 0;
+  }
+  static int64_t Threads(const std::string& trace) {
+    const json r = Json({"query", trace, "SELECT count(*) AS n FROM threads", "--json"});
+    return r.is_array() && !r.empty() ? r[0]["n"].get<int64_t>() : 1;
   }
   std::string Cut(const std::string& trace, std::vector<std::string> args) {
     const std::string out = dir_->File("window-" + std::to_string(++cuts_) + ".plx");
@@ -73,7 +77,7 @@ class StatsWindowTest : public TracesCommandTest {
   int cuts_ = 0;
 };
 
-TEST_F(StatsWindowTest, AWindowHasTheStatisticsOfItsCut) {
+TEST_F(SelectionTest, AWindowHasTheStatisticsOfItsCut) {
   for (const testing::TestTrace& t : *traces_) {
     SCOPED_TRACE(t.name);
     const int64_t span = Span(t.path);
@@ -100,7 +104,7 @@ TEST_F(StatsWindowTest, AWindowHasTheStatisticsOfItsCut) {
   }
 }
 
-TEST_F(StatsWindowTest, ProcessesAndRowsKeepOnlyTheirSlices) {
+TEST_F(SelectionTest, ProcessesAndRowsKeepOnlyTheirSlices) {
   for (const testing::TestTrace& t : *traces_) {
     SCOPED_TRACE(t.name);
     const json processes = Json({"query", t.path, "SELECT id FROM processes", "--json"});
@@ -127,7 +131,7 @@ TEST_F(StatsWindowTest, ProcessesAndRowsKeepOnlyTheirSlices) {
   }
 }
 
-TEST_F(StatsWindowTest, AWindowOverEverythingIsTheWholeTrace) {
+TEST_F(SelectionTest, AWindowOverEverythingIsTheWholeTrace) {
   for (const testing::TestTrace& t : *traces_) {
     SCOPED_TRACE(t.name);
     const json whole = Json({"stats", t.path, "--json"});
@@ -138,7 +142,7 @@ TEST_F(StatsWindowTest, AWindowOverEverythingIsTheWholeTrace) {
   }
 }
 
-TEST_F(StatsWindowTest, TheFileEngineGivesTheSameWindow) {
+TEST_F(SelectionTest, TheFileEngineGivesTheSameWindow) {
   for (const testing::TestTrace& t : *traces_) {
     SCOPED_TRACE(t.name);
     const int64_t span = Span(t.path);
@@ -157,7 +161,57 @@ TEST_F(StatsWindowTest, TheFileEngineGivesTheSameWindow) {
   }
 }
 
-TEST_F(StatsWindowTest, BadSelectionsAreOneLine) {
+// The matrix without the selection field, which a cut does not have.
+json Matrix(json m) {
+  m.erase("selection");
+  return m;
+}
+
+TEST_F(SelectionTest, AWindowsMatrixIsItsCuts) {
+  int with_messages = 0;
+  for (const testing::TestTrace& t : *traces_) {
+    SCOPED_TRACE(t.name);
+    const int64_t span = Span(t.path);
+    if (span <= 3) continue;
+    for (auto [from, to] : {std::pair{span / 3, 2 * span / 3}, std::pair{int64_t{0}, span / 2},
+                            std::pair{span / 4, span}}) {
+      SCOPED_TRACE(std::to_string(from) + " to " + std::to_string(to));
+      const std::vector<std::string> window = {"--from", std::to_string(from), "--to",
+                                               std::to_string(to)};
+      std::vector<std::string> args = {"matrix", t.path, "--json"};
+      args.insert(args.end(), window.begin(), window.end());
+      const json mine = Json(args);
+      EXPECT_EQ(mine["selection"]["from_ns"], from);
+      EXPECT_EQ(Matrix(mine), Json({"matrix", Cut(t.path, window), "--json"}));
+      if (mine["messages"].get<int64_t>() > 0) ++with_messages;
+    }
+    // Everything: the whole trace's matrix.
+    EXPECT_EQ(Matrix(Json({"matrix", t.path, "--json", "--from", "0"})),
+              Json({"matrix", t.path, "--json"}));
+  }
+  EXPECT_GT(with_messages, 3);
+}
+
+TEST_F(SelectionTest, TheFileEngineGivesTheSameMatrix) {
+  for (const testing::TestTrace& t : *traces_) {
+    SCOPED_TRACE(t.name);
+    const int64_t span = Span(t.path);
+    const std::vector<std::string> args = {"matrix",
+                                           t.path,
+                                           "--json",
+                                           "--from",
+                                           std::to_string(span / 6),
+                                           "--to",
+                                           std::to_string(span - span / 4),
+                                           "--rows",
+                                           "0-" + std::to_string(Threads(t.path) / 2)};
+    std::vector<std::string> small = {"--memory", "1k", "--threads", "2"};
+    small.insert(small.end(), args.begin(), args.end());
+    EXPECT_EQ(Json(small), Json(args));
+  }
+}
+
+TEST_F(SelectionTest, BadSelectionsAreOneLine) {
   const std::string trace = traces_->front().path;
   for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--from", "2ms", "--to", "1ms"}, "stats: --to 1ms is before --from 2ms"},
@@ -170,6 +224,10 @@ TEST_F(StatsWindowTest, BadSelectionsAreOneLine) {
     EXPECT_NE(r.exit_code, 0) << message;
     EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
   }
+  const testing::RunResult rma = Parallax({"matrix", trace, "--rma", "--from", "1ms"});
+  EXPECT_NE(rma.exit_code, 0);
+  EXPECT_NE(rma.output.find("matrix: --rma covers the whole trace"), std::string::npos)
+      << rma.output;
 }
 
 }  // namespace
