@@ -15,6 +15,8 @@ export interface ParallaxHooks {
     selected(): number;
     /** the selected message: its ends and the end the flow keys go on from; null when none */
     selectedMessage(): { id: number; sendRow: number; recvRow: number; send: number; recv: number; focus: 'send' | 'recv' } | null;
+    /** the area selected with ctrl-drag (time range, thread rows); null when none */
+    area(): { from: number; to: number; rows: number[] } | null;
     /** shows [from, to] (clamped to the trace) */
     setWindow(from: number, to: number): void;
     /** the trace duration of the summary under which the painted tile was asked for (-1: none yet) */

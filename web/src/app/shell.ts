@@ -292,6 +292,7 @@ export class Shell {
       highlighted: () => timeline.highlighted(),
       selected: () => timeline.selected(),
       selectedMessage: () => timeline.selection.message,
+      area: () => timeline.area(),
       setWindow: (from, to) => timeline.setWindow({ from, to }),
       drawnDuration: () => timeline.drawnDuration(),
       frames: () => timeline.frames,

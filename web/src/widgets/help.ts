@@ -1,8 +1,8 @@
 // The keyboard and mouse help: an overlay listing the keys and gestures the
 // viewer handles, opened with "?" (or the top bar's ? button) and closed with
 // "?" or Escape. The lists follow the handlers: views/timeline/input.ts
-// (timeline wheel, drags, clicks, W/A/S/D/F/Escape, ] [ P), widgets/replay_bar.ts
-// (space , .), widgets/search.ts (Enter, arrows, Escape) and
+// (timeline wheel, drags, ctrl-drag areas, clicks, W/A/S/D/F/Escape, ] [ P),
+// widgets/replay_bar.ts (space , .), widgets/search.ts (Enter, arrows, Escape) and
 // views/lamport/lamport_view.ts (its own wheel and drag); change them together.
 import { h, typesText } from './dom';
 
@@ -22,6 +22,7 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       ['Wheel over the row labels', 'scroll the rows'],
       ['Drag on the ruler, Shift+drag', 'zoom to the dragged range'],
       ['Alt+drag', 'measure elapsed time (kept until a click or Escape)'],
+      ['Ctrl+drag (⌘+drag on macOS)', 'select an area: the time range and the rows covered; the Statistics tab shows just that area (a click or Escape clears it)'],
       ['Click on the ruler', 'move the replay cursor there'],
       ['Double-click on the ruler', 'show the whole trace'],
       ['Click a bar, arrow or marker', 'select it and show its details'],
@@ -36,7 +37,7 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       ['W / S', 'zoom in / out (around the pointer)'],
       ['A / D', 'pan left / right'],
       ['F', 'show the whole trace'],
-      ['Escape', 'clear the measurement and the selection'],
+      ['Escape', 'clear the measurement, the area and the selection'],
     ],
   },
   {

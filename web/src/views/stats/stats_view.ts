@@ -1,10 +1,14 @@
 // Per-state statistics of the whole trace, one process or one thread, as a
-// sortable table with a CSV download.
+// sortable table with a CSV download. It covers the timeline's area selection
+// when there is one, else its window when zoomed in (stats_scope.ts), and
+// asks again when they change (window moves debounced).
 import type { StatsParams, StatsResult, StatsRow } from '../../protocol/api.gen';
 import { downloadBlob } from '../../widgets/export';
-import { el, RequestSeq, StatusLine } from '../common/dom';
+import { debounce, el, RequestSeq, StatusLine } from '../common/dom';
 import { formatDuration } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
+import { areaSource } from '../timeline/area';
+import { statsWindow, WINDOW_ATTRIBUTES, windowAttributes, windowKey, windowLine, windowParams, type StatsWindow } from './stats_scope';
 import {
   callsiteText,
   COLUMNS,
@@ -18,6 +22,9 @@ import {
   type SortField,
 } from './stats_table';
 
+/** How long the window must rest before the table follows it (a drag or wheel zoom moves it every frame). */
+export const WINDOW_DEBOUNCE_MS = 200;
+
 export class StatsView implements View {
   private readonly status = new StatusLine();
   private readonly seq = new RequestSeq();
@@ -27,11 +34,17 @@ export class StatsView implements View {
   private callsites = false;
   private unsubscribe: (() => void)[] = [];
   private mounted = false;
+  private host: HTMLElement | null = null;
+  /** the part of the trace of the table shown, and the key of the newest asked */
+  private shownWindow: StatsWindow = { kind: 'trace' };
+  private askedKey = '';
+  private readonly windowMoved = debounce(() => this.follow(), WINDOW_DEBOUNCE_MS);
 
   private scopeSelect!: HTMLSelectElement;
   private callsiteInput!: HTMLInputElement;
   private csvButton!: HTMLButtonElement;
   private info!: HTMLDivElement;
+  private windowInfo!: HTMLDivElement;
   private dropped!: HTMLDivElement;
   private table!: HTMLTableElement;
   private tbody!: HTMLTableSectionElement;
@@ -40,11 +53,12 @@ export class StatsView implements View {
 
   mount(host: HTMLElement): void {
     this.mounted = true;
+    this.host = host;
     host.classList.add('stats-view');
     const { summary } = this.ctx;
 
     this.scopeSelect = el('select', { 'data-testid': 'stats-scope', 'aria-label': 'scope' });
-    this.scopeSelect.append(el('option', { value: 'all' }, 'whole trace'));
+    this.scopeSelect.append(el('option', { value: 'all' }, 'all processes'));
     if (summary.processes.length > 0) {
       const g = el('optgroup', { label: 'Process' });
       for (const p of summary.processes) g.append(el('option', { value: scopeValue({ kind: 'process', index: p.index }) }, p.name));
@@ -61,7 +75,6 @@ export class StatsView implements View {
     }
     this.scopeSelect.addEventListener('change', () => {
       this.scope = parseScope(this.scopeSelect.value);
-      this.updateCallsiteInput();
       this.load();
     });
 
@@ -78,7 +91,7 @@ export class StatsView implements View {
       'div',
       { class: 'view-controls' },
       el('label', {}, 'Scope ', this.scopeSelect),
-      el('label', { title: 'one row per state and call site (whole trace only)' }, this.callsiteInput, ' by call site'),
+      el('label', { title: 'one row per state and call site (whole trace only, not for a window or selection)' }, this.callsiteInput, ' by call site'),
       this.csvButton,
     );
 
@@ -95,19 +108,43 @@ export class StatsView implements View {
     this.tbody = el('tbody');
     this.table.append(el('thead', {}, headRow), this.tbody);
     this.info = el('div', { class: 'stats-info', 'data-testid': 'stats-info' });
+    this.windowInfo = el('div', { class: 'stats-info stats-window', 'data-testid': 'stats-window' });
     this.dropped = el('div', { class: 'stats-dropped', 'data-testid': 'stats-dropped' });
 
-    host.append(controls, this.status.element, this.info, el('div', { class: 'table-scroll' }, this.table), this.dropped);
+    host.append(controls, this.status.element, this.windowInfo, this.info, el('div', { class: 'table-scroll' }, this.table), this.dropped);
     this.unsubscribe.push(this.ctx.states.onChange(() => this.render()));
-    this.updateCallsiteInput();
+    this.unsubscribe.push(this.ctx.timeline.onWindowChange(() => this.windowMoved()));
+    const area = areaSource(this.ctx.timeline);
+    if (area) {
+      this.unsubscribe.push(
+        area.onAreaChange(() => {
+          this.windowMoved.cancel();
+          this.follow();
+        }),
+      );
+    }
     this.load();
   }
 
   unmount(): void {
     this.mounted = false;
     this.seq.invalidate();
+    this.windowMoved.cancel();
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
+    for (const a of [...WINDOW_ATTRIBUTES, 'data-pending']) this.host?.removeAttribute(a);
+    this.host = null;
+  }
+
+  /** The part of the trace to cover now: the area selection, the zoomed window or the whole trace. */
+  private window(): StatsWindow {
+    const area = areaSource(this.ctx.timeline)?.area() ?? null;
+    return statsWindow(area, this.ctx.timeline.window(), this.ctx.summary.duration);
+  }
+
+  /** The selection or window changed: ask again when that changes what to ask for. */
+  private follow(): void {
+    if (windowKey(this.window()) !== this.askedKey) this.load();
   }
 
   /** The rows as shown (sorted). */
@@ -115,37 +152,48 @@ export class StatsView implements View {
     return this.result ? sortRows(this.result.rows, this.sort.field, this.sort.dir) : [];
   }
 
-  private params(): StatsParams {
+  /** The scope's parameters and the window's; call sites only over the whole trace. */
+  private params(w: StatsWindow): StatsParams {
     const p: StatsParams = {};
     if (this.scope.kind === 'process') p.process = this.scope.index;
     if (this.scope.kind === 'thread') p.thread = this.scope.index;
-    if (this.scope.kind === 'all' && this.callsites) p.callsites = true;
-    return p;
+    if (this.callsitesAllowed(w) && this.callsites) p.callsites = true;
+    return { ...p, ...windowParams(w) };
   }
 
   private load(): void {
     if (!this.mounted) return;
+    const w = this.window();
     const n = this.seq.next();
+    this.askedKey = windowKey(w);
+    this.updateCallsiteInput(w);
+    this.host?.setAttribute('data-pending', 'true');
     this.status.loading();
     this.ctx.api
-      .get('stats', this.params())
+      .get('stats', this.params(w))
       .then((r) => {
         if (!this.seq.isCurrent(n)) return;
         this.status.clear();
         this.result = r;
+        this.shownWindow = w;
+        this.host?.removeAttribute('data-pending');
         this.render();
       })
       .catch((err: unknown) => {
         if (!this.seq.isCurrent(n)) return;
+        this.host?.removeAttribute('data-pending');
         this.status.error(err);
       });
   }
 
-  private updateCallsiteInput(): void {
-    const all = this.scope.kind === 'all';
-    this.callsiteInput.disabled = !all;
-    if (!all) this.callsiteInput.checked = false;
-    else this.callsiteInput.checked = this.callsites;
+  private callsitesAllowed(w: StatsWindow): boolean {
+    return this.scope.kind === 'all' && w.kind === 'trace';
+  }
+
+  private updateCallsiteInput(w: StatsWindow): void {
+    const allowed = this.callsitesAllowed(w);
+    this.callsiteInput.disabled = !allowed;
+    this.callsiteInput.checked = allowed && this.callsites;
   }
 
   private render(): void {
@@ -157,6 +205,9 @@ export class StatsView implements View {
     const r = this.result;
     this.csvButton.disabled = !r || r.rows.length === 0;
     if (!r) return;
+    this.windowInfo.textContent = windowLine(this.shownWindow);
+    const attrs = windowAttributes(this.shownWindow);
+    for (const a of WINDOW_ATTRIBUTES) this.host?.setAttribute(a, attrs[a]);
     this.info.textContent =
       `${r.scope}: ${formatDuration(r.thread_time)} of thread time, ${r.rows.length} rows` +
       (r.dropped && r.dropped.records > 0 ? ' (the live history window only; what it dropped is below)' : '');

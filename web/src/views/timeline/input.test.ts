@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RowLayout, type LayoutInput } from '../../base/layout';
 import { panWindow, zoomWindow, type TimeWindow } from '../../base/time_scale';
+import type { AreaBox } from './area';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { CLICK_SLOP, KEY_PAN, KEY_ZOOM, TimelineInput, WHEEL_ZOOM, type TimelineInputHost } from './input';
 
@@ -21,6 +22,8 @@ class FakeTimeline implements TimelineInputHost {
   readonly calls: string[] = [];
   readonly clicks: Array<[number, number]> = [];
   readonly seeks: number[] = [];
+  /** the areas selected (null: cleared), in order */
+  readonly areas: Array<AreaBox | null> = [];
   changes = 0;
 
   geometry(): TimelineGeometry {
@@ -46,6 +49,12 @@ class FakeTimeline implements TimelineInputHost {
   }
   clearSelection(): void {
     this.calls.push('clearSelection');
+  }
+  selectArea(box: AreaBox): void {
+    this.areas.push(box);
+  }
+  clearArea(): void {
+    this.areas.push(null);
   }
   stepMessage(dir: 1 | -1): void {
     this.calls.push(`stepMessage ${dir}`);
@@ -211,6 +220,61 @@ describe('timeline input: pointer', () => {
     expect(input!.range).toBeNull();
     expect(host.calls).toEqual(['clearSelection']);
     expect(e.defaultPrevented).toBe(true);
+  });
+
+  it('selects an area with ctrl-drag or meta-drag: times and content y, the window and scroll kept', () => {
+    const { host, pointer } = setup();
+    host.scroll = 30;
+    pointer('pointerdown', xOf(600), ROWS_Y, { ctrlKey: true });
+    pointer('pointermove', xOf(250), ROWS_Y + 40);
+    expect(input!.areaDrag).toEqual({ from: 600, to: 250, top: 100 + 30, bottom: 140 + 30 });
+    expect(input!.range).toBeNull();
+    pointer('pointerup', xOf(250), ROWS_Y + 40);
+    expect(host.areas).toEqual([{ from: 600, to: 250, top: 130, bottom: 170 }]);
+    expect(input!.areaDrag).toBeNull();
+    expect(host.win).toEqual({ from: 0, to: 1000 });
+    expect(host.scroll).toBe(30);
+    expect(host.clicks).toEqual([]);
+    // Meta (macOS) does the same; the bottom stops at the ruler when dragged above it.
+    pointer('pointerdown', xOf(100), ROWS_Y, { metaKey: true });
+    pointer('pointermove', xOf(200), 5);
+    pointer('pointerup', xOf(200), 5);
+    expect(host.areas[1]).toEqual({ from: 100, to: 200, top: 130, bottom: 30 });
+  });
+
+  it('clears the area on a plain click, a ctrl-click and Escape, not on a pan or a shift-drag', () => {
+    const { host, pointer, key } = setup();
+    pointer('pointerdown', xOf(500), ROWS_Y);
+    pointer('pointermove', xOf(400), ROWS_Y);
+    pointer('pointerup', xOf(400), ROWS_Y);
+    pointer('pointerdown', xOf(600), ROWS_Y, { shiftKey: true });
+    pointer('pointermove', xOf(300), ROWS_Y);
+    pointer('pointerup', xOf(300), ROWS_Y);
+    expect(host.areas).toEqual([]);
+    pointer('pointerdown', xOf(500), ROWS_Y);
+    pointer('pointerup', xOf(500), ROWS_Y);
+    expect(host.areas).toEqual([null]);
+    expect(host.clicks).toEqual([[xOf(500), ROWS_Y]]);
+    pointer('pointerdown', xOf(500), ROWS_Y, { ctrlKey: true });
+    pointer('pointerup', xOf(500) + 1, ROWS_Y);
+    expect(host.areas).toEqual([null, null]);
+    expect(host.clicks.length).toBe(1);
+    key('Escape');
+    expect(host.areas).toEqual([null, null, null]);
+    expect(host.calls).toEqual(['clearSelection']);
+  });
+
+  it('keeps a ruler drag a zoom and a label drag a pan with ctrl held', () => {
+    const { host, pointer } = setup();
+    pointer('pointerdown', xOf(100), 5, { ctrlKey: true });
+    pointer('pointermove', xOf(200), 5);
+    pointer('pointerup', xOf(200), 5);
+    expect(host.win).toEqual({ from: 100, to: 200 });
+    pointer('pointerdown', LABEL_WIDTH - 50, ROWS_Y, { ctrlKey: true });
+    pointer('pointermove', LABEL_WIDTH - 50, ROWS_Y - 20);
+    pointer('pointerup', LABEL_WIDTH - 50, ROWS_Y - 20);
+    expect(host.scroll).toBe(20);
+    expect(host.areas).toEqual([]);
   });
 
   it('tracks the pointer, forgetting it on leave unless a drag holds it', () => {

@@ -1,11 +1,14 @@
 // Mouse, wheel and keyboard input of the timeline (listed for people in
 // widgets/help.ts; keep both in step): wheel zoom and pan, drag
 // to pan, shift-drag or a ruler drag to zoom to a range, alt-drag to measure,
+// ctrl-drag (meta-drag on macOS) over the plot to select an area (a time range
+// and the rows covered; Escape or a plain click clears it, area.ts),
 // clicks, the W/A/S/D/F/Escape keys and the flow keys ] [ P. It keeps the state of the gesture
-// under way (the pointer, the range being dragged) and changes the view only
+// under way (the pointer, the range or area being dragged) and changes the view only
 // through the TimelineInputHost the timeline gives it.
 import { panWindow, zoomWindow, type TimeWindow } from '../../base/time_scale';
 import { typesText } from '../../widgets/dom';
+import type { AreaBox } from './area';
 import { LABEL_WIDTH, RULER_HEIGHT, type TimelineGeometry } from './geometry';
 
 /** Wheel zoom per pixel of wheel movement. */
@@ -33,6 +36,10 @@ export interface TimelineInputHost {
   /** A click (press and release without a drag) at (x, y): select, toggle a group, or zoom in. */
   clickAt(x: number, y: number): void;
   clearSelection(): void;
+  /** A ctrl-drag ended: select the area of `box` (content y). */
+  selectArea(box: AreaBox): void;
+  /** Escape or a plain click: forget the area selection. */
+  clearArea(): void;
   /** "]" / "[": select the next (dir 1) / previous (dir -1) message end on the selected row. */
   stepMessage(dir: 1 | -1): void;
   /** "p": select the selected message's other end. */
@@ -51,12 +58,14 @@ export interface TimeRange {
 type Drag =
   | { mode: 'pan'; x: number; y: number; window: TimeWindow; scroll: number; moved: boolean }
   | { mode: 'range'; zoom: boolean; from: number; x: number; ruler?: boolean }
-  | { mode: 'measure'; from: number };
+  | { mode: 'measure'; from: number }
+  | { mode: 'area'; x: number; y: number };
 
 export class TimelineInput {
   private pointerX: number | null = null;
   private rangeValue: TimeRange | null = null;
   private drag: Drag | null = null;
+  private areaValue: AreaBox | null = null;
   private readonly cleanups: Array<() => void> = [];
 
   /**
@@ -86,6 +95,11 @@ export class TimelineInput {
   /** The time range being dragged, or measured and kept; null when there is none. */
   get range(): TimeRange | null {
     return this.rangeValue;
+  }
+
+  /** The area being ctrl-dragged (content y); null when none is. */
+  get areaDrag(): AreaBox | null {
+    return this.areaValue;
   }
 
   /** Whether a button is down over the timeline (then no pointer line is drawn). */
@@ -141,7 +155,11 @@ export class TimelineInput {
     }
   }
 
-  /** Starts a drag: a range on the ruler or with shift, a measurement with alt, else a pan (or a click). */
+  /**
+   * Starts a drag: a range on the ruler or with shift, an area with ctrl (or
+   * meta, as macOS takes ctrl+click for the context menu), a measurement
+   * with alt, else a pan (or a click).
+   */
   private onPointerDown(e: PointerEvent): void {
     if (e.button !== 0) return;
     this.focusTarget.focus({ preventScroll: true });
@@ -152,6 +170,11 @@ export class TimelineInput {
       const t = g.xToTime(x);
       this.drag = { mode: 'range', zoom: true, from: t, x, ruler: true };
       this.rangeValue = { from: t, to: t };
+    } else if (x >= LABEL_WIDTH && (e.ctrlKey || e.metaKey)) {
+      const t = g.xToTime(x);
+      const c = g.toContentY(y);
+      this.drag = { mode: 'area', x, y };
+      this.areaValue = { from: t, to: t, top: c, bottom: c };
     } else if (x >= LABEL_WIDTH && e.shiftKey) {
       const t = g.xToTime(x);
       this.drag = { mode: 'range', zoom: true, from: t, x };
@@ -183,19 +206,29 @@ export class TimelineInput {
       }
     } else if (d && (d.mode === 'range' || d.mode === 'measure')) {
       this.rangeValue = { from: d.from, to: g.xToTime(Math.max(x, LABEL_WIDTH)) };
+    } else if (d?.mode === 'area' && this.areaValue) {
+      const yIn = Math.min(Math.max(y, RULER_HEIGHT), g.height);
+      this.areaValue = { ...this.areaValue, to: g.xToTime(Math.max(x, LABEL_WIDTH)), bottom: g.toContentY(yIn) };
     }
     this.canvas.style.cursor = this.cursorFor(x, y);
     this.host.changed();
   }
 
-  /** Ends a drag: a pan that did not move is a click; a range zooms to it, or on the ruler seeks replay. */
+  /**
+   * Ends a drag: a pan that did not move is a click (which also clears the
+   * area); a range zooms to it, or on the ruler seeks replay; an area is
+   * selected (a ctrl-click without a drag clears it).
+   */
   private onPointerEnd(e: PointerEvent, cancelled: boolean): void {
     const d = this.drag;
     this.drag = null;
     if (!d) return;
     const { x, y } = this.localXY(e);
     if (d.mode === 'pan') {
-      if (!d.moved && !cancelled) this.host.clickAt(x, y);
+      if (!d.moved && !cancelled) {
+        this.host.clearArea();
+        this.host.clickAt(x, y);
+      }
     } else if (d.mode === 'range') {
       const r = this.rangeValue;
       this.rangeValue = null;
@@ -205,6 +238,11 @@ export class TimelineInput {
         // A click on the ruler (no drag) moves the replay cursor there.
         this.host.seekReplay(d.from);
       }
+    } else if (d.mode === 'area') {
+      const box = this.areaValue;
+      this.areaValue = null;
+      if (!cancelled && box && Math.hypot(x - d.x, y - d.y) >= CLICK_SLOP) this.host.selectArea(box);
+      else if (!cancelled) this.host.clearArea();
     } else if (d.mode === 'measure') {
       // The measurement stays until the next click or Escape.
     }
@@ -225,7 +263,7 @@ export class TimelineInput {
 
   /**
    * W/S zoom in/out around the pointer, A/D pan, F fits, Escape clears the
-   * range and selection; ] / [ step to the next / previous message on the
+   * range, the area and the selection; ] / [ step to the next / previous message on the
    * selected row, P to the selected message's other end.
    */
   private onKey(e: KeyboardEvent): void {
@@ -260,6 +298,7 @@ export class TimelineInput {
         break;
       case 'escape':
         this.rangeValue = null;
+        this.host.clearArea();
         this.host.clearSelection();
         break;
       default:

@@ -92,4 +92,31 @@ describe('timeline view input', () => {
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     expect(details).toEqual([null]);
   });
+
+  it('selects an area of rows and time with ctrl-drag, keeps it through a pan, clears it on Escape', () => {
+    const { view, pointer } = setup();
+    const heard: Array<ReturnType<TimelineView['area']>> = [];
+    view.onAreaChange((a) => heard.push(a));
+    // From the middle of thread 0 (rank 0's first thread) to the middle of thread 2 (rank 1's first).
+    const y0 = view.laneY(0, 1);
+    const y1 = view.laneY(2, 0);
+    pointer('pointerdown', view.timeToX(200_000), y0, { ctrlKey: true });
+    pointer('pointermove', view.timeToX(400_000), y1);
+    expect(heard).toEqual([]);
+    pointer('pointerup', view.timeToX(400_000), y1);
+    const a = view.area()!;
+    expect(a.rows).toEqual([0, 1, 2]);
+    expect(a.from).toBeCloseTo(200_000, 3);
+    expect(a.to).toBeCloseTo(400_000, 3);
+    expect(heard).toEqual([a]);
+    expect(view.window()).toEqual({ from: 0, to: 1_000_000 });
+    // A plain drag pans and keeps it.
+    pointer('pointerdown', view.timeToX(500_000), y0);
+    pointer('pointermove', view.timeToX(450_000), y0);
+    pointer('pointerup', view.timeToX(450_000), y0);
+    expect(view.area()).toEqual(a);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    expect(view.area()).toBeNull();
+    expect(heard).toEqual([a, null]);
+  });
 });

@@ -7,7 +7,7 @@
 // that wait for a live snapshot's tile are skipped by TileHold (hold.ts);
 // highlights and the critical-path and anomaly overlays are TimelineOverlays
 // (overlays.ts); the rows' scrollbar and position are RowScroll (scroll.ts);
-// its options and status are in options.ts.
+// its options and status are in options.ts, the ctrl-drag area in area.ts.
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -23,6 +23,7 @@ import type { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
 import { canvasPainter, devicePixelRatio } from '../common/fitted_canvas';
 import type { TimelineControl, TimelineTarget } from '../context';
+import { paintArea, TimelineArea, type AreaSelection, type AreaSource } from './area';
 import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
 import { FoldedGroups } from './groups';
@@ -38,7 +39,7 @@ import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles
 
 export type { TimelineOptions, TimelineStatus } from './options';
 
-export class TimelineView implements TimelineControl {
+export class TimelineView implements TimelineControl, AreaSource {
   readonly root: HTMLElement;
   readonly canvas: HTMLCanvasElement;
   private readonly scroll: RowScroll;
@@ -58,6 +59,7 @@ export class TimelineView implements TimelineControl {
   /** the selected slice or message; select through it (it asks for the details) */
   readonly selection: TimelineSelection;
   private readonly overlays: TimelineOverlays;
+  private readonly areas = new TimelineArea(() => this.layout, () => this.options.summary.processes);
   private readonly input: TimelineInput;
   /** message ends, a slice's messages, waits and path, asked of the server */
   readonly links: TraceLinks;
@@ -149,6 +151,14 @@ export class TimelineView implements TimelineControl {
 
   setOverlay(overlay: 'critical-path' | 'anomalies', on: boolean): void {
     this.overlays.set(overlay, on);
+  }
+
+  /** The area selected with ctrl-drag (time range and thread rows); null when none. */
+  area(): AreaSelection | null {
+    return this.areas.area();
+  }
+  onAreaChange(listener: (area: AreaSelection | null) => void): () => void {
+    return this.areas.onAreaChange(listener);
   }
 
   // ---- for the shell and tests -----------------------------------------
@@ -313,6 +323,8 @@ export class TimelineView implements TimelineControl {
       },
       this.textWidths,
     );
+    const area = this.areas.shown(this.input.areaDrag);
+    if (area) paintArea(p, g, area);
   }
 
   destroy(): void {
@@ -466,6 +478,8 @@ export class TimelineView implements TimelineControl {
       fit: () => this.fit(),
       clickAt: (x, y) => this.clickAt(x, y),
       clearSelection: () => this.clearSelection(),
+      selectArea: (box) => this.areas.select(box),
+      clearArea: () => this.areas.set(null),
       stepMessage: (dir) => void this.flow.step(dir),
       toPartner: () => this.flow.partner(),
       seekReplay: (time) => this.options.replay?.seek(time),
