@@ -80,6 +80,7 @@ StateStatsScope ToScope(const Sparse& rows, int64_t thread_time_ns) {
 
 StateStatsBuilder::StateStatsBuilder(const model::Trace& trace)
     : trace_(trace),
+      dense_(trace.states.size()),
       threads_(trace.threads.size()),
       keys_(trace.states.size(), trace.callsites.size()) {}
 
@@ -93,8 +94,7 @@ void StateStatsBuilder::Select(Selection selection) {
 void StateStatsBuilder::AddSlices(uint32_t thread, const model::SliceTable& s, size_t begin,
                                   size_t end) {
   if (selection_) return AddClipped(thread, s, begin, end);
-  const size_t states = trace_.states.size();
-  if (dense_.size() != states) dense_.assign(states, Accum());
+  const size_t states = dense_.size();
   std::vector<uint32_t> touched;
   for (size_t row = begin; row < end; ++row) {
     const uint32_t state = s.state[row];
@@ -122,8 +122,7 @@ void StateStatsBuilder::AddClipped(uint32_t thread, const model::SliceTable& s, 
                                    size_t end) {
   if (!open_.empty() && open_.back().thread != thread) EndThread();
   if (!selection_->Has(thread)) return;
-  const size_t states = trace_.states.size();
-  if (dense_.size() != states) dense_.assign(states, Accum());
+  const size_t states = dense_.size();
   std::vector<uint32_t> touched;
   for (size_t row = begin; row < end; ++row) {
     const uint32_t state = s.state[row];

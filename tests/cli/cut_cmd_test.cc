@@ -44,30 +44,11 @@ class CutCmdTest : public TracesCommandTest {
   // The original's slices over [from, to] clipped to it, per state.
   static std::map<std::string, Row> Clipped(const std::string& trace, int64_t from, int64_t to,
                                             const std::string& where = "") {
-    const std::string a = std::to_string(from), b = std::to_string(to);
-    const std::string clip = "min(end, " + b + ") - max(begin, " + a + ")";
     std::map<std::string, Row> rows;
-    for (const json& r :
-         Json({"query", trace,
-               "SELECT state, count(*) AS n, sum(" + clip + ") AS total, min(" + clip +
-                   ") AS mn, max(" + clip + ") AS mx FROM slices WHERE end >= " + a +
-                   " AND begin <= " + b + where + " GROUP BY state",
-               "--json"}))
+    for (const json& r : ClippedSlices(trace, from, to, where))
       rows[r["state"]] = {r["n"], r["total"], r["mn"], r["mx"]};
     return rows;
   }
-  static int64_t Span(const std::string& trace) {
-    const json r = Json({"query", trace, "SELECT max(end) AS span FROM threads", "--json"});
-    return r.is_array() && !r.empty() && r[0]["span"].is_number() ? r[0]["span"].get<int64_t>() : 0;
-  }
-  std::string Cut(const std::string& trace, std::vector<std::string> args) {
-    const std::string out = dir_->File("cut-" + std::to_string(++cuts_) + ".plx");
-    args.insert(args.begin(), {"cut", trace, out});
-    const testing::RunResult r = Parallax(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return out;
-  }
-  int cuts_ = 0;
 };
 
 TEST_F(CutCmdTest, StatsOfACutAreThoseOfTheWindow) {

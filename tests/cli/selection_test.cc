@@ -39,33 +39,16 @@ Rows RowsOf(const json& states) {
 
 class SelectionTest : public TracesCommandTest {
  protected:
-  static int64_t Span(const std::string& trace) {
-    const json r = Json({"query", trace, "SELECT max(end) AS span FROM threads", "--json"});
-    return r.is_array() && !r.empty() && r[0]["span"].is_number() ? r[0]["span"].get<int64_t>() : 0;
-  }
   static int64_t Threads(const std::string& trace) {
     const json r = Json({"query", trace, "SELECT count(*) AS n FROM threads", "--json"});
     return r.is_array() && !r.empty() ? r[0]["n"].get<int64_t>() : 1;
   }
-  std::string Cut(const std::string& trace, std::vector<std::string> args) {
-    const std::string out = dir_->File("window-" + std::to_string(++cuts_) + ".plx");
-    args.insert(args.begin(), {"cut", trace, out});
-    const testing::RunResult r = Parallax(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
-    return out;
-  }
-  // The original's slices overlapping [from, to], clipped to it, per state.
+  // The original's slices overlapping [from, to], clipped to it, per state
+  // (their self times are not asked).
   static Rows Clipped(const std::string& trace, int64_t from, int64_t to,
                       const std::string& where) {
-    const std::string a = std::to_string(from), b = std::to_string(to);
-    const std::string clip = "min(end, " + b + ") - max(begin, " + a + ")";
     Rows rows;
-    for (const json& r :
-         Json({"query", trace,
-               "SELECT state, count(*) AS n, sum(" + clip + ") AS total, min(" + clip +
-                   ") AS mn, max(" + clip + ") AS mx FROM slices WHERE end >= " + a +
-                   " AND begin <= " + b + where + " GROUP BY state",
-               "--json"}))
+    for (const json& r : ClippedSlices(trace, from, to, where))
       rows[r["state"]] = {r["n"], r["total"], 0, r["mn"], r["mx"]};
     return rows;
   }
@@ -74,7 +57,6 @@ class SelectionTest : public TracesCommandTest {
       row.self = 0;
     return rows;
   }
-  int cuts_ = 0;
 };
 
 TEST_F(SelectionTest, AWindowHasTheStatisticsOfItsCut) {
