@@ -5,7 +5,10 @@
 // data-from, data-to, data-rows on the panel) and shows the numbers of /stats
 // asked with those parameters, which equal `parallax stats --json --from
 // --to --rows` on the same file; zoomed without a selection it covers the
-// window; Escape and a plain click clear the selection.
+// window; Escape and a plain click clear the selection. The Communication
+// tab (src/views/matrix/) covers the same selection or window: the same
+// attributes, the totals and cells of /matrix asked with them (which equal
+// `parallax matrix --json --from --to --rows`), RMA over the whole trace.
 // A real `parallax serve` over the demo trace, headless Chromium.
 //
 //   node e2e/area_selection.mjs --parallax PARALLAX --trace-dir DIR [--out DIR] [--docs-images DIR]
@@ -103,6 +106,36 @@ try {
     await page.keyboard.up('Control');
   }
 
+  /** What the matrix tab drew: the totals and the non-empty cells ("i:j:count", its chart's data-*). */
+  async function matrixDrawn() {
+    return page.locator('[data-testid=matrix-chart]').evaluate((c) => ({
+      kind: c.dataset.kind, count: Number(c.dataset.totalCount), bytes: Number(c.dataset.totalBytes), cells: c.dataset.cells,
+    }));
+  }
+
+  /** The same of a /matrix answer. */
+  function matrixOf(r) {
+    const cells = [];
+    r.count.forEach((row, i) => row.forEach((c, j) => { if (c > 0) cells.push(`${i}:${j}:${c}`); }));
+    return { kind: r.kind, count: r.total_count, bytes: r.total_bytes, cells: cells.join(' ') };
+  }
+
+  /** The /matrix query of the panel scope `s` (its data-from/to/rows). */
+  const matrixQuery = (s) => `kind=messages${s.from ? `&from=${s.from}&to=${s.to}` : ''}${s.rows ? `&rows=${s.rows}` : ''}`;
+
+  /** The matrix tab shows /matrix asked with its own scope attributes `s`, which differs from the whole trace's. */
+  async function assertMatrixShows(s, what) {
+    const asked = await api(`/matrix?${matrixQuery(s)}`);
+    assert.deepEqual(asked.selection, { from: Number(s.from), to: Number(s.to), rows: s.rows ? s.rows.split(',').length : summary.threads.length },
+                     `${what}: the server says what it covered`);
+    const whole = matrixOf(await api('/matrix?kind=messages'));
+    const expected = matrixOf(asked);
+    assert.notDeepEqual(expected, whole, `${what}: other numbers than the whole trace (${JSON.stringify(expected)})`);
+    const drawn = await until(matrixDrawn, (d) => d.count === expected.count && d.cells === expected.cells, 5000);
+    assert.deepEqual(drawn, expected, `${what}: the chart draws /matrix of the scope`);
+    return asked;
+  }
+
   const D = summary.duration;
   const [r0, r1] = [1, 2];
   let selection; // the panel's attributes for the selection
@@ -158,7 +191,47 @@ try {
     assertTableShows(shownSelection, fromCli, 'the table shows the CLI numbers');
   });
 
+  await check('the Communication tab covers the same selection: its attributes, /matrix with them, `parallax matrix`', async () => {
+    await page.locator('button[data-view=matrix]').click();
+    const m = await panelScope('selection');
+    assert.deepEqual(m, selection, 'the same data-scope/from/to/rows as the Statistics tab');
+    const line = await page.locator('[data-testid=matrix-window]').innerText();
+    assert.ok(line.startsWith(`Selection: ${selection.rows.split(',').length} rows, `), `the line says so: ${JSON.stringify(line)}`);
+    const asked = await assertMatrixShows(m, 'the first selection');
+    const cli = spawnSync(args.parallax, ['matrix', '--json', '--from', `${m.from}ns`, '--to', `${m.to}ns`, '--rows', m.rows, tracePath],
+                          { encoding: 'utf8' });
+    assert.equal(cli.status, 0, `parallax matrix failed: ${cli.stderr}`);
+    const json = JSON.parse(cli.stdout);
+    assert.deepEqual({ messages: json.messages, bytes: json.bytes, count: json.count },
+                     { messages: asked.total_count, bytes: asked.total_bytes, count: asked.count }, 'the CLI and the API agree');
+  });
+
+  await check('a new area on the Communication tab is followed at once (its cells); RMA covers the whole trace', async () => {
+    // Rows 0-2 over a tenth of the trace with messages among them (the farm's master is row 0; a long MPI_Init comes first).
+    let f0 = 0.45;
+    for (const f of [0.85, 0.75, 0.65, 0.55]) {
+      if ((await api(`/matrix?kind=messages&from=${Math.floor(f * D)}&to=${Math.floor((f + 0.1) * D)}&rows=0,1,2`)).total_count > 0) { f0 = f; break; }
+    }
+    await ctrlDrag(f0 * D, 0, (f0 + 0.1) * D, 2);
+    const a = await until(area, (a) => a?.rows.length === 3, 3000);
+    assert.deepEqual(a?.rows, [0, 1, 2], 'the rows dragged over');
+    const m = await until(() => panelScope('selection'), (s) => s.rows === '0,1,2', 5000);
+    assert.equal(m.rows, '0,1,2', 'data-rows follows the new area');
+    assert.equal(m.from, String(Math.floor(a.from)));
+    assert.equal(m.to, String(Math.ceil(a.to)));
+    const asked = await assertMatrixShows(m, 'the wider selection');
+    assert.ok(asked.total_count > 0, `messages between the rows (${asked.total_count})`);
+    await page.locator('[data-testid=kind-rma]').click();
+    await panelScope('trace');
+    assert.ok((await page.locator('[data-testid=matrix-window]').innerText()).startsWith('Whole trace'), 'RMA: the whole trace');
+    assert.deepEqual(await until(matrixDrawn, (d) => d.kind === 'rma'), matrixOf(await api('/matrix?kind=rma')), 'RMA: /matrix of the whole trace');
+    await page.locator('[data-testid=kind-messages]').click();
+    assert.deepEqual(await panelScope('selection'), m, 'messages: the selection again');
+    assert.deepEqual(await matrixDrawn(), matrixOf(asked));
+  });
+
   await check('Escape clears the selection; zoomed, the statistics cover the window', async () => {
+    await page.locator('button[data-view=stats]').click();
     await page.keyboard.press('Escape');
     assert.equal(await until(area, (a) => a === null, 3000), null, 'the area is gone');
     await panelScope('trace');
@@ -195,6 +268,15 @@ try {
     await page.mouse.click(box.x + box.width * 0.5, box.y + box.height - 10);
     assert.equal(await until(area, (a) => a === null, 3000), null, 'the click cleared the area');
     await panelScope('window');
+  });
+
+  await check('zoomed, the Communication tab covers the same window: /matrix of it', async () => {
+    const s = await panelScope('window');
+    await page.locator('button[data-view=matrix]').click();
+    const m = await panelScope('window');
+    assert.deepEqual(m, s, 'the same data-scope/from/to/rows as the Statistics tab');
+    assert.ok((await page.locator('[data-testid=matrix-window]').innerText()).startsWith('Zoomed window: '));
+    await assertMatrixShows(m, 'the zoomed window');
   });
 
   await check('no uncaught errors in the page', noPageErrors);

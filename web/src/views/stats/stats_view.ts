@@ -1,14 +1,23 @@
 // Per-state statistics of the whole trace, one process or one thread, as a
 // sortable table with a CSV download. It covers the timeline's area selection
-// when there is one, else its window when zoomed in (stats_scope.ts), and
-// asks again when they change (window moves debounced).
+// when there is one, else its window when zoomed in (common/panel_window.ts), and
+// asks again when they change (window moves debounced; the Communication tab
+// follows them the same way).
 import type { StatsParams, StatsResult, StatsRow } from '../../protocol/api.gen';
 import { downloadBlob } from '../../widgets/export';
-import { debounce, el, RequestSeq, StatusLine } from '../common/dom';
+import { el, RequestSeq, StatusLine } from '../common/dom';
 import { formatDuration } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
-import { areaSource } from '../timeline/area';
-import { statsWindow, WINDOW_ATTRIBUTES, windowAttributes, windowKey, windowLine, windowParams, type StatsWindow } from './stats_scope';
+import {
+  currentPanelWindow,
+  followPanelWindow,
+  markPanelWindow,
+  PANEL_WINDOW_DEBOUNCE_MS,
+  windowKey,
+  windowLine,
+  windowParams,
+  type PanelWindow,
+} from '../common/panel_window';
 import {
   callsiteText,
   COLUMNS,
@@ -23,7 +32,7 @@ import {
 } from './stats_table';
 
 /** How long the window must rest before the table follows it (a drag or wheel zoom moves it every frame). */
-export const WINDOW_DEBOUNCE_MS = 200;
+export const WINDOW_DEBOUNCE_MS = PANEL_WINDOW_DEBOUNCE_MS;
 
 export class StatsView implements View {
   private readonly status = new StatusLine();
@@ -36,9 +45,8 @@ export class StatsView implements View {
   private mounted = false;
   private host: HTMLElement | null = null;
   /** the part of the trace of the table shown, and the key of the newest asked */
-  private shownWindow: StatsWindow = { kind: 'trace' };
+  private shownWindow: PanelWindow = { kind: 'trace' };
   private askedKey = '';
-  private readonly windowMoved = debounce(() => this.follow(), WINDOW_DEBOUNCE_MS);
 
   private scopeSelect!: HTMLSelectElement;
   private callsiteInput!: HTMLInputElement;
@@ -113,33 +121,22 @@ export class StatsView implements View {
 
     host.append(controls, this.status.element, this.windowInfo, this.info, el('div', { class: 'table-scroll' }, this.table), this.dropped);
     this.unsubscribe.push(this.ctx.states.onChange(() => this.render()));
-    this.unsubscribe.push(this.ctx.timeline.onWindowChange(() => this.windowMoved()));
-    const area = areaSource(this.ctx.timeline);
-    if (area) {
-      this.unsubscribe.push(
-        area.onAreaChange(() => {
-          this.windowMoved.cancel();
-          this.follow();
-        }),
-      );
-    }
+    this.unsubscribe.push(followPanelWindow(this.ctx.timeline, () => this.follow()));
     this.load();
   }
 
   unmount(): void {
     this.mounted = false;
     this.seq.invalidate();
-    this.windowMoved.cancel();
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
-    for (const a of [...WINDOW_ATTRIBUTES, 'data-pending']) this.host?.removeAttribute(a);
+    markPanelWindow(this.host, null);
     this.host = null;
   }
 
   /** The part of the trace to cover now: the area selection, the zoomed window or the whole trace. */
-  private window(): StatsWindow {
-    const area = areaSource(this.ctx.timeline)?.area() ?? null;
-    return statsWindow(area, this.ctx.timeline.window(), this.ctx.summary.duration);
+  private window(): PanelWindow {
+    return currentPanelWindow(this.ctx.timeline, this.ctx.summary.duration);
   }
 
   /** The selection or window changed: ask again when that changes what to ask for. */
@@ -153,7 +150,7 @@ export class StatsView implements View {
   }
 
   /** The scope's parameters and the window's; call sites only over the whole trace. */
-  private params(w: StatsWindow): StatsParams {
+  private params(w: PanelWindow): StatsParams {
     const p: StatsParams = {};
     if (this.scope.kind === 'process') p.process = this.scope.index;
     if (this.scope.kind === 'thread') p.thread = this.scope.index;
@@ -186,11 +183,11 @@ export class StatsView implements View {
       });
   }
 
-  private callsitesAllowed(w: StatsWindow): boolean {
+  private callsitesAllowed(w: PanelWindow): boolean {
     return this.scope.kind === 'all' && w.kind === 'trace';
   }
 
-  private updateCallsiteInput(w: StatsWindow): void {
+  private updateCallsiteInput(w: PanelWindow): void {
     const allowed = this.callsitesAllowed(w);
     this.callsiteInput.disabled = !allowed;
     this.callsiteInput.checked = allowed && this.callsites;
@@ -206,8 +203,7 @@ export class StatsView implements View {
     this.csvButton.disabled = !r || r.rows.length === 0;
     if (!r) return;
     this.windowInfo.textContent = windowLine(this.shownWindow);
-    const attrs = windowAttributes(this.shownWindow);
-    for (const a of WINDOW_ATTRIBUTES) this.host?.setAttribute(a, attrs[a]);
+    markPanelWindow(this.host, this.shownWindow);
     this.info.textContent =
       `${r.scope}: ${formatDuration(r.thread_time)} of thread time, ${r.rows.length} rows` +
       (r.dropped && r.dropped.records > 0 ? ' (the live history window only; what it dropped is below)' : '');
