@@ -38,6 +38,7 @@ analysis::StateStatsBuilder StreamStateStatsBuilder(const TraceStore& store,
     pass.only = [selection, only = options.only](uint32_t thread) {
       return selection->Has(thread) && (!only || only(thread));
     };
+    pass.until_ns = selection->to;  // slices that begin after the window are not in it
   }
   std::vector<StateStatsVisitor> visitors = RunThreadPass<StateStatsVisitor>(
       store,
@@ -61,8 +62,7 @@ StreamedStateStats StreamStateStats(const TraceStore& store,
   return {builder.Report(), builder.CallsiteRows()};
 }
 
-StreamedStateStats StreamStateStats(const TraceStore& store,
-                                    const analysis::Selection& selection,
+StreamedStateStats StreamStateStats(const TraceStore& store, const analysis::Selection& selection,
                                     const std::function<void(uint64_t, uint64_t)>& progress) {
   const analysis::StateStatsBuilder builder =
       StreamStateStatsBuilder(store, WithProgress(progress), nullptr, &selection);

@@ -37,7 +37,11 @@ void RunThreadPass(const TraceStore& store, const std::vector<ChunkVisitor*>& vi
     std::optional<TimeMapper> mapper;
     if (options.maps != nullptr) mapper.emplace(&(*options.maps)[t]);
     v.BeginThread(t);
+    // Records never go back in time within a thread: a chunk whose record
+    // before it is past until_ns holds nothing that begins by then.
+    const bool unmoved = !mapper || (*options.maps)[t].is_identity();
     for (size_t c = 0; c < skeleton.chunks.size(); ++c) {
+      if (unmoved && c > 0 && skeleton.chunks[c].last_ns > options.until_ns) break;
       const ChunkRows& rows =
           decoders[w].Decode(store.source(t), skeleton, c, store.thread_first(t), &logs[w]);
       if (mapper) mapper->Map(rows, decoders[w].mutable_tables(), &moved[w]);

@@ -70,6 +70,10 @@ struct ThreadPassOptions {
   const std::vector<time::ThreadTimeMap>* maps = nullptr;
   /// With maps: what they moved, summed over the pass (may be null).
   time::TimeMapStats* moved = nullptr;
+  /// A thread's chunks after the first one that starts past this time are
+  /// not decoded (for a thread whose map moves nothing): a visitor that
+  /// wants only what begins by then.
+  int64_t until_ns = INT64_MAX;
 };
 
 /// Options with progress and maps only.
