@@ -496,7 +496,13 @@ TEST_F(MpiTrace, SigtermFromTheLauncherLeavesAReadableTrace) {
     ::usleep(400 * 1000);
     child.Signal(SIGTERM);
     RunResult run = child.Wait();
-    EXPECT_NE(run.exit_code, 0) << run.output;
+    // The ranks die of the signal (the program never ends by itself).
+    // Open MPI's mpirun says so in its exit code; MPICH's hydra, killed
+    // while its proxies report, now and then exits 0 (seen in a full run of
+    // the sanitizer build): what this test holds MPICH to is the trace.
+    if (flavor.name != "mpich") {
+      EXPECT_NE(run.exit_code, 0) << run.output;
+    }
     MergeLeftovers();
     ASSERT_TRUE(Exists(trace_)) << run.output;
     Load();
