@@ -9,8 +9,7 @@ namespace plx::distributed {
 
 StatusOr<store::StreamedStateStats> SpreadStateStats(
     const store::TraceStore& store, Group& group,
-    const std::function<void(uint64_t, uint64_t)>& progress,
-    const analysis::Selection* selection) {
+    const std::function<void(uint64_t, uint64_t)>& progress, const analysis::Selection* selection) {
   const std::vector<uint32_t> first = ShareThreads(store.trace(), group.size());
   const uint32_t begin = first[static_cast<size_t>(group.rank())];
   const uint32_t end = first[static_cast<size_t>(group.rank()) + 1];

@@ -35,9 +35,10 @@ class StateStatsVisitor : public ChunkVisitor {
 /// thread without it), with its progress and maps: the part of the
 /// statistics that another process's parts merge with.
 /// With `selection`, only what it covers, and only its threads are decoded.
-analysis::StateStatsBuilder StreamStateStatsBuilder(
-    const TraceStore& store, const ThreadPassOptions& options, const model::Trace* trace = nullptr,
-    const analysis::Selection* selection = nullptr);
+analysis::StateStatsBuilder StreamStateStatsBuilder(const TraceStore& store,
+                                                    const ThreadPassOptions& options,
+                                                    const model::Trace* trace = nullptr,
+                                                    const analysis::Selection* selection = nullptr);
 
 /// With `maps` (per thread), on the repaired times; `trace` is then the
 /// definitions with the repaired thread spans (shares are of them).
@@ -47,8 +48,7 @@ StreamedStateStats StreamStateStats(const TraceStore& store,
                                     const model::Trace* trace = nullptr);
 
 /// What `selection` covers, on the recorded times.
-StreamedStateStats StreamStateStats(const TraceStore& store,
-                                    const analysis::Selection& selection,
+StreamedStateStats StreamStateStats(const TraceStore& store, const analysis::Selection& selection,
                                     const std::function<void(uint64_t, uint64_t)>& progress = {});
 
 }  // namespace plx::store

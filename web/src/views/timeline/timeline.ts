@@ -1,13 +1,12 @@
 // The timeline view: rows of nested state bars, arrows, instants and counters
 // drawn from server tiles, with zoom, pan, selection, search jumps, blinking
 // highlights and overlays. Implements TimelineControl for the other views.
-// Wheel, pointer and keys are read by TimelineInput (input.ts), which changes
-// the view only through the methods bindInput() hands it; what is selected
-// and the details shown are kept by TimelineSelection (selection.ts); frames
-// that wait for a live snapshot's tile are skipped by TileHold (hold.ts);
-// highlights and the critical-path and anomaly overlays are TimelineOverlays
-// (overlays.ts); the rows' scrollbar and position are RowScroll (scroll.ts);
-// its options and status are in options.ts, the ctrl-drag area in area.ts.
+// Input is TimelineInput (input.ts; it changes the view only through the
+// methods bindInput() hands it); what is selected and the details shown,
+// TimelineSelection (selection.ts); frames waiting for a live snapshot's tile
+// are skipped by TileHold (hold.ts); highlights and overlays are
+// TimelineOverlays (overlays.ts); rows' scrolling is RowScroll (scroll.ts);
+// options and status are in options.ts, the ctrl-drag area in area.ts.
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
