@@ -1,7 +1,7 @@
 // Communication and RMA matrices: one pass over the matched pairs or the RMA
-// records into dense processes x processes cells, by builders that also take
-// them in parts. Latencies are summed exactly (128-bit), so the mean does not
-// depend on the order pairs come in.
+// records into the cells they touch, by builders that also take them in
+// parts. Latencies are summed exactly (128-bit), so the mean does not depend
+// on the order pairs come in.
 #include "analysis/comm_matrix.h"
 
 #include <algorithm>
@@ -14,27 +14,94 @@ uint32_t ProcessOf(const model::Trace& trace, uint32_t thread) {
   return thread < trace.threads.size() ? trace.threads[thread].process : model::kNone;
 }
 
+template <typename Cell>
+const Cell& CellAt(const std::vector<uint64_t>& keys, const std::vector<Cell>& cells,
+                   uint64_t key) {
+  static const Cell kEmpty{};
+  const auto it = std::lower_bound(keys.begin(), keys.end(), key);
+  return it != keys.end() && *it == key ? cells[static_cast<size_t>(it - keys.begin())] : kEmpty;
+}
+
+// The builder's cells (one per slot) in key order, into `keys` and `cells`.
+template <typename Cell>
+void SortedCells(const CellSlots& slots, const std::vector<Cell>& by_slot,
+                 std::vector<uint64_t>* keys, std::vector<Cell>* cells) {
+  const std::vector<uint32_t> order = slots.Sorted();
+  keys->clear();
+  cells->clear();
+  keys->reserve(order.size());
+  cells->reserve(order.size());
+  for (uint32_t s : order) {
+    keys->push_back(slots.keys()[s]);
+    cells->push_back(by_slot[s]);
+  }
+}
+
 }  // namespace
+
+const CommCell& CommMatrix::at(size_t sender, size_t receiver) const {
+  return CellAt(keys, cells, uint64_t{sender} * processes + receiver);
+}
+
+const RmaCell& RmaMatrix::at(size_t origin, size_t target) const {
+  return CellAt(keys, cells, uint64_t{origin} * processes + target);
+}
+
+CellSlots::CellSlots(size_t processes) {
+  const uint64_t cells = uint64_t{processes} * processes;
+  if (cells <= kFlatCells) flat_.assign(static_cast<size_t>(cells), 0);
+}
+
+uint32_t CellSlots::Find(uint64_t key) {
+  const auto next = static_cast<uint32_t>(keys_.size());
+  if (key < flat_.size()) {
+    uint32_t& slot = flat_[static_cast<size_t>(key)];
+    if (slot != 0) return slot - 1;
+    slot = next + 1;
+  } else if (!map_.try_emplace(key, next).second) {
+    return map_.find(key)->second;
+  }
+  keys_.push_back(key);
+  return next;
+}
+
+std::vector<uint32_t> CellSlots::Sorted() const {
+  std::vector<uint32_t> order(keys_.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return keys_[a] < keys_[b]; });
+  return order;
+}
 
 CommMatrix ComputeCommMatrix(const model::Trace& trace) {
   return ComputeCommMatrix(trace, time::MatchMessages(trace));
 }
 
-CommMatrixBuilder::CommMatrixBuilder(size_t processes) : latency_sum_(processes * processes, 0) {
+CommMatrixBuilder::CommMatrixBuilder(size_t processes) : slots_(processes) {
   m_.processes = processes;
-  m_.cells.resize(processes * processes);
   m_.unmatched_sends.assign(processes, 0);
   m_.unmatched_recvs.assign(processes, 0);
+}
+
+uint32_t CommMatrixBuilder::Slot(uint64_t key) {
+  const uint32_t slot = slots_.Find(key);
+  if (slot == cells_.size()) {
+    cells_.emplace_back();
+    latency_sum_.push_back(0);
+  }
+  return slot;
 }
 
 void CommMatrixBuilder::AddPair(uint32_t from, uint32_t to, uint64_t bytes, int64_t latency) {
   const size_t n = m_.processes;
   if (from >= n || to >= n) return;
-  CommCell& cell = m_.cells[from * n + to];
+  const uint32_t slot = Slot(uint64_t{from} * n + to);
+  CommCell& cell = cells_[slot];
   cell.max_latency_ns = cell.count == 0 ? latency : std::max(cell.max_latency_ns, latency);
   ++cell.count;
   cell.bytes += bytes;
-  latency_sum_[from * n + to] += latency;
+  latency_sum_[slot] += latency;
   ++m_.messages;
   m_.bytes += bytes;
 }
@@ -44,15 +111,15 @@ void CommMatrixBuilder::AddUnmatched(uint32_t process, bool send) {
 }
 
 void CommMatrixBuilder::Merge(const CommMatrixBuilder& o) {
-  for (size_t i = 0; i < m_.cells.size(); ++i) {
-    CommCell& a = m_.cells[i];
-    const CommCell& b = o.m_.cells[i];
-    if (b.count == 0) continue;
+  for (uint32_t i = 0; i < o.cells_.size(); ++i) {
+    const CommCell& b = o.cells_[i];
+    const uint32_t slot = Slot(o.slots_.keys()[i]);
+    CommCell& a = cells_[slot];
     a.max_latency_ns =
         a.count == 0 ? b.max_latency_ns : std::max(a.max_latency_ns, b.max_latency_ns);
     a.count += b.count;
     a.bytes += b.bytes;
-    latency_sum_[i] += o.latency_sum_[i];
+    latency_sum_[slot] += o.latency_sum_[i];
   }
   for (size_t p = 0; p < m_.processes; ++p) {
     m_.unmatched_sends[p] += o.m_.unmatched_sends[p];
@@ -63,11 +130,12 @@ void CommMatrixBuilder::Merge(const CommMatrixBuilder& o) {
 }
 
 CommMatrix CommMatrixBuilder::Finish() const {
+  std::vector<CommCell> cells = cells_;
+  for (size_t i = 0; i < cells.size(); ++i)
+    cells[i].mean_latency_ns =
+        static_cast<double>(latency_sum_[i]) / static_cast<double>(cells[i].count);
   CommMatrix out = m_;
-  for (size_t i = 0; i < out.cells.size(); ++i)
-    if (out.cells[i].count > 0)
-      out.cells[i].mean_latency_ns =
-          static_cast<double>(latency_sum_[i]) / static_cast<double>(out.cells[i].count);
+  SortedCells(slots_, cells, &out.keys, &out.cells);
   return out;
 }
 
@@ -89,10 +157,9 @@ CommMatrix ComputeCommMatrix(const model::Trace& trace, const time::MessagePairs
   return builder.Finish();
 }
 
-RmaMatrixBuilder::RmaMatrixBuilder(const model::Trace& trace) {
+RmaMatrixBuilder::RmaMatrixBuilder(const model::Trace& trace) : slots_(trace.processes.size()) {
   const size_t n = trace.processes.size();
   m_.processes = n;
-  m_.cells.resize(n * n);
   // World rank -> process. Ranks are dense in MPI runs; a rank far beyond
   // the process count (damaged input) is simply unmapped.
   int64_t max_rank = -1;
@@ -126,7 +193,7 @@ void RmaMatrixBuilder::AddRows(const model::RmaTable& r, size_t begin, size_t en
       ++m_.unmapped;
       continue;
     }
-    RmaCell& cell = m_.cells[origin * n + target];
+    RmaCell& cell = cells_[Slot(uint64_t{origin} * n + target)];
     const uint8_t op = std::min<uint8_t>(r.op[row], kRmaOther);
     ++cell.count;
     cell.bytes += r.bytes[row];
@@ -137,10 +204,16 @@ void RmaMatrixBuilder::AddRows(const model::RmaTable& r, size_t begin, size_t en
   }
 }
 
+uint32_t RmaMatrixBuilder::Slot(uint64_t key) {
+  const uint32_t slot = slots_.Find(key);
+  if (slot == cells_.size()) cells_.emplace_back();
+  return slot;
+}
+
 void RmaMatrixBuilder::Merge(const RmaMatrixBuilder& o) {
-  for (size_t i = 0; i < m_.cells.size(); ++i) {
-    RmaCell& a = m_.cells[i];
-    const RmaCell& b = o.m_.cells[i];
+  for (uint32_t i = 0; i < o.cells_.size(); ++i) {
+    const RmaCell& b = o.cells_[i];
+    RmaCell& a = cells_[Slot(o.slots_.keys()[i])];
     a.count += b.count;
     a.bytes += b.bytes;
     for (size_t k = 0; k < 4; ++k) {
@@ -151,6 +224,12 @@ void RmaMatrixBuilder::Merge(const RmaMatrixBuilder& o) {
   m_.operations += o.m_.operations;
   m_.bytes += o.m_.bytes;
   m_.unmapped += o.m_.unmapped;
+}
+
+RmaMatrix RmaMatrixBuilder::matrix() const {
+  RmaMatrix out = m_;
+  SortedCells(slots_, cells_, &out.keys, &out.cells);
+  return out;
 }
 
 RmaMatrix ComputeRmaMatrix(const model::Trace& trace) {

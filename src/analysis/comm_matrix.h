@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "analysis/selection.h"
@@ -21,18 +22,20 @@ struct CommCell {
 };
 
 /// Matched point-to-point messages between processes (indices into
-/// Trace::processes), a dense processes x processes matrix.
+/// Trace::processes): a processes x processes matrix that keeps only the
+/// cells with a message, so 16,384 processes that each talk to a few
+/// neighbours take kilobytes, not the gigabytes of a dense matrix.
 struct CommMatrix {
   size_t processes = 0;
-  std::vector<CommCell> cells;            // [sender * processes + receiver]
+  std::vector<uint64_t> keys;             // sender * processes + receiver, ascending
+  std::vector<CommCell> cells;            // the cell of each key
   std::vector<uint64_t> unmatched_sends;  // per process: send records without a receive
   std::vector<uint64_t> unmatched_recvs;  // per process: receive records without a send
   uint64_t messages = 0;                  // matched messages in all
   uint64_t bytes = 0;
 
-  const CommCell& at(size_t sender, size_t receiver) const {
-    return cells[sender * processes + receiver];
-  }
+  /// The cell of (sender, receiver); an empty one when they exchanged nothing.
+  const CommCell& at(size_t sender, size_t receiver) const;
 };
 
 /// The matrix of the pairs time::MatchMessages(trace) finds.
@@ -52,17 +55,40 @@ struct RmaCell {
   uint64_t op_bytes[4] = {0, 0, 0, 0};
 };
 
-/// One-sided operations: origin process x target process.
+/// One-sided operations: origin process x target process; like CommMatrix,
+/// only the cells with an operation.
 struct RmaMatrix {
   size_t processes = 0;
-  std::vector<RmaCell> cells;  // [origin * processes + target]
+  std::vector<uint64_t> keys;  // origin * processes + target, ascending
+  std::vector<RmaCell> cells;  // the cell of each key
   uint64_t operations = 0;     // in the matrix
   uint64_t bytes = 0;
   uint64_t unmapped = 0;  // records whose origin or target is no process
 
-  const RmaCell& at(size_t origin, size_t target) const {
-    return cells[origin * processes + target];
-  }
+  /// The cell of (origin, target); an empty one when there was nothing.
+  const RmaCell& at(size_t origin, size_t target) const;
+};
+
+/// Where a matrix builder keeps the cells it has seen, by key row *
+/// processes + column: a flat table up to kFlatCells cells (fast, and small
+/// then), a hash map beyond.
+class CellSlots {
+ public:
+  static constexpr uint64_t kFlatCells = uint64_t{1} << 20;
+  explicit CellSlots(size_t processes);
+  /// The slot of `key`; a new one, numbered size() before the call, when it
+  /// had none.
+  uint32_t Find(uint64_t key);
+  size_t size() const { return keys_.size(); }
+  /// The key of each slot.
+  const std::vector<uint64_t>& keys() const { return keys_; }
+  /// The slots in ascending key order.
+  std::vector<uint32_t> Sorted() const;
+
+ private:
+  std::vector<uint32_t> flat_;  // key -> slot + 1 (0: none)
+  std::unordered_map<uint64_t, uint32_t> map_;
+  std::vector<uint64_t> keys_;
 };
 
 /// The message matrix built one pair at a time (in any order; the pass
@@ -80,8 +106,12 @@ class CommMatrixBuilder {
   CommMatrix Finish() const;
 
  private:
-  CommMatrix m_;
-  std::vector<__int128> latency_sum_;  // exact, so any order of pairs gives the same mean
+  uint32_t Slot(uint64_t key);
+
+  CommMatrix m_;  // all but its cells
+  CellSlots slots_;
+  std::vector<CommCell> cells_;        // per slot
+  std::vector<__int128> latency_sum_;  // per slot; exact, so any order of pairs gives the same mean
 };
 
 /// The RMA matrix built from parts of the RMA table (rows of any threads).
@@ -90,10 +120,14 @@ class RmaMatrixBuilder {
   explicit RmaMatrixBuilder(const model::Trace& trace);
   void AddRows(const model::RmaTable& rma, size_t begin, size_t end);
   void Merge(const RmaMatrixBuilder& other);
-  const RmaMatrix& matrix() const { return m_; }
+  RmaMatrix matrix() const;
 
  private:
-  RmaMatrix m_;
+  uint32_t Slot(uint64_t key);
+
+  RmaMatrix m_;  // all but its cells
+  CellSlots slots_;
+  std::vector<RmaCell> cells_;  // per slot
   bool by_rank_ = false;
   std::vector<uint32_t> process_of_rank_;
   uint32_t Process(int64_t id) const;

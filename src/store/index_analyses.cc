@@ -210,42 +210,43 @@ bool GetImbalance(IndexReader* r, analysis::ImbalanceReport* x) {
          });
 }
 
-// A dense processes x processes matrix: each cell that is not all zero after
-// the count of all-zero cells before it.
+// A processes x processes matrix, as if dense: each cell that is not all
+// zero after the count of all-zero cells before it. `keys` (ascending) are
+// the cells' places, row * processes + column.
 template <typename Cell, typename Put>
-void PutCells(IndexWriter* w, size_t processes, const std::vector<Cell>& cells, Put put) {
+void PutCells(IndexWriter* w, size_t processes, const std::vector<uint64_t>& keys,
+              const std::vector<Cell>& cells, Put put) {
   w->U(processes);
   const Cell zero{};
-  uint64_t zeros = 0;
-  for (const Cell& c : cells) {
-    if (std::memcmp(&c, &zero, sizeof(Cell)) == 0) {
-      ++zeros;
-      continue;
-    }
-    w->U(zeros);
-    put(c);
-    zeros = 0;
+  uint64_t next = 0;  // the first place not written yet
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (std::memcmp(&cells[i], &zero, sizeof(Cell)) == 0) continue;
+    w->U(keys[i] - next);
+    put(cells[i]);
+    next = keys[i] + 1;
   }
-  w->U(zeros);
+  w->U(uint64_t{processes} * processes - next);
 }
 
 template <typename Cell, typename Get>
-bool GetCells(IndexReader* r, size_t most_processes, size_t* processes, std::vector<Cell>* cells,
-              Get get) {
+bool GetCells(IndexReader* r, size_t most_processes, size_t* processes, std::vector<uint64_t>* keys,
+              std::vector<Cell>* cells, Get get) {
   if (!r->U(processes) || *processes > most_processes) return false;
-  const size_t size = *processes * *processes;
-  cells->assign(size, Cell{});
-  for (size_t at = 0;;) {
+  const uint64_t size = uint64_t{*processes} * *processes;
+  keys->clear();
+  cells->clear();
+  for (uint64_t at = 0;;) {
     uint64_t zeros = 0;
     if (!r->U(&zeros) || zeros > size - at) return false;
-    at += static_cast<size_t>(zeros);
+    at += zeros;
     if (at == size) return true;
-    if (!get(&(*cells)[at++])) return false;
+    keys->push_back(at++);
+    if (!get(&cells->emplace_back())) return false;
   }
 }
 
 void PutMatrix(IndexWriter* w, const analysis::CommMatrix& m) {
-  PutCells(w, m.processes, m.cells, [&](const analysis::CommCell& c) {
+  PutCells(w, m.processes, m.keys, m.cells, [&](const analysis::CommCell& c) {
     w->U(c.count);
     w->U(c.bytes);
     w->Double(c.mean_latency_ns);
@@ -259,7 +260,7 @@ void PutMatrix(IndexWriter* w, const analysis::CommMatrix& m) {
 
 bool GetMatrix(IndexReader* r, size_t most_processes, analysis::CommMatrix* m) {
   const auto u = [&](uint64_t* v) { return r->U(v); };
-  return GetCells(r, most_processes, &m->processes, &m->cells,
+  return GetCells(r, most_processes, &m->processes, &m->keys, &m->cells,
                   [&](analysis::CommCell* c) {
                     return r->U(&c->count) && r->U(&c->bytes) && r->Double(&c->mean_latency_ns) &&
                            r->S(&c->max_latency_ns);
@@ -269,7 +270,7 @@ bool GetMatrix(IndexReader* r, size_t most_processes, analysis::CommMatrix* m) {
 }
 
 void PutRma(IndexWriter* w, const analysis::RmaMatrix& m) {
-  PutCells(w, m.processes, m.cells, [&](const analysis::RmaCell& c) {
+  PutCells(w, m.processes, m.keys, m.cells, [&](const analysis::RmaCell& c) {
     w->U(c.count);
     w->U(c.bytes);
     for (int k = 0; k < 4; ++k) {
@@ -283,7 +284,7 @@ void PutRma(IndexWriter* w, const analysis::RmaMatrix& m) {
 }
 
 bool GetRma(IndexReader* r, size_t most_processes, analysis::RmaMatrix* m) {
-  return GetCells(r, most_processes, &m->processes, &m->cells,
+  return GetCells(r, most_processes, &m->processes, &m->keys, &m->cells,
                   [&](analysis::RmaCell* c) {
                     if (!r->U(&c->count) || !r->U(&c->bytes)) return false;
                     for (int k = 0; k < 4; ++k)

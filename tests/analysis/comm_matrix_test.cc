@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "stats_test_trace.h"
 
 namespace plx::analysis {
@@ -98,6 +100,39 @@ TEST(RmaMatrixTest, WithoutRanksByProcessIndex) {
   EXPECT_EQ(m.at(0, 1).count, 1u);
   EXPECT_EQ(m.at(0, 1).op_bytes[kRmaGet], 32u);
   EXPECT_EQ(m.unmapped, 1u);
+}
+
+// 16,384 processes, each sending to its two neighbours, in two parts merged:
+// only the cells with messages are kept (a dense matrix would hold 268 M),
+// in key order, and at() finds each of them and nothing else. 300 processes
+// (a flat table of slots) give the same cells as the hash map does.
+TEST(CommMatrixTest, ManyProcessesKeepOnlyTheirCells) {
+  for (const uint32_t n : {300u, 16384u}) {
+    SCOPED_TRACE(n);
+    CommMatrixBuilder a(n), b(n);
+    for (uint32_t p = 0; p < n; ++p) {
+      (p % 2 ? a : b).AddPair(p, (p + 1) % n, 8, p % 7);
+      (p % 3 ? b : a).AddPair(p, (p + n - 1) % n, 16, -1);
+      a.AddPair(p, (p + 1) % n, 8, 10);
+    }
+    a.AddPair(n, 0, 1, 1);  // no such process: ignored
+    a.Merge(b);
+    const CommMatrix m = a.Finish();
+    ASSERT_EQ(m.cells.size(), 2u * n);
+    ASSERT_EQ(m.keys.size(), m.cells.size());
+    EXPECT_TRUE(std::is_sorted(m.keys.begin(), m.keys.end()));
+    EXPECT_EQ(m.messages, 3u * n);
+    for (uint32_t p : {0u, 1u, n / 2, n - 1}) {
+      const CommCell& right = m.at(p, (p + 1) % n);
+      EXPECT_EQ(right.count, 2u);
+      EXPECT_EQ(right.bytes, 16u);
+      EXPECT_EQ(right.max_latency_ns, 10);
+      EXPECT_DOUBLE_EQ(right.mean_latency_ns, (p % 7 + 10) / 2.0);
+      EXPECT_EQ(m.at(p, (p + n - 1) % n).count, 1u);
+      EXPECT_EQ(m.at(p, (p + 2) % n).count, 0u);
+      EXPECT_EQ(m.at(p, p).count, 0u);
+    }
+  }
 }
 
 }  // namespace

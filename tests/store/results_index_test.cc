@@ -57,8 +57,11 @@ IndexedAnalyses AnalysesOf(const TraceStore& store, const time::RepairOptions& r
   wait.thread = 0;
   a.waits.instances = {wait};
   a.path.processes.assign(processes, 0);
-  a.matrix = analysis::CommMatrixBuilder(processes).Finish();
-  a.matrix.cells[0].count = 2;
+  analysis::CommMatrixBuilder matrix(processes);
+  matrix.AddPair(0, 0, 8, 10);
+  matrix.AddPair(0, 0, 8, 30);
+  if (processes > 1) matrix.AddPair(static_cast<uint32_t>(processes - 1), 0, 4, -5);
+  a.matrix = matrix.Finish();
   a.rma = analysis::RmaMatrixBuilder(trace).matrix();
   return a;
 }
@@ -108,7 +111,9 @@ TEST_F(ResultsIndexTest, FoundOnlyForWhatTheyWereMadeWithAndKeptBesideTheRest) {
   auto a = store.FindAnalyses(analyses.key);
   ASSERT_TRUE(a.has_value());
   EXPECT_EQ(a->waits.instances.size(), 1u);
-  EXPECT_EQ(a->matrix.cells[0].count, 2u);
+  EXPECT_EQ(a->matrix.at(0, 0).count, 2u);
+  EXPECT_EQ(a->matrix.at(0, 0).mean_latency_ns, 20.0);
+  EXPECT_EQ(a->matrix.keys, analyses.matrix.keys);
   EXPECT_EQ(a->matrix.cells.size(), analyses.matrix.cells.size());
   EXPECT_TRUE(store.FindSummary(options).has_value()) << "the summary stays";
   EXPECT_TRUE(store.FindRepair(options).has_value()) << "the repair stays";
