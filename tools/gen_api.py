@@ -154,7 +154,7 @@ def gen_ts_endpoints(spec):
 
 
 def gen_ts_records(spec):
-    out = [f"// {BANNER}", "// The binary records of the tile answer (little-endian, packed) and their",
+    out = [f"// {BANNER}", "// The binary records of the tile and row map answers (little-endian, packed) and their",
            "// decoders.", ""]
     for r in spec["record"]:
         out.append(f"/** {r['doc']} */")
@@ -276,7 +276,8 @@ def gen_docs(spec):
             out.append("")
         resp = e["response"]
         if resp == "binary":
-            out.append("Answer: a binary tile (see [Binary records](#binary-records)).")
+            out.append("Answer: binary, `application/octet-stream` (see "
+                       "[Binary records](#binary-records)).")
         else:
             anchor = resp.removesuffix("[]").lower()
             out.append(f"Answer: [`{resp}`](#{anchor}).")
@@ -295,9 +296,10 @@ def gen_docs(spec):
         out.append("")
     out.append("## Binary records")
     out.append("")
-    out.append("Little-endian, tightly packed, in this order: one `TileHeader`, then "
-               "`slices` × `TileSlice`, `instants` × `TileInstant`, `arrows` × `TileArrow`, "
-               "`points` × `TileCounterPoint`.")
+    out.append("Little-endian, tightly packed. A tile (`/tile`) is, in this order: one "
+               "`TileHeader`, then `slices` × `TileSlice`, `instants` × `TileInstant`, "
+               "`arrows` × `TileArrow`, `points` × `TileCounterPoint`. A row map (`/rowmap`) "
+               "is one `RowmapHeader`, then `bands` × `width` `RowmapCell`, band by band.")
     out.append("")
     for r in spec["record"]:
         out.append(f"### {r['name']} ({r['size']} bytes)")

@@ -59,6 +59,15 @@ TEST(QueryParamsTest, ListsBooleansAndChoices) {
   EXPECT_TRUE(*q.Bool("none", true));
   EXPECT_FALSE(q.Bool("x", true).ok());
   EXPECT_EQ(*q.Choice("m", "messages", {"messages", "rma"}), "rma");
+  // Ranges: a-b stands for a..b; a reversed, open or oversized one is refused.
+  const QueryParams r = Parse("rows=7,2-4,5-5&back=4-2&open=3-&huge=0-4294967294");
+  EXPECT_EQ(*r.IndexList("rows", 9, true), (std::vector<uint32_t>{7, 2, 3, 4, 5}));
+  EXPECT_FALSE(r.IndexList("rows", 4, true).ok());
+  EXPECT_NE(r.IndexList("back", 9, true).status().message().find("'4-2' is not"),
+            std::string::npos);
+  EXPECT_FALSE(r.IndexList("open", 9, true).ok());
+  EXPECT_NE(r.IndexList("huge", UINT32_MAX - 1, true).status().message().find("more than"),
+            std::string::npos);
   EXPECT_EQ(*q.Choice("none", "messages", {"messages", "rma"}), "messages");
   EXPECT_NE(q.Choice("x", "a", {"a", "b"}).status().message().find("one of a b"),
             std::string::npos);

@@ -223,8 +223,8 @@ Json TraceEntryJson(const ServedTrace& t) {
 bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::string_view endpoint,
                      ApiResponse* r) {
   if (endpoint == "summary" || endpoint == "processes" || endpoint == "tile" ||
-      endpoint == "details" || endpoint == "stats" || endpoint == "mountain" ||
-      endpoint == "query" || endpoint == "query-cancel")
+      endpoint == "rowmap" || endpoint == "details" || endpoint == "stats" ||
+      endpoint == "mountain" || endpoint == "query" || endpoint == "query-cancel")
     return true;
   // Search counts its matches from the statistics (made right after ready).
   if (endpoint == "search") {
@@ -366,6 +366,7 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   if (endpoint == "summary") return Summary(*trace);
   if (endpoint == "processes") return Processes(*trace);
   if (endpoint == "tile") return Tile(*trace, q);
+  if (endpoint == "rowmap") return Rowmap(*trace, q);
   if (endpoint == "details") return Details(*trace, q);
   if (endpoint == "search") return Search(*trace, q);
   if (endpoint == "stats") return Stats(*trace, q);

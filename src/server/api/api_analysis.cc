@@ -13,6 +13,10 @@
 namespace plx::server::handlers {
 namespace {
 
+// The most processes /matrix answers for: its cells are sent densely, and
+// 2048^2 cells three times over are already ~100 MB of JSON.
+constexpr size_t kMaxMatrixProcesses = 2048;
+
 Json AnomalyRefJson(const SliceRefs& refs, const analysis::Anomaly& a) {
   return Json{{"slice", refs.Ref(a.slice)}, {"duration", a.duration_ns},
               {"median", a.median_ns},      {"limit", a.limit_ns},
@@ -206,6 +210,11 @@ ApiResponse Matrix(ServedTrace& served, const QueryParams& q) {
   if (!selection.ok()) return StatusResponse(selection.status());
   if (*selection && *kind == "rma")
     return ErrorResponse(400, "parameter 'kind': rma covers the whole trace (no from, to, rows)");
+  // The answer is dense: n x n cells three times over.
+  if (t.processes.size() > kMaxMatrixProcesses)
+    return ErrorResponse(400, "matrix: " + std::to_string(t.processes.size()) +
+                                  " processes are more than this answer's dense matrix holds (" +
+                                  std::to_string(kMaxMatrixProcesses) + ")");
   // An area's messages: a pass over the file, or the pairs in memory.
   std::optional<analysis::CommMatrix> area;
   if (*selection)

@@ -69,6 +69,7 @@ std::string StateColor(const model::State& s);
 ApiResponse Summary(ServedTrace& trace);
 ApiResponse Processes(ServedTrace& trace);
 ApiResponse Tile(ServedTrace& trace, const QueryParams& q);
+ApiResponse Rowmap(ServedTrace& trace, const QueryParams& q);
 ApiResponse Details(ServedTrace& trace, const QueryParams& q);
 ApiResponse Search(ServedTrace& trace, const QueryParams& q);
 ApiResponse Stats(ServedTrace& trace, const QueryParams& q);

@@ -7,6 +7,7 @@
 
 #include "base/strings.h"
 #include "server/api/api_handlers.h"
+#include "server/timeline/rowmap.h"
 #include "server/timeline/store_timeline.h"
 #include "server/timeline/tile_builder.h"
 
@@ -169,6 +170,37 @@ ApiResponse Tile(ServedTrace& served, const QueryParams& q) {
   r.content_type = "application/octet-stream";
   const Status status = served.from_store() ? served.store_timeline().Tile(request, &r.body)
                                             : BuildTile(served.index(), request, &r.body);
+  if (!status.ok()) return StatusResponse(status);
+  return r;
+}
+
+ApiResponse Rowmap(ServedTrace& served, const QueryParams& q) {
+  RowmapRequest request;
+  const auto rows = q.IndexList("rows", UINT32_MAX - 1, true);
+  if (!rows.ok()) return StatusResponse(rows.status());
+  const auto from = q.RequiredNumber("from", -1e18, 1e18);
+  if (!from.ok()) return StatusResponse(from.status());
+  const auto to = q.RequiredNumber("to", -1e18, 1e18);
+  if (!to.ok()) return StatusResponse(to.status());
+  const auto width = q.RequiredInteger("width", 1, kMaxRowmapWidth);
+  if (!width.ok()) return StatusResponse(width.status());
+  const auto group = q.Integer("group", 1, 1, kMaxRowmapGroup);
+  if (!group.ok()) return StatusResponse(group.status());
+  request.rows = *rows;
+  request.from = *from;
+  request.to = *to;
+  request.width = static_cast<uint32_t>(*width);
+  request.group = static_cast<uint32_t>(*group);
+  if (Status s = CheckRowmapRequest(request, static_cast<uint32_t>(served.trace().threads.size()));
+      !s.ok())
+    return StatusResponse(s);
+  ApiResponse r;
+  r.content_type = "application/octet-stream";
+  const TileSource tiles = [&served](const TileRequest& t, std::string* out) {
+    return served.from_store() ? served.store_timeline().Tile(t, out)
+                               : BuildTile(served.index(), t, out);
+  };
+  const Status status = BuildRowmap(request, tiles, &r.body);
   if (!status.ok()) return StatusResponse(status);
   return r;
 }

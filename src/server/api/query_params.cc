@@ -145,17 +145,32 @@ StatusOr<std::vector<uint32_t>> QueryParams::IndexList(std::string_view name, ui
     if (required) return Missing(name);
     return std::vector<uint32_t>();
   }
+  auto index = [max](std::string_view text, uint32_t* v) {
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *v);
+    return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() && *v <= max;
+  };
+  const std::string expected =
+      "an index in [0, " + std::to_string(max) + "] or a range a-b of them";
   std::vector<uint32_t> list;
   std::string_view rest = *value;
   while (!rest.empty()) {
     const size_t comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    uint32_t v = 0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || v > max)
-      return Bad(name, item, "an index in [0, " + std::to_string(max) + "]");
-    list.push_back(v);
+    const size_t dash = item.find('-');
+    uint32_t first = 0, last = 0;
+    if (dash == std::string_view::npos) {
+      if (!index(item, &first)) return Bad(name, item, expected);
+      last = first;
+    } else if (!index(item.substr(0, dash), &first) || !index(item.substr(dash + 1), &last) ||
+               last < first) {
+      return Bad(name, item, expected);
+    }
+    if (list.size() + (uint64_t{last} - first) >= kMaxIndexListItems)
+      return InvalidArgument("parameter '" + std::string(name) + "': more than " +
+                             std::to_string(kMaxIndexListItems) + " items");
+    for (uint64_t v = first; v <= last; ++v)
+      list.push_back(static_cast<uint32_t>(v));
   }
   if (list.empty() && required) return Missing(name);
   return list;

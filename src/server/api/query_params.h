@@ -18,6 +18,9 @@ namespace plx::server {
 /// bounds an answer's size; more need a narrower range or paging (`from`).
 inline constexpr int64_t kMaxListLimit = 100'000;
 
+/// The most items a number list parameter expands to (ranges included).
+inline constexpr uint64_t kMaxIndexListItems = 1 << 20;
+
 /// Decodes %XX escapes and '+' (as a space); false on a bad escape.
 bool PercentDecode(std::string_view in, std::string* out);
 
@@ -48,8 +51,9 @@ class QueryParams {
   }
   /// 0/1/true/false, or `fallback` when absent.
   StatusOr<bool> Bool(std::string_view name, bool fallback) const;
-  /// A comma-separated list of whole numbers in [0, max]; empty when absent
-  /// or empty, unless `required`.
+  /// A comma-separated list of whole numbers in [0, max], where "a-b" stands
+  /// for a, a+1, ..., b; at most kMaxIndexListItems; empty when absent or
+  /// empty, unless `required`.
   StatusOr<std::vector<uint32_t>> IndexList(std::string_view name, uint32_t max,
                                             bool required) const;
   /// One of `choices`, or `fallback` when absent.

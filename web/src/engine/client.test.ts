@@ -23,7 +23,11 @@ const json = (body: unknown, status = 200): Response =>
 describe('URL building', () => {
   it('fills in the trace id and encodes comma lists, booleans and numbers', () => {
     expect(buildPath('tile', { rows: [0, 1, 2], from: 0, to: 1500.5, width: 800, arrows: false, counters: [3] }, 'run one')).toBe(
-      '/api/v1/traces/run%20one/tile?rows=0,1,2&from=0&to=1500.5&width=800&arrows=0&counters=3',
+      '/api/v1/traces/run%20one/tile?rows=0-2&from=0&to=1500.5&width=800&arrows=0&counters=3',
+    );
+    // Runs of three or more consecutive rows become ranges; the rest stay as they are.
+    expect(buildPath('tile', { rows: [5, 0, 1, 3, 4, 5, 6, 9, 10, 12], from: 0, to: 1, width: 1 }, 't')).toBe(
+      '/api/v1/traces/t/tile?rows=5,0,1,3-6,9,10,12&from=0&to=1&width=1',
     );
     expect(buildPath('traces', {}, null)).toBe('/api/v1/traces');
     expect(buildPath('critical_path', {}, 't')).toBe('/api/v1/traces/t/critical-path');

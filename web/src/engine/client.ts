@@ -41,8 +41,25 @@ export function encodeParam(v: unknown): string | null {
   if (v === undefined || v === null) return null;
   if (typeof v === 'boolean') return v ? '1' : '0';
   if (typeof v === 'number') return formatNumber(v);
-  if (Array.isArray(v)) return v.map((x) => encodeParam(x) ?? '').join(',');
+  if (Array.isArray(v)) return encodeList(v);
   return String(v);
+}
+
+/**
+ * A comma list, with each run of three or more consecutive whole numbers
+ * written a-b, as the API allows: 16,384 rows fit a URL as "0-16383".
+ */
+function encodeList(v: readonly unknown[]): string {
+  const out: string[] = [];
+  const whole = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+  for (let i = 0; i < v.length; ) {
+    let j = i;
+    if (whole(v[i])) while (j + 1 < v.length && v[j + 1] === (v[j] as number) + 1) j++;
+    if (j - i >= 2) out.push(`${formatNumber(v[i] as number)}-${formatNumber(v[j] as number)}`);
+    else for (let k = i; k <= j; k++) out.push(encodeParam(v[k]) ?? '');
+    i = j + 1;
+  }
+  return out.join(',');
 }
 
 function formatNumber(n: number): string {

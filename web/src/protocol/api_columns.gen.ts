@@ -2,7 +2,7 @@
 // The tile's records as columns of typed arrays, and their decoders: the
 // timeline loops over thousands of records per frame, and typed arrays keep
 // that fast and compact. web/src/engine/tile.ts composes them.
-import { TILESLICE_SIZE, TILEINSTANT_SIZE, TILEARROW_SIZE, TILECOUNTERPOINT_SIZE } from './api_records.gen';
+import { TILESLICE_SIZE, TILEINSTANT_SIZE, TILEARROW_SIZE, TILECOUNTERPOINT_SIZE, ROWMAPCELL_SIZE } from './api_records.gen';
 
 /** TileSlice records as columns, one entry per record. */
 export interface TileSlices {
@@ -147,6 +147,33 @@ export function decodeTilePoints(view: DataView, offset: number, count: number):
     c.last[i] = view.getFloat64(o + 24, true);
     c.track[i] = view.getUint32(o + 32, true);
     c.samples[i] = view.getUint32(o + 36, true);
+  }
+  return c;
+}
+
+/** RowmapCell records as columns, one entry per record. */
+export interface RowmapCells {
+  count: number;
+  /** the dominant state; 4294967295 when no row of the band has a slice there */
+  state: Uint32Array;
+  /** rows of the band in that state there */
+  rows: Uint16Array;
+  /** rows of the band with any slice there */
+  busy: Uint16Array;
+}
+
+/** Decodes `count` RowmapCell records from byte `offset` of `view`. */
+export function decodeRowmapCells(view: DataView, offset: number, count: number): RowmapCells {
+  const c: RowmapCells = {
+    count,
+    state: new Uint32Array(count),
+    rows: new Uint16Array(count),
+    busy: new Uint16Array(count),
+  };
+  for (let i = 0, o = offset; i < count; i++, o += ROWMAPCELL_SIZE) {
+    c.state[i] = view.getUint32(o + 0, true);
+    c.rows[i] = view.getUint16(o + 4, true);
+    c.busy[i] = view.getUint16(o + 6, true);
   }
   return c;
 }

@@ -27,6 +27,20 @@ export interface TileParams {
   counters?: number[];
 }
 
+/** Many rows at once, a pixel row per `group` rows: per band of rows and pixel column, the dominant state (binary, application/octet-stream: a RowmapHeader, then RowmapCell records). What the timeline's compact mode draws when rows outnumber pixels. */
+export interface RowmapParams {
+  /** thread rows, top to bottom; consecutive `group` of them form a band */
+  rows: number[];
+  /** trace time */
+  from: number;
+  /** > from */
+  to: number;
+  /** pixels, 1..4096 */
+  width: number;
+  /** rows per band, 1..65535; bands × width at most 1048576 cells (default 1) */
+  group?: number;
+}
+
 /** One slice, instant event or message. */
 export interface DetailsParams {
   /** slice | instant | message */
@@ -99,7 +113,7 @@ export interface MountainParams {
   unit?: string;
 }
 
-/** Communication matrix between processes. */
+/** Communication matrix between processes, dense: a trace of more than 2048 processes answers 400. */
 export interface MatrixParams {
   /** messages | rma (default messages) */
   kind?: string;
@@ -236,6 +250,7 @@ export const ENDPOINTS = {
   traces: { path: '/traces', response: 'TraceList' },
   summary: { path: '/traces/{trace}/summary', response: 'TraceSummary' },
   tile: { path: '/traces/{trace}/tile', response: 'binary' },
+  rowmap: { path: '/traces/{trace}/rowmap', response: 'binary' },
   details: { path: '/traces/{trace}/details', response: 'Details' },
   search: { path: '/traces/{trace}/search', response: 'SearchResult' },
   stats: { path: '/traces/{trace}/stats', response: 'StatsResult' },
@@ -262,6 +277,7 @@ export interface EndpointTypes {
   traces: { params: TracesParams; response: TraceList };
   summary: { params: SummaryParams; response: TraceSummary };
   tile: { params: TileParams; response: ArrayBuffer };
+  rowmap: { params: RowmapParams; response: ArrayBuffer };
   details: { params: DetailsParams; response: Details };
   search: { params: SearchParams; response: SearchResult };
   stats: { params: StatsParams; response: StatsResult };
