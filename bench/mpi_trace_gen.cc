@@ -234,13 +234,16 @@ StatusOr<uint64_t> WriteMpiTrace(const std::string& path, const MpiTraceOptions&
   return sim.events();
 }
 
-std::string CachedMpiTrace(uint64_t events) {
+std::string CachedMpiTrace(uint64_t events, uint32_t ranks) {
   const char* dir = std::getenv("PLX_BENCH_DIR");
-  const std::string path = fmt::format("{}/mpi-trace-{}.plx", dir && *dir ? dir : ".", events);
+  const std::string name = ranks == 16 ? fmt::format("mpi-trace-{}.plx", events)
+                                       : fmt::format("mpi-trace-{}-r{}.plx", events, ranks);
+  const std::string path = fmt::format("{}/{}", dir && *dir ? dir : ".", name);
   if (std::filesystem::exists(path)) return path;
-  fmt::print(stderr, "writing a synthetic MPI trace of {} events to {} ...\n", events, path);
+  fmt::print(stderr, "writing a synthetic MPI trace of {} events on {} ranks to {} ...\n", events,
+             ranks, path);
   const std::string partial = path + ".partial";
-  StatusOr<uint64_t> written = WriteMpiTrace(partial, MpiTraceOptions{16, events, 1});
+  StatusOr<uint64_t> written = WriteMpiTrace(partial, MpiTraceOptions{ranks, events, 1});
   if (!written.ok()) {
     fmt::print(stderr, "error: {}\n", written.status().message());
     std::exit(1);

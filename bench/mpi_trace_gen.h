@@ -23,8 +23,10 @@ struct MpiTraceOptions {
 /// Writes the trace to `path`; returns the number of event records written.
 StatusOr<uint64_t> WriteMpiTrace(const std::string& path, const MpiTraceOptions& options);
 
-/// The trace of `events` records in the benchmark's cache (PLX_BENCH_DIR, else
-/// the current directory), written first when it is not there yet.
-std::string CachedMpiTrace(uint64_t events);
+/// The trace of `events` records on `ranks` ranks in the benchmark's cache
+/// (PLX_BENCH_DIR, else the current directory), written first when it is
+/// not there yet: mpi-trace-EVENTS.plx for 16 ranks, else
+/// mpi-trace-EVENTS-rRANKS.plx.
+std::string CachedMpiTrace(uint64_t events, uint32_t ranks = 16);
 
 }  // namespace plx::bench

@@ -6,7 +6,6 @@
 #include <fmt/core.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "bench/mpi_trace_gen.h"
@@ -29,25 +28,6 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "usage: write_mpi_trace [EVENTS [RANKS (2..65536)]]\n");
     return 2;
   }
-  if (ranks == 16) {
-    fmt::print("{}\n", plx::bench::CachedMpiTrace(events));
-    return 0;
-  }
-  const char* dir = std::getenv("PLX_BENCH_DIR");
-  const std::string path =
-      fmt::format("{}/mpi-trace-{}-r{}.plx", dir && *dir ? dir : ".", events, ranks);
-  if (!std::filesystem::exists(path)) {
-    fmt::print(stderr, "writing a synthetic MPI trace of {} events on {} ranks to {} ...\n", events,
-               ranks, path);
-    const std::string partial = path + ".partial";
-    plx::StatusOr<uint64_t> written = plx::bench::WriteMpiTrace(
-        partial, plx::bench::MpiTraceOptions{static_cast<uint32_t>(ranks), events, 1});
-    if (!written.ok()) {
-      fmt::print(stderr, "error: {}\n", written.status().message());
-      return 1;
-    }
-    std::filesystem::rename(partial, path);
-  }
-  fmt::print("{}\n", path);
+  fmt::print("{}\n", plx::bench::CachedMpiTrace(events, static_cast<uint32_t>(ranks)));
   return 0;
 }
