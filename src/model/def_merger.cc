@@ -179,7 +179,15 @@ ProcessIdMaps DefMerger::AddProcess(uint32_t index, const format::ProcessDefs& d
                           static_cast<uint8_t>(d.kind == 1 ? 1 : 0),
                           d.global_id,
                           {}};
-    if (!DecodeMembers(MembersOf(defs, id), &c.members)) {
+    const std::string_view bytes = MembersOf(defs, id);
+    auto known = members_.find(bytes);
+    if (known == members_.end()) {
+      std::vector<int64_t> ranks;
+      const bool complete = DecodeMembers(bytes, &ranks);
+      known = members_.emplace(std::string(bytes), Members{std::move(ranks), complete}).first;
+    }
+    c.members = known->second.list;
+    if (!known->second.complete) {
       trace_->problems.push_back(
           StrFormat("process %u: communicator %llu: members end inside a rank (%zu ranks kept)",
                     defs.id, static_cast<unsigned long long>(id), c.members.size()));

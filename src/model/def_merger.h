@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -61,6 +62,18 @@ class DefMerger {
   std::unordered_map<std::string, uint32_t> event_types_;
   std::unordered_map<std::string, uint32_t> counters_;
   std::map<std::tuple<RefKind, uint32_t, uint64_t>, uint32_t> undefined_;
+  // Communicators' members by their encoded bytes, decoded once: every
+  // process lists MPI_COMM_WORLD's ranks. `complete` is false when the
+  // bytes end inside a rank.
+  struct Members {
+    MemberList list;
+    bool complete = true;
+  };
+  struct BytesHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, Members, BytesHash, std::equal_to<>> members_;
 };
 
 }  // namespace plx::model

@@ -28,6 +28,7 @@ inline constexpr uint32_t kNone = 0xffffffffu;
 
 // The definition structs (Process, Thread, State, ...) and the record tables'
 // columns, generated from spec/model.toml; docs/model-tables.md lists them.
+#include "model/member_list.h"
 #include "model/tables.gen.h"
 
 namespace plx::model {

@@ -106,6 +106,10 @@ TEST_F(MpiRecordsTest, CommunicatorsHaveGlobalIdsAndMembers) {
     EXPECT_EQ(world->members, (std::vector<int64_t>{0, 1}));
     EXPECT_EQ(t.communicators[3 * p + 1].members, (std::vector<int64_t>{1, 0}));
   }
+  // Each list is kept once, however many processes define it.
+  EXPECT_TRUE(t.communicators[0].members.SharesWith(t.communicators[3].members));
+  EXPECT_TRUE(t.communicators[1].members.SharesWith(t.communicators[4].members));
+  EXPECT_FALSE(t.communicators[0].members.SharesWith(t.communicators[1].members));
 }
 
 }  // namespace

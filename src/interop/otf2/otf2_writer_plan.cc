@@ -60,7 +60,7 @@ void Exporter::PlanCommunicators() {
       }
     } else {
       const std::vector<int64_t> all(mpi_ranks_.begin(), mpi_ranks_.end());
-      for (int64_t rank : mc.members.empty() ? all : mc.members) {
+      for (int64_t rank : mc.members.empty() ? all : mc.members.vec()) {
         auto pos = position_of_rank.find(rank);
         if (pos == position_of_rank.end()) continue;  // a rank without a process
         oc.rank_of.emplace(rank, static_cast<uint32_t>(oc.group_members.size()));
