@@ -23,6 +23,8 @@ export interface ParallaxHooks {
     drawnDuration(): number;
     /** frames the timeline has painted */
     frames(): number;
+    /** ms the last frame took to paint (compact mode: the whole image) */
+    lastFrameMs(): number;
   } | null;
   ready: boolean;
   /** error messages shown in the banner */

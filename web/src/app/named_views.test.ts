@@ -15,6 +15,7 @@ const view = (from: number): ViewState => ({
   tab: 'stats',
   hidden: ['MPI_Send'],
   folded: [],
+  compact: null,
 });
 
 describe('NamedViews', () => {

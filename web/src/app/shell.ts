@@ -296,6 +296,7 @@ export class Shell {
       setWindow: (from, to) => timeline.setWindow({ from, to }),
       drawnDuration: () => timeline.drawnDuration(),
       frames: () => timeline.frames,
+      lastFrameMs: () => timeline.lastFrameMs,
     };
     this.showSize(summary);
     this.waiting = h('div', { class: 'live-waiting', 'data-testid': 'live-waiting', hidden: true },

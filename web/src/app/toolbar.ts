@@ -1,8 +1,9 @@
-// The controls in the top bar (zoom buttons, overlay toggles, PNG and SVG
-// export) and which view an export takes: the timeline, or the panel view
+// The controls in the top bar (zoom buttons, the compact mode and its row
+// height, overlay toggles, PNG and SVG export) and which view an export takes: the timeline, or the panel view
 // last pressed on when it is a drawing.
 import type { Painter } from '../render/painter';
 import type { View } from '../views/context';
+import { COMPACT_ROW_HEIGHTS, parseRowHeight } from '../views/timeline/compact';
 import type { TimelineView } from '../views/timeline/timeline';
 import { h } from '../widgets/dom';
 import { exportView } from '../widgets/export';
@@ -68,7 +69,31 @@ export class ViewExport {
   }
 }
 
-/** The top bar's groups of controls: zoom, overlays, export. */
+/**
+ * The compact mode's toggle (key C) and row height: fit puts every row on
+ * screen, 1–8 px per row scroll. Picking a height turns the mode on; both
+ * follow the mode however it changes (the key, a band opened, the URL).
+ */
+function compactControls(timeline: TimelineView): HTMLElement {
+  const box = h('input', { type: 'checkbox', 'data-testid': 'compact-toggle' });
+  const heights = h(
+    'select',
+    { 'data-testid': 'compact-rows', title: 'Row height in compact mode: fit shows every row' },
+    ...COMPACT_ROW_HEIGHTS.map((v) => h('option', { value: String(v) }, v === 'fit' ? 'fit' : `${v} px`)),
+  );
+  box.addEventListener('change', () => timeline.setCompactMode(box.checked ? parseRowHeight(heights.value) : null));
+  heights.addEventListener('change', () => timeline.setCompactMode(parseRowHeight(heights.value)));
+  const follow = (): void => {
+    box.checked = timeline.compact.on;
+    heights.value = String(timeline.compact.rowHeight);
+  };
+  timeline.compact.onChange(follow);
+  follow();
+  const label = h('label', { class: 'toggle', title: 'Every thread row a thin strip, all ranks on one screen (C)' }, box, 'compact');
+  return h('span', { class: 'group' }, label, heights);
+}
+
+/** The top bar's groups of controls: zoom, compact mode, overlays, export. */
 export function timelineControls(timeline: TimelineView, exportAs: (format: ExportFormat) => void): HTMLElement[] {
   const button = (label: string, title: string, testid: string, fn: () => void): HTMLButtonElement => {
     const b = h('button', { type: 'button', title, 'data-testid': testid }, label);
@@ -88,6 +113,7 @@ export function timelineControls(timeline: TimelineView, exportAs: (format: Expo
       button('−', 'Zoom out (S)', 'zoom-out', () => timeline.zoomBy(2)),
       button('Fit', 'Show the whole trace (F)', 'zoom-fit', () => timeline.fit()),
     ),
+    compactControls(timeline),
     h('span', { class: 'group' }, overlay('critical path', 'critical-path'), overlay('anomalies', 'anomalies')),
     h(
       'span',

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Details, StateInfo } from '../protocol/api.gen';
+import type { CompactRowHeight } from '../views/timeline/compact';
 import { ViewSync, WRITE_MS, type UrlPlace, type ViewParts } from './view_sync';
 
 const STATES: StateInfo[] = [
@@ -14,6 +15,7 @@ function setup(search: string) {
     slice: -1,
     message: null as { id: number } | null,
     folded: [] as string[],
+    compact: null as CompactRowHeight | null,
     tab: 'diagnostics',
     hidden: [false, false],
     selects: [] as string[],
@@ -24,6 +26,8 @@ function setup(search: string) {
       setWindow: (w) => void (s.window = { ...w }),
       collapsedGroups: () => [...s.folded],
       setCollapsed: (keys) => void (s.folded = [...keys]),
+      compactMode: () => s.compact,
+      setCompactMode: (h) => void (s.compact = h),
       selection: {
         get selected() {
           return s.slice >= 0 ? { id: s.slice, name: '', row: 0, begin: 0, end: 0, depth: 0 } : null;
@@ -78,7 +82,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('ViewSync', () => {
   it("applies the URL's view first, then writes the URL only when the view changes, at most every WRITE_MS", async () => {
-    const { s, sync, writes, url } = setup('?token=abc&trace=t1&from=100&to=300&sel=s7&tab=stats&hide=MPI_Send&fold=process:1');
+    const { s, sync, writes, url } = setup('?token=abc&trace=t1&from=100&to=300&sel=s7&tab=stats&hide=MPI_Send&fold=process:1&compact=2');
     sync.changed(); // before start: nothing is written
     expect(writes).toEqual([]);
     await sync.start();
@@ -87,6 +91,7 @@ describe('ViewSync', () => {
     expect(s.tab).toBe('stats');
     expect(s.hidden).toEqual([false, true]);
     expect(s.folded).toEqual(['process:1']);
+    expect(s.compact).toBe(2);
     // The URL already says it all: at most written again in the usual spelling.
     expect(writes.length).toBeLessThanOrEqual(1);
     writes.length = 0;
@@ -96,7 +101,11 @@ describe('ViewSync', () => {
     expect(writes).toEqual([]);
     vi.advanceTimersByTime(WRITE_MS);
     expect(writes).toHaveLength(1);
-    expect(url()).toBe('?token=abc&trace=t1&from=150&to=250&sel=s7&tab=stats&hide=MPI_Send&fold=process%3A1');
+    expect(url()).toBe('?token=abc&trace=t1&from=150&to=250&sel=s7&tab=stats&hide=MPI_Send&fold=process%3A1&compact=2');
+    s.compact = null;
+    sync.changed();
+    vi.advanceTimersByTime(WRITE_MS);
+    expect(new URLSearchParams(url()).has('compact')).toBe(false);
     s.slice = -1;
     s.message = { id: 9 };
     sync.changed();
@@ -125,8 +134,8 @@ describe('ViewSync', () => {
   it('applies a named view in place', async () => {
     const { s, sync } = setup('?token=abc');
     await sync.start();
-    await sync.apply({ trace: null, window: { from: 5, to: 6 }, selection: null, tab: 'matrix', hidden: [], folded: ['host:h'] });
-    expect(s).toMatchObject({ window: { from: 5, to: 6 }, tab: 'matrix', folded: ['host:h'], hidden: [false, false], slice: -1 });
+    await sync.apply({ trace: null, window: { from: 5, to: 6 }, selection: null, tab: 'matrix', hidden: [], folded: ['host:h'], compact: 'fit' });
+    expect(s).toMatchObject({ window: { from: 5, to: 6 }, tab: 'matrix', folded: ['host:h'], hidden: [false, false], slice: -1, compact: 'fit' });
     sync.stop();
   });
 });

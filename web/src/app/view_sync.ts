@@ -5,6 +5,7 @@
 // URL's own view has been applied (a first frame must not overwrite it).
 import type { Details, StateInfo } from '../protocol/api.gen';
 import type { TimeWindow } from '../base/time_scale';
+import type { CompactRowHeight } from '../views/timeline/compact';
 import type { TimelineSelection } from '../views/timeline/selection';
 import { queryOf, readView, writeView, type ViewState } from './view_url';
 
@@ -18,6 +19,9 @@ export interface ViewParts {
     setWindow(w: TimeWindow): void;
     collapsedGroups(): string[];
     setCollapsed(keys: readonly string[]): void;
+    /** the compact mode's row height (null: off) */
+    compactMode(): CompactRowHeight | null;
+    setCompactMode(rowHeight: CompactRowHeight | null): void;
     clearSelection(): void;
     readonly selection: Pick<TimelineSelection, 'selected' | 'message' | 'selectSlice' | 'selectMessage'>;
   };
@@ -63,6 +67,7 @@ export class ViewSync {
       tab: panels.id,
       hidden: styles.states.filter((_, i) => !styles.visible(i)).map((s) => s.name),
       folded: timeline.collapsedGroups(),
+      compact: timeline.compactMode(),
     };
   }
 
@@ -98,10 +103,11 @@ export class ViewSync {
     this.enabled = false;
   }
 
-  /** Puts view `v` back: folded groups, hidden states, tab, selection, then the window. */
+  /** Puts view `v` back: folded groups, compact mode, hidden states, tab, selection, then the window. */
   async apply(v: ViewState): Promise<void> {
     const { timeline, panels, styles } = this.parts;
     timeline.setCollapsed(v.folded);
+    timeline.setCompactMode(v.compact);
     if (v.hidden) {
       const hidden = new Set(v.hidden);
       styles.states.forEach((s, i) => styles.setVisible(i, !hidden.has(s.name)));

@@ -8,6 +8,7 @@ const VIEW: ViewState = {
   tab: 'stats',
   hidden: ['MPI_Send', 'a, b & c'],
   folded: ['host:node1', 'process:3'],
+  compact: 4,
 };
 
 describe('view URL', () => {
@@ -18,6 +19,7 @@ describe('view URL', () => {
     expect(params.get('from')).toBe('1500');
     expect(params.get('to')).toBe('98001');
     expect(params.getAll('hide')).toEqual(['MPI_Send', 'a, b & c']);
+    expect(params.get('compact')).toBe('4');
     const back = readView(new URLSearchParams(queryOf(params)));
     expect(back).toEqual({ ...VIEW, window: { from: 1500, to: 98001 } });
   });
@@ -35,8 +37,16 @@ describe('view URL', () => {
     expect(readView(new URLSearchParams('from=0&to=10')).hidden).toEqual([]);
   });
 
+  it('keeps the compact mode: fit or a row height, nothing when off', () => {
+    expect(writeView({ ...VIEW, compact: 'fit' }).get('compact')).toBe('fit');
+    expect(readView(new URLSearchParams('compact=fit')).compact).toBe('fit');
+    expect(readView(new URLSearchParams('compact=8')).compact).toBe(8);
+    expect(writeView({ ...VIEW, compact: null }).has('compact')).toBe(false);
+  });
+
   it('ignores malformed parts', () => {
-    const v = readView(new URLSearchParams('from=abc&to=10&sel=x12&tab=&fold=&hide='));
+    const v = readView(new URLSearchParams('from=abc&to=10&sel=x12&tab=&fold=&hide=&compact=3'));
+    expect(v.compact).toBeNull();
     expect(v.window).toBeNull();
     expect(v.selection).toBeNull();
     expect(v.tab).toBe('');

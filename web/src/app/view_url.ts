@@ -1,9 +1,11 @@
 // What of the viewer's view the page URL holds, so that a copied URL (or a
 // named view) opens the same view: the trace, the time window, the
-// selection, the open panel tab, the hidden states and the folded groups.
-//   ?token=…&trace=ID&from=NS&to=NS&sel=s12|m34&tab=stats&hide=NAME…&fold=KEY…
+// selection, the open panel tab, the hidden states, the folded groups and
+// the timeline's compact mode (its row height: fit, 1, 2, 4 or 8 px).
+//   ?token=…&trace=ID&from=NS&to=NS&sel=s12|m34&tab=stats&hide=NAME…&fold=KEY…&compact=fit
 // `hide` and `fold` repeat, once per state name and group key. Pure: reads
 // and writes URLSearchParams, leaving other parameters (the token) alone.
+import { parseRowHeight, type CompactRowHeight } from '../views/timeline/compact';
 
 export interface ViewSelection {
   kind: 'slice' | 'message';
@@ -22,13 +24,15 @@ export interface ViewState {
   hidden: string[] | null;
   /** keys of the folded host and process groups */
   folded: string[];
+  /** the compact mode's row height; null: the normal timeline */
+  compact: CompactRowHeight | null;
 }
 
 /** The parameters a view owns (the rest, e.g. token, is kept as is). */
-export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold'] as const;
+export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold', 'compact'] as const;
 
 export function emptyView(trace: string | null = null): ViewState {
-  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [] };
+  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [], compact: null };
 }
 
 function number(text: string | null): number | null {
@@ -49,6 +53,7 @@ export function readView(params: URLSearchParams): ViewState {
   // A URL that carries a window says which states are hidden, also when none is.
   if (params.has('hide') || v.window) v.hidden = params.getAll('hide').filter((h) => h !== '');
   v.folded = params.getAll('fold').filter((f) => f !== '');
+  v.compact = parseRowHeight(params.get('compact'));
   return v;
 }
 
@@ -65,6 +70,7 @@ export function writeView(v: ViewState, base: URLSearchParams = new URLSearchPar
   if (v.tab) out.set('tab', v.tab);
   for (const h of v.hidden ?? []) out.append('hide', h);
   for (const f of v.folded) out.append('fold', f);
+  if (v.compact !== null) out.set('compact', String(v.compact));
   return out;
 }
 

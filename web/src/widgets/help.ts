@@ -1,7 +1,7 @@
 // The keyboard and mouse help: an overlay listing the keys and gestures the
 // viewer handles, opened with "?" (or the top bar's ? button) and closed with
 // "?" or Escape. The lists follow the handlers: views/timeline/input.ts
-// (timeline wheel, drags, ctrl-drag areas, clicks, W/A/S/D/F/Escape, ] [ P),
+// (timeline wheel, drags, ctrl-drag areas, clicks, W/A/S/D/F/Escape, ] [ P, C, Enter),
 // widgets/replay_bar.ts (space , .), widgets/search.ts (Enter, arrows, Escape) and
 // views/lamport/lamport_view.ts (its own wheel and drag); change them together.
 import { h, typesText } from './dom';
@@ -29,6 +29,7 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       ['Click a merged bar', 'zoom into it'],
       ['Click a group header', 'fold or unfold the group'],
       ['Click empty space', 'clear the selection'],
+      ['Double-click a band (compact mode)', 'leave the compact mode at the first row of that band'],
     ],
   },
   {
@@ -37,6 +38,8 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       ['W / S', 'zoom in / out (around the pointer)'],
       ['A / D', 'pan left / right'],
       ['F', 'show the whole trace'],
+      ['C', 'compact mode on / off: every thread row a thin strip, all ranks on one screen'],
+      ['Enter', 'compact mode: leave it at the first row of the band under the pointer'],
       ['Escape', 'clear the measurement, the area and the selection'],
     ],
   },

@@ -65,6 +65,15 @@ class FakeTimeline implements TimelineInputHost {
   seekReplay(time: number): void {
     this.seeks.push(time);
   }
+  /** what activate() answers (a band under the pointer in compact mode) */
+  activates = true;
+  activate(x: number, y: number | null): boolean {
+    this.calls.push(`activate ${x} ${y}`);
+    return this.activates;
+  }
+  toggleCompact(): void {
+    this.calls.push('toggleCompact');
+  }
   changed(): void {
     this.changes++;
   }
@@ -303,12 +312,12 @@ describe('timeline input: pointer', () => {
     expect(canvas.style.cursor).toBe('default');
   });
 
-  it('fits the trace on a double click on the ruler only', () => {
+  it('fits the trace on a double click on the ruler; in the rows it activates the band there', () => {
     const { host, canvas } = setup();
     canvas.dispatchEvent(new MouseEvent('dblclick', { clientX: xOf(300), clientY: ROWS_Y }));
-    expect(host.calls).toEqual([]);
+    expect(host.calls).toEqual([`activate ${xOf(300)} ${ROWS_Y}`]);
     canvas.dispatchEvent(new MouseEvent('dblclick', { clientX: xOf(300), clientY: 5 }));
-    expect(host.calls).toEqual(['fit']);
+    expect(host.calls).toEqual([`activate ${xOf(300)} ${ROWS_Y}`, 'fit']);
   });
 });
 
@@ -338,6 +347,20 @@ describe('timeline input: keys', () => {
     key('p');
     key('P');
     expect(host.calls).toEqual(['stepMessage 1', 'stepMessage -1', 'toPartner', 'toPartner']);
+  });
+
+  it('toggles the compact mode with C; Enter activates the band under the pointer, if any', () => {
+    const { host, key, pointer } = setup();
+    expect(key('c').defaultPrevented).toBe(true);
+    key('C');
+    expect(host.calls).toEqual(['toggleCompact', 'toggleCompact']);
+    // Off the canvas, or where activate() does nothing, Enter is left to the page (a focused button).
+    expect(key('Enter').defaultPrevented).toBe(false);
+    pointer('pointermove', xOf(100), ROWS_Y);
+    expect(key('Enter').defaultPrevented).toBe(true);
+    host.activates = false;
+    expect(key('Enter').defaultPrevented).toBe(false);
+    expect(host.calls.slice(2)).toEqual([`activate ${xOf(100)} ${ROWS_Y}`, `activate ${xOf(100)} ${ROWS_Y}`]);
   });
 
   it('leaves keys with modifiers, other keys and typing in text fields alone', () => {

@@ -3,7 +3,8 @@
 // to pan, shift-drag or a ruler drag to zoom to a range, alt-drag to measure,
 // ctrl-drag (meta-drag on macOS) over the plot to select an area (a time range
 // and the rows covered; Escape or a plain click clears it, area.ts),
-// clicks, the W/A/S/D/F/Escape keys and the flow keys ] [ P. It keeps the state of the gesture
+// clicks, the W/A/S/D/F/Escape keys, the flow keys ] [ P, and C (compact mode;
+// there a double click or Enter opens the band under the pointer). It keeps the state of the gesture
 // under way (the pointer, the range or area being dragged) and changes the view only
 // through the TimelineInputHost the timeline gives it.
 import { panWindow, zoomWindow, type TimeWindow } from '../../base/time_scale';
@@ -46,6 +47,10 @@ export interface TimelineInputHost {
   toPartner(): void;
   /** Moves the replay cursor to trace time `time`. */
   seekReplay(time: number): void;
+  /** A double click or Enter at (x, y) in the rows (compact mode: open that band); whether it did something. */
+  activate(x: number, y: number | null): boolean;
+  /** "c": compact mode on or off. */
+  toggleCompact(): void;
   /** The pointer or the range changed: report the status and draw again. */
   changed(): void;
 }
@@ -63,6 +68,7 @@ type Drag =
 
 export class TimelineInput {
   private pointerX: number | null = null;
+  private pointerYValue: number | null = null;
   private rangeValue: TimeRange | null = null;
   private drag: Drag | null = null;
   private areaValue: AreaBox | null = null;
@@ -90,6 +96,11 @@ export class TimelineInput {
   /** The pointer's x over the canvas; null once it left (unless a drag holds it). */
   get pointer(): number | null {
     return this.pointerX;
+  }
+
+  /** The pointer over the canvas (x and y); null once it left. */
+  get pointerAt(): { x: number; y: number } | null {
+    return this.pointerX !== null && this.pointerYValue !== null ? { x: this.pointerX, y: this.pointerYValue } : null;
   }
 
   /** The time range being dragged, or measured and kept; null when there is none. */
@@ -193,6 +204,7 @@ export class TimelineInput {
   private onPointerMove(e: PointerEvent): void {
     const { x, y } = this.localXY(e);
     this.pointerX = x;
+    this.pointerYValue = y;
     const d = this.drag;
     const g = this.host.geometry();
     if (d?.mode === 'pan') {
@@ -252,19 +264,22 @@ export class TimelineInput {
   private onPointerLeave(): void {
     if (this.drag) return;
     this.pointerX = null;
+    this.pointerYValue = null;
     this.host.changed();
   }
 
-  /** A double click on the ruler shows the whole trace. */
+  /** A double click on the ruler shows the whole trace; in the rows, see activate(). */
   private onDoubleClick(e: MouseEvent): void {
     const { x, y } = this.localXY(e);
     if (x >= LABEL_WIDTH && y < RULER_HEIGHT) this.host.fit();
+    else if (y >= RULER_HEIGHT) this.host.activate(x, y);
   }
 
   /**
    * W/S zoom in/out around the pointer, A/D pan, F fits, Escape clears the
    * range, the area and the selection; ] / [ step to the next / previous message on the
-   * selected row, P to the selected message's other end.
+   * selected row, P to the selected message's other end; C turns the
+   * compact mode on or off, Enter opens the band under the pointer there.
    */
   private onKey(e: KeyboardEvent): void {
     if (typesText(e.target)) return;
@@ -295,6 +310,12 @@ export class TimelineInput {
         break;
       case 'p':
         this.host.toPartner();
+        break;
+      case 'c':
+        this.host.toggleCompact();
+        break;
+      case 'enter':
+        if (this.pointerX === null || !this.host.activate(this.pointerX, this.pointerYValue)) return;
         break;
       case 'escape':
         this.rangeValue = null;

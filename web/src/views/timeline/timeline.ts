@@ -6,7 +6,8 @@
 // TimelineSelection (selection.ts); frames waiting for a live snapshot's tile
 // are skipped by TileHold (hold.ts); highlights and overlays are
 // TimelineOverlays (overlays.ts); rows' scrolling is RowScroll (scroll.ts);
-// options and status are in options.ts, the ctrl-drag area in area.ts.
+// options and status are in options.ts, the ctrl-drag area in area.ts, the
+// compact mode (every row a strip, from /rowmap) in compact_mode.ts.
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -20,13 +21,15 @@ import type { Tile } from '../../engine/tile';
 import type { SliceRef, TraceSummary } from '../../protocol/api.gen';
 import type { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
-import { canvasPainter, devicePixelRatio } from '../common/fitted_canvas';
+import { canvasPainter, context2d, devicePixelRatio } from '../common/fitted_canvas';
 import type { TimelineControl, TimelineTarget } from '../context';
-import { paintArea, TimelineArea, type AreaSelection, type AreaSource } from './area';
+import { paintArea, rowsCovered, TimelineArea, type AreaSelection, type AreaSource } from './area';
+import type { CompactRowHeight } from './compact';
+import { CompactMode } from './compact_mode';
 import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
 import { FoldedGroups } from './groups';
-import { LABEL_WIDTH, TimelineGeometry } from './geometry';
+import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { PaintedDurations, TileHold } from './hold';
 import { TimelineInput } from './input';
 import type { TimelineOptions } from './options';
@@ -37,6 +40,8 @@ import { TimelineSelection, clickAction } from './selection';
 import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
 
 export type { TimelineOptions, TimelineStatus } from './options';
+
+const EMPTY = new RowLayout({ processes: [], threads: [], counters: [] });
 
 export class TimelineView implements TimelineControl, AreaSource {
   readonly root: HTMLElement;
@@ -73,6 +78,8 @@ export class TimelineView implements TimelineControl, AreaSource {
   private readonly durations = new PaintedDurations();
   /** holdForTile(): frames wait for a live snapshot's tile */
   private readonly hold = new TileHold({ expired: () => this.requestDraw() });
+  /** the compact mode: its row height (null: off), its /rowmap tiles */
+  readonly compact: CompactMode;
 
   constructor(
     host: HTMLElement,
@@ -85,7 +92,7 @@ export class TimelineView implements TimelineControl, AreaSource {
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'timeline-canvas';
     this.scroll = new RowScroll({
-      rowsHeight: () => this.layout.height,
+      rowsHeight: () => (this.compact?.on ? this.compact.layout(this.cssHeight - RULER_HEIGHT).height : this.layout.height),
       viewHeight: () => this.cssHeight,
       requestDraw: () => this.requestDraw(),
     });
@@ -116,6 +123,7 @@ export class TimelineView implements TimelineControl, AreaSource {
       requestDraw: () => this.requestDraw(),
     });
     this.flow = new MessageFlow(this.selection, this.links, this);
+    this.compact = new CompactMode(() => this.options, () => this.requestDraw(), () => this.emitStatus());
     this.input = this.bindInput();
     this.bindEvents();
     this.resize();
@@ -200,6 +208,15 @@ export class TimelineView implements TimelineControl, AreaSource {
     this.relayout();
     this.emitStatus();
   }
+  /** The compact mode's row height; null when off. */
+  compactMode(): CompactRowHeight | null {
+    return this.compact.mode;
+  }
+  /** Compact mode at `rowHeight`, or off (null: the normal mode's scroll comes back). */
+  setCompactMode(rowHeight: CompactRowHeight | null): void {
+    this.compact.switch(rowHeight, this.scroll);
+  }
+
   get ready(): boolean {
     return this.drawnOnce;
   }
@@ -252,6 +269,7 @@ export class TimelineView implements TimelineControl, AreaSource {
     const whole = this.win.from <= 0 && this.win.to >= before;
     this.options = { ...this.options, summary };
     this.loader.invalidate();
+    this.compact.setSummary(summary);
     this.durations.asked(this.loader.generation, summary.duration);
     this.overlays.drop();
     this.links.reset();
@@ -301,7 +319,15 @@ export class TimelineView implements TimelineControl, AreaSource {
 
   /** Paints the current view (for export; the screen uses the same code). */
   paint(p: Painter): void {
-    const g = new TimelineGeometry(this.win, p.width, p.height, this.layout, this.scroll.clamp(this.scroll.top, p.height));
+    const compact = this.compact.on;
+    const g = new TimelineGeometry(this.win, p.width, p.height, compact ? EMPTY : this.layout, this.scroll.clamp(this.scroll.top, p.height));
+    const replayX = this.options.replay ? g.timeToX(this.options.replay.time()) : null;
+    const cursorX = this.input.dragging ? null : this.input.pointer;
+    if (compact) {
+      const area = this.input.areaDrag ? this.compact.areaOf(g, this.input.areaDrag) : this.areas.area();
+      const ctx = p === this.painter ? context2d(this.canvas) : null;
+      return this.compact.paint(p, ctx, g, { range: this.input.range, cursorX, replayX, area, pointer: this.input.pointerAt });
+    }
     paintTimeline(
       p,
       {
@@ -317,8 +343,8 @@ export class TimelineView implements TimelineControl, AreaSource {
         criticalPath: this.overlays.criticalPath,
         anomalies: this.overlays.anomalies,
         range: this.input.range,
-        cursorX: this.input.dragging ? null : this.input.pointer,
-        replayX: this.options.replay ? g.timeToX(this.options.replay.time()) : null,
+        cursorX,
+        replayX,
       },
       this.textWidths,
     );
@@ -338,7 +364,8 @@ export class TimelineView implements TimelineControl, AreaSource {
   // ---- drawing -----------------------------------------------------------
 
   geometry(): TimelineGeometry {
-    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, this.layout, this.scroll.top);
+    const layout = this.compact.on ? EMPTY : this.layout;
+    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, layout, this.scroll.top);
   }
 
   requestDraw(): void {
@@ -352,8 +379,10 @@ export class TimelineView implements TimelineControl, AreaSource {
   private draw(): void {
     if (!this.painter || this.cssWidth <= 0 || this.cssHeight <= 0) return;
     const t0 = performance.now();
-    this.ensureTile();
-    const fresh = this.loader.current?.generation === this.loader.generation;
+    const compact = this.compact.on;
+    if (compact) this.compact.ensure(this.geometry());
+    else this.ensureTile();
+    const fresh = compact || this.loader.current?.generation === this.loader.generation;
     if (this.hold.skipFrame(fresh, t0)) return; // the tile's arrival (onTile) or the hold's timer draws
     try {
       this.paint(this.painter);
@@ -364,7 +393,9 @@ export class TimelineView implements TimelineControl, AreaSource {
     this.lastFrameMs = performance.now() - t0;
     const painted = this.loader.current;
     if (painted) this.durations.paintedTile(painted.generation);
-    if (this.loader.current && !this.drawnOnce) {
+    const g = this.geometry();
+    this.compact.mark(this.canvas, g, () => rowsCovered(this.layout, this.options.summary.processes, g.scrollTop, g.scrollTop + g.rowsHeight - 1).length);
+    if ((compact ? this.compact.painted : this.loader.current) && !this.drawnOnce) {
       this.drawnOnce = true;
       this.options.onFirstDraw?.();
     }
@@ -431,6 +462,7 @@ export class TimelineView implements TimelineControl, AreaSource {
 
   /** Expands the groups hiding `row` and scrolls it into the middle of the view. */
   private revealRow(row: number): void {
+    if (this.compact.on) this.setCompactMode(null); // a slice shown is a slice in its row
     if (this.folded.unfoldFor(this.options.summary, row)) this.relayout();
     const top = this.layout.rowTop(row);
     if (Number.isNaN(top)) return;
@@ -442,6 +474,7 @@ export class TimelineView implements TimelineControl, AreaSource {
 
   /** What a click at (x, y) on the canvas does. */
   clickAt(x: number, y: number): void {
+    if (this.compact.on) return; // bands hold no slice to select
     const tile = this.loader.current?.tile ?? null;
     const action = clickAction(this.geometry(), this.layout, tile, x, y, (s) => this.options.style.visible(s));
     if (action.kind === 'toggle') this.toggleGroup(action.key);
@@ -450,6 +483,16 @@ export class TimelineView implements TimelineControl, AreaSource {
     else if (action.kind === 'instant') this.selection.showDetails('instant', action.id);
     else if (action.kind === 'message') this.selection.selectMessage(action.id, action.ends, 'send');
     else if (action.kind === 'clear') this.selection.clear();
+  }
+
+  /** A double click or Enter on a band: the normal mode, scrolled to the band's first row. */
+  private openBand(x: number, y: number | null): boolean {
+    const row = this.compact.on && x >= LABEL_WIDTH && y !== null ? this.compact.rowAt(this.geometry(), y) : -1;
+    if (row < 0) return false;
+    this.setCompactMode(null);
+    if (this.folded.unfoldFor(this.options.summary, row)) this.relayout();
+    this.scroll.set(this.layout.rowTop(row));
+    return true;
   }
 
   private emitStatus(loading = this.loader.inFlight > 0): void {
@@ -477,7 +520,9 @@ export class TimelineView implements TimelineControl, AreaSource {
       fit: () => this.fit(),
       clickAt: (x, y) => this.clickAt(x, y),
       clearSelection: () => this.clearSelection(),
-      selectArea: (box) => this.areas.select(box),
+      selectArea: (box) => (this.compact.on ? this.areas.set(this.compact.areaOf(this.geometry(), box)) : this.areas.select(box)),
+      activate: (x, y) => this.openBand(x, y),
+      toggleCompact: () => this.setCompactMode(this.compact.on ? null : this.compact.rowHeight),
       clearArea: () => this.areas.set(null),
       stepMessage: (dir) => void this.flow.step(dir),
       toPartner: () => this.flow.partner(),
