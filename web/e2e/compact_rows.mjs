@@ -6,7 +6,8 @@
 // viewer's token and decoded here), a ctrl-drag over bands selects their
 // rows, every /rowmap the page asked answered
 // 200, the wheel zooms with every rank kept, 8 px rows show about a height's
-// worth and scroll, C again gives the normal timeline, and a copied URL
+// worth and scroll, C again gives the normal timeline, a folded host shows
+// the state most of its ranks are in (folded_strips.ts), and a copied URL
 // opens in compact mode. A real `parallax serve`, headless Chromium.
 //
 //   node e2e/compact_rows.mjs --writer WRITE_MPI_TRACE --parallax PARALLAX --out DIR [--docs-images DIR]
@@ -31,8 +32,10 @@ mkdirSync(args.out, { recursive: true });
 const RANKS = 16384;
 const LABEL_WIDTH = 200;
 const RULER_HEIGHT = 24;
-const TILE_PX = 1024;
-const BAND_BLOCK = 256;
+// The viewer's /rowmap tiles (src/views/timeline/compact.ts): 512 px by the
+// bands of about 1024 rows.
+const TILE_PX = 512;
+const bandBlock = (group) => Math.min(256, Math.max(1, Math.floor(1024 / group)));
 const { check, fail, finish } = checks();
 
 const made = spawnSync(args.writer, ['400000', String(RANKS)], { encoding: 'utf8', env: { ...process.env, PLX_BENCH_DIR: args.out } });
@@ -127,8 +130,8 @@ try {
     const span = res * TILE_PX;
     const ti = Math.floor(t / span);
     const px = Math.min(TILE_PX - 1, Math.floor((t - ti * span) / res));
-    const block = Math.floor(band / BAND_BLOCK) * BAND_BLOCK;
-    const n = Math.min(BAND_BLOCK, bands - block);
+    const block = Math.floor(band / bandBlock(group)) * bandBlock(group);
+    const n = Math.min(bandBlock(group), bands - block);
     const rows = rowList(order.slice(block * group, Math.min(RANKS, (block + n) * group)));
     const q = `rows=${rows}&from=${ti * span}&to=${(ti + 1) * span}&width=${TILE_PX}&group=${group}`;
     const bytes = await page.evaluate(async ([path, token, cell]) => {
@@ -250,6 +253,41 @@ try {
     assert.equal(d.compact, undefined, 'no data-compact');
     assert.equal(d.rowsGroup, '1');
     assert.ok(Number(d.rowsShown) > 0 && Number(d.rowsShown) < 200, `the normal rows on screen: ${d.rowsShown}`);
+  });
+
+  await check('a folded host shows the state most of its ranks are in, as /rowmap of all its rows gives', async () => {
+    await page.evaluate(() => window.parallax.timeline.setWindow(0, 1e18));
+    // A click on the host's header (the first line under the ruler) folds it.
+    const box = await canvas.boundingBox();
+    await page.mouse.click(box.x + 60, box.y + RULER_HEIGHT + 10);
+    const d = await until(hooks, (x) => x.rowsShown === String(RANKS), 5000);
+    assert.equal(d.rowsShown, String(RANKS), 'the folded host stands for every rank');
+    const w = await page.evaluate(() => window.parallax.timeline.window());
+    const plotWidth = d.width - LABEL_WIDTH;
+    const res = Math.pow(2, Math.floor(Math.log2((w.to - w.from) / plotWidth)));
+    const span = res * TILE_PX;
+    // The strip sits inside the header (20 px, under the ruler), 4 px in;
+    // messages between the folded ranks are drawn along its middle.
+    const y = RULER_HEIGHT + 5;
+    let compared = 0;
+    for (let col = Math.floor(plotWidth * 0.05); col < plotWidth * 0.95 && compared < 6; col += Math.floor(plotWidth / 13)) {
+      const t = w.from + ((col + 0.5) * (w.to - w.from)) / plotWidth;
+      const ti = Math.floor(t / span);
+      const px = Math.min(TILE_PX - 1, Math.floor((t - ti * span) / res));
+      const q = `rows=0-${RANKS - 1}&from=${ti * span}&to=${(ti + 1) * span}&width=${TILE_PX}&group=${RANKS}`;
+      const state = await page.evaluate(async ([path, token, cell]) => {
+        const res = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
+        if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+        return new DataView(await res.arrayBuffer()).getUint32(40 + cell * 8, true);
+      }, [`/api/v1/traces/${trace.id}/rowmap?${q}`, server.token, px]);
+      if (state === 0xffffffff) continue;
+      const { name, rgb } = await stateColor(state);
+      const got = await until(() => pixel(LABEL_WIDTH + col, y), (p) => p.join() === rgb.join(), 5000);
+      assert.deepEqual(got, rgb, `column ${col}: ${name}`);
+      compared++;
+    }
+    assert.ok(compared >= 4, `states compared at ${compared} columns`);
+    await page.mouse.click(box.x + 60, box.y + RULER_HEIGHT + 10); // unfolded again
   });
 
   await check('a copied URL in compact mode (the toolbar toggle) opens in compact mode', async () => {

@@ -44,6 +44,8 @@ export class RowLayout {
   private readonly rowItem = new Map<number, number>();
   private readonly rowShown = new Set<number>();
   private readonly trackItem = new Map<number, number>();
+  /** collapsed header's key → the rows it hides (made when first asked) */
+  private hidden: Map<string, number[]> | null = null;
 
   constructor(input: LayoutInput, collapsed: ReadonlySet<string> = new Set()) {
     const countersOf = new Map<number, number[]>();
@@ -119,6 +121,22 @@ export class RowLayout {
       }
     }
     this.height = y;
+  }
+
+  /** The thread rows a collapsed header hides, in row order (empty for other items). */
+  rowsHiddenBy(item: LayoutItem): number[] {
+    if (!this.hidden) {
+      this.hidden = new Map();
+      for (const [row, i] of this.rowItem) {
+        if (this.items[i]!.kind === 'thread') continue;
+        const key = this.items[i]!.key;
+        const list = this.hidden.get(key) ?? [];
+        list.push(row);
+        this.hidden.set(key, list);
+      }
+      for (const list of this.hidden.values()) list.sort((a, b) => a - b);
+    }
+    return item.collapsed ? (this.hidden.get(item.key) ?? []) : [];
   }
 
   /** Whether the row has its own (expanded) line. */

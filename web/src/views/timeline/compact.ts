@@ -114,10 +114,12 @@ export interface RowmapRequest {
   bands: number;
   /** the thread rows of those bands, top to bottom */
   rows: number[];
+  /** tells apart requests of other row lists with the same shape (folded groups) */
+  tag?: string;
 }
 
-export function rowmapKey(r: Pick<RowmapRequest, 'from' | 'to' | 'width' | 'group' | 'band' | 'bands'>): string {
-  return `${r.from}|${r.to}|${r.width}|${r.group}|${r.band}|${r.bands}`;
+export function rowmapKey(r: Pick<RowmapRequest, 'from' | 'to' | 'width' | 'group' | 'band' | 'bands' | 'tag'>): string {
+  return `${r.tag ?? ''}|${r.from}|${r.to}|${r.width}|${r.group}|${r.band}|${r.bands}`;
 }
 
 /** The time tiling of a view: ns per tile pixel (a power of two, at most the screen's) and ns per tile. */

@@ -27,7 +27,7 @@ import {
   paintRuns,
   type CompactFrame,
 } from './compact_paint';
-import { RowmapTiles } from './compact_tiles';
+import { RowmapTiles, type RowmapFetcher } from './compact_tiles';
 import { RULER_HEIGHT, type TimelineGeometry } from './geometry';
 import type { TimelineOptions } from './options';
 import type { RowScroll } from './scroll';
@@ -86,11 +86,12 @@ export class CompactMode {
     private readonly changed: () => void,
   ) {
     this.rows = compactRows(options().summary);
-    this.tiles = new RowmapTiles(
-      (r) => options().api.get('rowmap', { rows: r.rows, from: r.from, to: r.to, width: r.width, group: r.group }),
-      () => requestDraw(),
-      (e) => options().onError?.(e),
-    );
+    this.tiles = new RowmapTiles(this.fetcher(), () => requestDraw(), (e) => options().onError?.(e));
+  }
+
+  /** How a /rowmap request is asked of the server. */
+  fetcher(): RowmapFetcher {
+    return (r) => this.options().api.get('rowmap', { rows: r.rows, from: r.from, to: r.to, width: r.width, group: r.group });
   }
 
   /** The row height, or null when the mode is off. */

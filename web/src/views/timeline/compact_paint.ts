@@ -39,6 +39,8 @@ export interface CompactFrame {
   tile(key: string): Rowmap | undefined;
   /** packed colour per state; hidden states are BACKGROUND */
   colors: Uint32Array;
+  /** the tag of its requests (RowmapRequest.tag) */
+  tag?: string;
 }
 
 /** The tile and cell index under plot column `x` (time at its middle) in `band`; null outside the trace. */
@@ -49,7 +51,7 @@ function cellRef(f: CompactFrame, x: number, band: number): { key: string; cell:
   const px = Math.min(ROWMAP_TILE_PX - 1, Math.floor((t - ti * f.span) / f.res));
   const block = Math.floor(band / f.layout.bandBlock) * f.layout.bandBlock;
   const bands = Math.min(f.layout.bandBlock, f.layout.bands - block);
-  const key = rowmapKey({ from: ti * f.span, to: (ti + 1) * f.span, width: ROWMAP_TILE_PX, group: f.layout.group, band: block, bands });
+  const key = rowmapKey({ from: ti * f.span, to: (ti + 1) * f.span, width: ROWMAP_TILE_PX, group: f.layout.group, band: block, bands, tag: f.tag });
   return { key, cell: (band - block) * ROWMAP_TILE_PX + px };
 }
 

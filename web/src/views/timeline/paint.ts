@@ -46,6 +46,8 @@ export interface PaintModel {
   cursorX: number | null;
   /** x of the replay cursor, or null (absent: none) */
   replayX?: number | null;
+  /** paints the folded groups' strips, over the bars and under the arrows (absent: none) */
+  folded?: (p: Painter) => void;
 }
 
 export const REPLAY_COLOR = '#c2185b';
@@ -148,6 +150,8 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
         }
       }
     }
+
+    m.folded?.(p);
 
     // Counter tracks: min–max columns and a line through the last values.
     if (tile.points.count > 0) {

@@ -28,6 +28,7 @@ import type { CompactRowHeight } from './compact';
 import { CompactMode } from './compact_mode';
 import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
+import { FoldedStrips } from './folded_strips';
 import { FoldedGroups } from './groups';
 import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { PaintedDurations, TileHold } from './hold';
@@ -80,6 +81,8 @@ export class TimelineView implements TimelineControl, AreaSource {
   private readonly hold = new TileHold({ expired: () => this.requestDraw() });
   /** the compact mode: its row height (null: off), its /rowmap tiles */
   readonly compact: CompactMode;
+  /** what the folded groups do, drawn on their headers */
+  private readonly strips: FoldedStrips;
 
   constructor(
     host: HTMLElement,
@@ -124,6 +127,7 @@ export class TimelineView implements TimelineControl, AreaSource {
     });
     this.flow = new MessageFlow(this.selection, this.links, this);
     this.compact = new CompactMode(() => this.options, () => this.requestDraw(), () => this.emitStatus());
+    this.strips = new FoldedStrips(this.compact.fetcher(), () => this.requestDraw(), (e) => this.options.onError?.(e));
     this.input = this.bindInput();
     this.bindEvents();
     this.resize();
@@ -270,6 +274,7 @@ export class TimelineView implements TimelineControl, AreaSource {
     this.options = { ...this.options, summary };
     this.loader.invalidate();
     this.compact.setSummary(summary);
+    this.strips.invalidate();
     this.durations.asked(this.loader.generation, summary.duration);
     this.overlays.drop();
     this.links.reset();
@@ -345,6 +350,7 @@ export class TimelineView implements TimelineControl, AreaSource {
         range: this.input.range,
         cursorX,
         replayX,
+        folded: (q) => this.strips.paint(q, g, this.options.summary.duration, this.options.style, this.options.summary.states.length),
       },
       this.textWidths,
     );
