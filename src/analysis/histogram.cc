@@ -103,8 +103,11 @@ StatusOr<Histogram> ComputeDurationHistogram(const model::Trace& trace, const Hi
       end_row = std::min(end_row, hi);
     }
   }
+  const Selection* area = o.area;
   auto selected = [&](size_t row) {
-    return s.state[row] == o.state && s.begin[row] < o.to_ns && s.end[row] >= o.from_ns;
+    return s.state[row] == o.state && s.begin[row] < o.to_ns && s.end[row] >= o.from_ns &&
+           (area == nullptr ||
+            (area->Has(s.thread[row]) && s.begin[row] <= area->to && s.end[row] >= area->from));
   };
 
   Histogram h;

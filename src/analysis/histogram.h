@@ -1,7 +1,8 @@
 // Duration histograms: how the durations of one state's slices are spread,
 // in linear or logarithmic bins over their range, optionally restricted to a
-// time window, a process or a thread. For the viewer's histogram panel and
-// for judging whether a state's durations have a long tail.
+// time window, a process, a thread or an area (analysis/selection.h). For
+// the viewer's histogram panel and for judging whether a state's durations
+// have a long tail.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "analysis/selection.h"
 #include "base/status.h"
 #include "model/trace.h"
 
@@ -23,6 +25,10 @@ struct HistogramOptions {
   int64_t to_ns = std::numeric_limits<int64_t>::max();
   uint32_t process = model::kNone;  // kNone = all processes
   uint32_t thread = model::kNone;   // kNone = all threads
+  // Also only the slices of an area: on its threads and overlapping its
+  // window [from, to] (both ends included: begin <= to and end >= from),
+  // with their full durations. Null: no area. Not owned.
+  const Selection* area = nullptr;
 };
 
 /// Bin i holds durations d with edges[i] <= d < edges[i + 1]; the last bin

@@ -1,5 +1,6 @@
 // ComputeDurationHistogram: bin edges and counts on hand-built slices, linear
-// and logarithmic, with window, process and thread filters and edge cases.
+// and logarithmic, with window, process, thread and area filters and edge
+// cases.
 #include "analysis/histogram.h"
 
 #include <gtest/gtest.h>
@@ -127,6 +128,53 @@ TEST_F(HistogramTest, Filters) {
   EXPECT_EQ(h->total, 3u);
   EXPECT_EQ(h->min_ns, 20);
   EXPECT_EQ(h->max_ns, 40);
+}
+
+TEST_F(HistogramTest, AnAreaTakesItsRowsAndBothEndsOfItsWindow) {
+  Selection area;
+  area.from = 120;  // 100..120 ends on it
+  area.to = 400;    // 400..500 begins on it
+  area.threads.assign(3, 0);
+  area.threads[th0_] = area.threads[th1_] = 1;  // not th2's 60, nor th1's 0..50 (before)
+  HistogramOptions o;
+  o.bins = 4;
+  o.area = &area;
+  StatusOr<Histogram> h = Run(o);
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  EXPECT_EQ(h->total, 4u);  // 20, 30, 40 on th0 and 100 on th1, whole
+  EXPECT_EQ(h->min_ns, 20);
+  EXPECT_EQ(h->max_ns, 100);
+  EXPECT_EQ(h->edges, (std::vector<double>{20, 40, 60, 80, 100}));
+  EXPECT_EQ(h->counts, (std::vector<uint64_t>{2, 1, 0, 1}));
+
+  area.to = 399;  // 400..500 is out
+  EXPECT_EQ(Run(o)->total, 3u);
+  area.from = 121;  // and 100..120
+  EXPECT_EQ(Run(o)->total, 2u);
+
+  // Only th2's row, whole trace.
+  area = Selection();
+  area.threads = {0, 0, 1};
+  h = Run(o);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->total, 1u);
+  EXPECT_EQ(h->min_ns, 60);
+  // With the other filters: th2 is process 1's.
+  o.process = 0;
+  EXPECT_EQ(Run(o)->total, 0u);
+  o.process = 1;
+  EXPECT_EQ(Run(o)->total, 1u);
+
+  // Every row (none listed), an instant of a window: the slices over it.
+  area = Selection();
+  area.from = area.to = 50;  // 0..50 on th1 ends there
+  o.process = model::kNone;
+  h = Run(o);
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h->total, 1u);
+  EXPECT_EQ(h->max_ns, 50);
+  o.area = nullptr;  // all of A
+  EXPECT_EQ(Run(o)->total, 7u);
 }
 
 TEST_F(HistogramTest, EmptySelectionAndErrors) {

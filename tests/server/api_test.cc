@@ -164,6 +164,7 @@ TEST_F(ApiTest, AnalysisEndpointsAnswer) {
   EXPECT_EQ(h["counts"].size(), 4u);
   EXPECT_EQ(h["edges"].size(), 5u);
   EXPECT_EQ(h["total"], 2);
+  EXPECT_TRUE(h["area"].is_null());
 
   const json mountain = Get("/traces/t/mountain", "buckets=11");
   EXPECT_EQ(mountain["buckets"], 11);
@@ -205,6 +206,29 @@ TEST_F(ApiTest, AnalysisEndpointsAnswer) {
   EXPECT_EQ(Get("/traces/t/processes").size(), 2u);
 }
 
+TEST_F(ApiTest, HistogramOfAnArea) {
+  // compute: [0, 9000] on row 0 and [5000, 11000] on row 1 (trace times).
+  const std::string path = "/traces/t/histogram";
+  const std::string state =  // compute, the state with the most time
+      "state=" + std::to_string(Get("/traces/t/stats")["rows"][0]["state"].get<int>());
+  json h = Get(path, state + "&rows=1");
+  EXPECT_EQ(h["area"], (json{{"from", 0}, {"to", 11000}, {"rows", 1}}));
+  EXPECT_EQ(h["total"], 1);
+  EXPECT_EQ(h["min"], 6000);  // the whole duration, not the part in the area
+  // Both ends of the window are in it: row 1's compute begins at 5000.
+  h = Get(path, state + "&from=0&to=5000&rows=1");
+  EXPECT_EQ(h["total"], 1);
+  EXPECT_EQ(h["max"], 6000);
+  EXPECT_EQ(Get(path, state + "&from=0&to=4999&rows=1")["total"], 0);
+  // Row 0's ends at 9000; rows 0-1 as a range.
+  h = Get(path, state + "&from=9000&to=9000&rows=0-1&bins=2");
+  EXPECT_EQ(h["total"], 2);
+  EXPECT_EQ(h["counts"], json::array({1, 1}));
+  EXPECT_EQ(h["area"]["rows"], 2);
+  EXPECT_EQ(Get(path, state + "&from=9001")["total"], 1);
+  EXPECT_EQ(Get(path, state + "&from=9001")["selected"], 0);
+}
+
 TEST_F(ApiTest, BadRequestsSayWhatWasWrong) {
   auto expect = [&](std::string_view path, std::string_view query, int status,
                     std::string_view words) {
@@ -222,6 +246,9 @@ TEST_F(ApiTest, BadRequestsSayWhatWasWrong) {
   expect("/traces/t/details", "kind=slice&id=99", 404, "no slice 99");
   expect("/traces/t/histogram", "state=999", 400, "parameter 'state'");
   expect("/traces/t/histogram", "state=0&method=magic", 400, "parameter 'method'");
+  expect("/traces/t/histogram", "state=0&rows=7", 400, "no row 7");
+  expect("/traces/t/histogram", "state=0&rows=0,x", 400, "parameter 'rows'");
+  expect("/traces/t/histogram", "state=0&from=5&to=1", 400, "parameter 'to'");
   expect("/traces/t/search", "q=%zz", 400, "%-escape");
   expect("/traces/t/stats", "process=0&thread=0", 400, "at most one");
   expect("/traces/t/stats", "from=5&to=1", 400, "parameter 'to'");

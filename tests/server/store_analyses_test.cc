@@ -7,9 +7,10 @@
 // store_timeline_test.cc); the next start reads them, and the statistics,
 // from the trace's index. The mountain range of a wide window comes from
 // bins of the whole trace (the same time in each state), of a narrow one
-// from its chunks (the in-memory answer). The statistics of a window and
-// some rows (an area selected in the viewer) are the in-memory ones, a
-// window over everything the whole trace's.
+// from its chunks (the in-memory answer). The statistics, matrices and
+// duration histograms of a window and some rows (an area selected in the
+// viewer) are the in-memory ones, a window over everything the whole
+// trace's.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -187,7 +188,8 @@ TEST_F(StoreAnalysesTest, TheMountainRangeComesFromBinsOrFromTheWindowsChunks) {
 
 TEST_F(StoreAnalysesTest, SelectionStatisticsAndMatricesAreTheInMemoryOnes) {
   testing::TempDir index;
-  int compared = 0, nonempty = 0, matrices = 0, with_messages = 0;
+  int compared = 0, nonempty = 0, matrices = 0, with_messages = 0, area_histograms = 0,
+      area_anomalies = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
     ServedBothWays both;
@@ -221,6 +223,39 @@ TEST_F(StoreAnalysesTest, SelectionStatisticsAndMatricesAreTheInMemoryOnes) {
       if (nlohmann::json::parse(want.body)["total_count"] != 0) ++with_messages;
       ++matrices;
     }
+    // The duration histogram of an area: its rows' slices over its window,
+    // whole, and the anomalous ones among them.
+    for (size_t state = 0; state < t.states.size() && state < 4; ++state)
+      for (const std::string& area :
+           {"from=" + at(2) + "&to=" + at(5), "from=" + at(1) + "&to=" + at(6) + "&rows=0," + last,
+            "rows=" + last}) {
+        for (const std::string params : {"", "&bins=9&log=1&method=percentile&percentile=90"}) {
+          const std::string q = "state=" + std::to_string(state) + "&" + area + params;
+          const ApiResponse want = api.Handle("/traces/" + both.memory->id() + "/histogram", q);
+          const ApiResponse got = api.Handle("/traces/" + both.file->id() + "/histogram", q);
+          ASSERT_EQ(want.status, 200) << q << ": " << want.body;
+          EXPECT_EQ(got.body, want.body) << "histogram?" << q;
+          const nlohmann::json j = nlohmann::json::parse(want.body);
+          if (j["total"] != 0) ++area_histograms;
+          // The anomalous slices listed are the whole trace's that the area covers.
+          const nlohmann::json all = nlohmann::json::parse(
+              api.Handle("/traces/" + both.memory->id() + "/histogram",
+                         "state=" + std::to_string(state) + params + "&limit=100000")
+                  .body);
+          const nlohmann::json& a = j["area"];
+          const std::string rows = area.find("rows=") == std::string::npos
+                                       ? ""
+                                       : "," + area.substr(area.find("rows=") + 5) + ",";
+          size_t in = 0;
+          for (const nlohmann::json& s : all["selection"])
+            if ((rows.empty() ||
+                 rows.find("," + s["slice"]["row"].dump() + ",") != std::string::npos) &&
+                s["slice"]["begin"] <= a["to"] && s["slice"]["end"] >= a["from"])
+              ++in;
+          EXPECT_EQ(j["selected"], in) << q;
+          if (in > 0) ++area_anomalies;
+        }
+      }
     // A window over everything: the whole trace's rows and thread time.
     const auto whole =
         nlohmann::json::parse(api.Handle("/traces/" + both.file->id() + "/stats", "").body);
@@ -235,6 +270,8 @@ TEST_F(StoreAnalysesTest, SelectionStatisticsAndMatricesAreTheInMemoryOnes) {
   EXPECT_GT(nonempty, 20);
   EXPECT_GT(matrices, 15);
   EXPECT_GT(with_messages, 4);
+  EXPECT_GT(area_histograms, 20);
+  EXPECT_GT(area_anomalies, 2);
 }
 
 }  // namespace

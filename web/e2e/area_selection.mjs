@@ -9,6 +9,8 @@
 // tab (src/views/matrix/) covers the same selection or window: the same
 // attributes, the totals and cells of /matrix asked with them (which equal
 // `parallax matrix --json --from --to --rows`), RMA over the whole trace.
+// The Histogram tab (src/views/histogram/) covers it too: the same
+// attributes, and bars that are /histogram's asked with them.
 // A real `parallax serve` over the demo trace, headless Chromium.
 //
 //   node e2e/area_selection.mjs --parallax PARALLAX --trace-dir DIR [--out DIR] [--docs-images DIR]
@@ -206,12 +208,37 @@ try {
                      { messages: asked.total_count, bytes: asked.total_bytes, count: asked.count }, 'the CLI and the API agree');
   });
 
+  await check('the Histogram tab covers the same selection: its attributes, its bars those of /histogram with them', async () => {
+    await page.locator('button[data-view=histogram]').click();
+    await panelScope('selection');
+    // A state with slices in the selection, picked as the user would.
+    const q = `from=${selection.from}&to=${selection.to}&rows=${selection.rows}`;
+    const state = (await api(`/stats?${q}`)).rows.find((r) => r.count > 0).state;
+    await page.locator('[data-testid=state]').selectOption(String(state));
+    const h = await panelScope('selection');
+    assert.deepEqual(h, selection, 'the same data-scope/from/to/rows as the Statistics tab');
+    const line = await page.locator('[data-testid=histogram-window]').innerText();
+    assert.ok(line.startsWith(`Selection: ${selection.rows.split(',').length} rows, `), `the line says so: ${JSON.stringify(line)}`);
+    const bins = await page.locator('[data-testid=bins]').inputValue();
+    const asked = await api(`/histogram?state=${state}&bins=${bins}&${q}`);
+    assert.deepEqual(asked.area, { from: Number(h.from), to: Number(h.to), rows: h.rows.split(',').length },
+                     'the server says what it covered');
+    const whole = await api(`/histogram?state=${state}&bins=${bins}`);
+    assert.ok(asked.total > 0 && asked.total < whole.total, `some of the state's slices: ${asked.total} of ${whole.total}`);
+    const chart = page.locator('[data-testid=histogram-chart]');
+    const drawn = await until(() => chart.evaluate((c) => (c.dataset.counts ?? '').split(',').map(Number)),
+                              (c) => c.reduce((a, b) => a + b, 0) === asked.total, 5000);
+    assert.equal(drawn.reduce((a, b) => a + b, 0), asked.total, 'the bars add up to the total of /histogram of the selection');
+    assert.deepEqual(drawn, asked.counts, 'the bars are its counts');
+  });
+
   await check('a new area on the Communication tab is followed at once (its cells); RMA covers the whole trace', async () => {
     // Rows 0-2 over a tenth of the trace with messages among them (the farm's master is row 0; a long MPI_Init comes first).
     let f0 = 0.45;
     for (const f of [0.85, 0.75, 0.65, 0.55]) {
       if ((await api(`/matrix?kind=messages&from=${Math.floor(f * D)}&to=${Math.floor((f + 0.1) * D)}&rows=0,1,2`)).total_count > 0) { f0 = f; break; }
     }
+    await page.locator('button[data-view=matrix]').click();
     await ctrlDrag(f0 * D, 0, (f0 + 0.1) * D, 2);
     const a = await until(area, (a) => a?.rows.length === 3, 3000);
     assert.deepEqual(a?.rows, [0, 1, 2], 'the rows dragged over');

@@ -98,14 +98,19 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
   if (!limit.ok()) return StatusResponse(limit.status());
   auto options = AnomalyOptionsOf(q);
   if (!options.ok()) return StatusResponse(options.status());
+  const auto area = SelectionParams(t, q);
+  if (!area.ok()) return StatusResponse(area.status());
+  const analysis::Selection* in = *area ? &**area : nullptr;
   analysis::HistogramOptions h;
   h.state = static_cast<uint32_t>(*state);
   h.bins = static_cast<size_t>(*bins);
   h.logarithmic = *log;
+  h.area = in;
   StatusOr<analysis::Histogram> histogram = Status::Ok();
   if (served.from_store()) {
-    // A pass over the file (the range is the state's statistics).
-    histogram = served.store_timeline().Histogram(h.state, h.bins, h.logarithmic);
+    // A pass over the file (the range is the state's statistics), or two
+    // over the area's rows.
+    histogram = served.store_timeline().Histogram(h.state, h.bins, h.logarithmic, in);
   } else {
     histogram = analysis::ComputeDurationHistogram(t, h);
   }
@@ -120,6 +125,11 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
   } else {
     selected = analysis::FindAnomalies(t, *options);
   }
+  // With an area, the anomalous slices it covers (judged against the whole trace).
+  if (in != nullptr)
+    std::erase_if(selected, [in](const analysis::Anomaly& a) {
+      return !in->Has(a.thread) || a.begin_ns > in->to || a.begin_ns + a.duration_ns < in->from;
+    });
   std::stable_sort(selected.begin(), selected.end(),
                    [](const auto& a, const auto& b) { return a.duration_ns > b.duration_ns; });
   Json selection = Json::array();
@@ -133,7 +143,8 @@ ApiResponse Histogram(ServedTrace& served, const QueryParams& q) {
                            {"min", histogram->min_ns},
                            {"max", histogram->max_ns},
                            {"selection", std::move(selection)},
-                           {"selected", selected.size()}});
+                           {"selected", selected.size()},
+                           {"area", in != nullptr ? SelectionJson(t, *in) : Json(nullptr)}});
 }
 
 ApiResponse Anomalies(ServedTrace& served, const QueryParams& q) {

@@ -217,7 +217,10 @@ std::optional<StatusOr<analysis::ConcurrencyProfile>> StoreTimeline::Mountain(
   return analysis::ComputeConcurrencyProfile(window.trace, options);
 }
 
-analysis::Histogram StoreTimeline::Histogram(uint32_t state, size_t bins, bool logarithmic) {
+analysis::Histogram StoreTimeline::Histogram(uint32_t state, size_t bins, bool logarithmic,
+                                             const analysis::Selection* area) {
+  if (area != nullptr)
+    return store::StreamDurationHistogram(*store_, &maps_, state, *area, bins, logarithmic);
   const analysis::StateStats* row = nullptr;
   for (const analysis::StateStats& r : stats().all.states)
     if (r.state == state) row = &r;

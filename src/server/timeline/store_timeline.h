@@ -139,8 +139,10 @@ class StoreTimeline {
 
   /// The duration histogram of `state` over the whole trace, on the
   /// repaired times (ComputeDurationHistogram's answer): one pass over the
-  /// file, its range from the statistics.
-  analysis::Histogram Histogram(uint32_t state, size_t bins, bool logarithmic);
+  /// file, its range from the statistics. With `area`, of what it covers
+  /// (HistogramOptions::area): two passes over its threads' chunks.
+  analysis::Histogram Histogram(uint32_t state, size_t bins, bool logarithmic,
+                                const analysis::Selection* area = nullptr);
   /// FindAnomalies' answer for `options` (those the kept analyses do not
   /// hold: the percentile method, or one state's), on the repaired times:
   /// two passes over the file (store/stream_anomalies.h). The last few

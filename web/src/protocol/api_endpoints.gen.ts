@@ -75,7 +75,7 @@ export interface StatsParams {
   rows?: number[];
 }
 
-/** Duration histogram of one state, with the anomalous slices selected. */
+/** Duration histogram of one state, with the anomalous slices selected; of an area only with from, to, rows. */
 export interface HistogramParams {
   /**  */
   state: number;
@@ -89,6 +89,12 @@ export interface HistogramParams {
   percentile?: number;
   /** selected slices returned, 0..100000 (default 1000) */
   limit?: number;
+  /** only the slices overlapping [from, to] (trace time), with their whole durations, and the selected slices among them (default trace start) */
+  from?: number;
+  /** end of the window (inclusive) (default duration) */
+  to?: number;
+  /** only these rows (thread indices) (default all) */
+  rows?: number[];
 }
 
 /** Slices far longer than usual for their state and call site. */

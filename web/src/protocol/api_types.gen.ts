@@ -235,7 +235,7 @@ export interface StatsResult {
   selection: StatsSelection | null;
 }
 
-/** The part of the trace a statistics table or matrix covers: a time window and some rows. */
+/** The part of the trace a statistics table, matrix or histogram covers: a time window and some rows. */
 export interface StatsSelection {
   /** trace time, ns */
   from: number;
@@ -295,8 +295,10 @@ export interface HistogramResult {
   max: number;
   /** the selected slices (method, percentile), longest first, at most `limit` */
   selection: AnomalyRef[];
-  /** how many are selected in all */
+  /** how many are selected in all (with an area, those it covers) */
   selected: number;
+  /** present when from/to or rows were given: what the counts cover (its rows' slices that overlap the window, with their whole durations) */
+  area: StatsSelection | null;
 }
 
 /** Anomalous slices of every state. */

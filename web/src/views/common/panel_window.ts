@@ -1,10 +1,10 @@
-// What part of the trace a panel covers (the Statistics and Communication
-// tabs): the timeline's area selection when there is one, else its window
-// when zoomed in, else the whole trace. The decision and what follows from it
-// are pure: the parameters the endpoint is asked with (/stats, /matrix), the
-// line that says which, and the panel's data-* attributes (what the e2e tests
-// read). `followPanelWindow` calls back when the area or (once it rests) the
-// window moves.
+// What part of the trace a panel covers (the Statistics, Communication and
+// Histogram tabs): the timeline's area selection when there is one, else its
+// window when zoomed in, else the whole trace. The decision and what follows
+// from it are pure: the parameters the endpoint is asked with (/stats,
+// /matrix, /histogram), the line that says which, and the panel's data-*
+// attributes (what the e2e tests read). `followPanelWindow` calls back when
+// the area or (once it rests) the window moves.
 import { formatTimeSpan } from '../../base/format';
 import type { StatsParams } from '../../protocol/api.gen';
 import { debounce } from './dom';
@@ -64,7 +64,7 @@ export function followPanelWindow(timeline: TimelineControl, changed: () => void
   };
 }
 
-/** The endpoint parameters of `w` (none for the whole trace); /stats and /matrix take the same. */
+/** The endpoint parameters of `w` (none for the whole trace); /stats, /matrix and /histogram take the same. */
 export function windowParams(w: PanelWindow): Pick<StatsParams, 'from' | 'to' | 'rows'> {
   if (w.kind === 'trace') return {};
   if (w.kind === 'window') return { from: w.from, to: w.to };

@@ -22,6 +22,7 @@ const result: HistogramResult = {
   max: 4_000_000,
   selection: [anomaly(7, 4_000_000), anomaly(8, 3_100_000)],
   selected: 2,
+  area: null,
 };
 
 describe('binOf', () => {

@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import type { HistogramParams, HistogramResult, StatsResult } from '../../protocol/api.gen';
+import { PANEL_WINDOW_DEBOUNCE_MS } from '../common/panel_window';
 import { fakeContext, flush, RecordingPainter, viewHost } from '../common/testing';
+import { TimelineArea } from '../timeline/area';
 import { HISTOGRAM_VIEW } from './histogram_view';
 
 const stats: StatsResult = {
@@ -36,17 +38,29 @@ function histogram(p: HistogramParams): HistogramResult {
       method: p.method ?? 'robust',
     })),
     selected: sel,
+    area: p.from !== undefined || p.rows ? { from: p.from ?? 0, to: p.to ?? 1_000_000, rows: p.rows?.length ?? 4 } : null,
   };
 }
 
 const host = viewHost();
 
-function setup(handlers = {}) {
+function setup(handlers = {}, withArea = false) {
   const f = fakeContext({ stats: () => stats, histogram, ...handlers });
+  // The real timeline has an area selection (timeline/area.ts); the stand-in gets one when asked.
+  const area = new TimelineArea();
+  if (withArea) Object.assign(f.timeline, { area: () => area.area(), onAreaChange: area.onAreaChange.bind(area) });
   const view = HISTOGRAM_VIEW.create(f.ctx);
   view.mount(host());
-  return { ...f, view };
+  return { ...f, view, area };
 }
+
+const rested = () => new Promise<void>((r) => setTimeout(r, PANEL_WINDOW_DEBOUNCE_MS + 50));
+const scopeOf = () => {
+  const h = host();
+  return { scope: h.dataset['scope'], from: h.dataset['from'], to: h.dataset['to'], rows: h.dataset['rows'], pending: h.dataset['pending'] };
+};
+const windowText = () => host().querySelector('[data-testid=histogram-window]')!.textContent;
+const chartCounts = () => host().querySelector<HTMLCanvasElement>('[data-testid=histogram-chart]')!.dataset['counts'];
 
 const histCalls = (api: { calls: { endpoint: string; params: unknown }[] }) =>
   api.calls.filter((c) => c.endpoint === 'histogram').map((c) => c.params as HistogramParams);
@@ -143,6 +157,70 @@ describe('histogram view', () => {
     const err = host().querySelector<HTMLElement>('[data-testid=view-error]')!;
     expect(err.textContent).toBe('state 2: no such state');
     expect(err.style.color).not.toBe('');
+  });
+
+  it('covers the whole trace when not zoomed, and says so', async () => {
+    const { api } = setup({}, true);
+    await flush();
+    const calls = histCalls(api);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).not.toHaveProperty('from');
+    expect(calls[0]).not.toHaveProperty('rows');
+    expect(scopeOf()).toEqual({ scope: 'trace', from: '', to: '', rows: '', pending: undefined });
+    expect(windowText()).toBe('Whole trace');
+    expect(chartCounts()).toBe(Array.from({ length: 20 }, (_, i) => 20 - i).join(','));
+  });
+
+  it('covers an area selection at once, pending until its answer, and keeps it over bin changes', async () => {
+    const waiting: Array<{ p: HistogramParams; resolve: (r: HistogramResult) => void }> = [];
+    const { api, timeline, area } = setup(
+      { histogram: (p: HistogramParams) => new Promise<HistogramResult>((resolve) => waiting.push({ p, resolve })) },
+      true,
+    );
+    await flush();
+    waiting[0]!.resolve(histogram(waiting[0]!.p));
+    await flush();
+    area.set({ from: 100_000.5, to: 250_000.2, rows: [1, 2] });
+    await flush();
+    expect(histCalls(api).at(-1)).toMatchObject({ state: 2, from: 100_000, to: 250_001, rows: [1, 2] });
+    expect(scopeOf()).toEqual({ scope: 'trace', from: '', to: '', rows: '', pending: 'true' });
+    waiting[1]!.resolve(histogram({ ...waiting[1]!.p, bins: 3 }));
+    await flush();
+    expect(scopeOf()).toEqual({ scope: 'selection', from: '100000', to: '250001', rows: '1,2', pending: undefined });
+    expect(windowText()).toBe('Selection: 2 rows, 100.00 µs – 250.00 µs');
+    expect(chartCounts()).toBe('3,2,1');
+    // The window moving under a selection asks nothing.
+    const asked = api.calls.length;
+    timeline.moveTo(10, 600_000);
+    await rested();
+    expect(api.calls.length).toBe(asked);
+    // Other bins: the same area.
+    const slider = host().querySelector<HTMLInputElement>('[data-testid=bins]')!;
+    slider.value = '5';
+    slider.dispatchEvent(new Event('change'));
+    await flush();
+    expect(histCalls(api).at(-1)).toMatchObject({ bins: 5, from: 100_000, to: 250_001, rows: [1, 2] });
+    // Cleared: the zoomed window.
+    area.set(null);
+    await flush();
+    expect(histCalls(api).at(-1)).toMatchObject({ bins: 5, from: 10, to: 600_000 });
+    expect(histCalls(api).at(-1)).not.toHaveProperty('rows');
+  });
+
+  it('follows the zoomed window once it rests, and takes its marks off when unmounted', async () => {
+    const { api, timeline, view } = setup({}, true);
+    await flush();
+    timeline.moveTo(1000.4, 9000);
+    timeline.moveTo(2000.6, 8000.2);
+    await flush();
+    expect(histCalls(api)).toHaveLength(1);
+    await rested();
+    await flush();
+    expect(histCalls(api).at(-1)).toMatchObject({ from: 2000, to: 8001 });
+    expect(scopeOf()).toEqual({ scope: 'window', from: '2000', to: '8001', rows: '', pending: undefined });
+    expect(windowText()).toBe('Zoomed window: 2.000 µs – 8.001 µs');
+    view.unmount();
+    expect(scopeOf()).toEqual({ scope: undefined, from: undefined, to: undefined, rows: undefined, pending: undefined });
   });
 
   it('paints bars with selected bins highlighted and duration labels', async () => {

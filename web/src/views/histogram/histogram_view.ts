@@ -1,11 +1,15 @@
 // The duration histogram of one state, with the anomalous slices selected
 // (robust outliers or above a percentile), blinked in the timeline and listed.
+// Like the Statistics tab it covers the timeline's area selection when there
+// is one, else its window when zoomed in (common/panel_window.ts): the slices
+// there, with their whole durations.
 import type { AnomalyRef, HistogramParams, HistogramResult } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
 import { debounce, el, onActivate, releaseChartView, RequestSeq, StatusLine } from '../common/dom';
 import { formatCount, formatDuration, formatTimeSpan } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
+import { currentPanelWindow, followPanelWindow, markPanelWindow, windowLine, windowParams, type PanelWindow } from '../common/panel_window';
 import { barAt, layoutHistogram, type HistogramLayout } from './histogram_layout';
 
 /** Selection methods offered as buttons: robust outliers, then percentiles. */
@@ -50,6 +54,7 @@ export class HistogramView implements View {
   private logInput!: HTMLInputElement;
   private methodButtons = new Map<string, HTMLButtonElement>();
   private countLine!: HTMLDivElement;
+  private windowInfo!: HTMLDivElement;
   private list!: HTMLOListElement;
 
   constructor(private readonly ctx: ViewContext) {}
@@ -120,10 +125,13 @@ export class HistogramView implements View {
     this.chart = new ChartCanvas((p) => this.paint(p), { height: CHART_HEIGHT, testid: 'histogram-chart' });
     this.countLine = el('div', { class: 'selection-count', 'data-testid': 'selected-count' });
     this.list = el('ol', { class: 'selection-list', 'data-testid': 'selection-list' });
-    host.append(controls, this.status.element, chartBox, this.countLine, this.list);
+    this.windowInfo = el('div', { class: 'stats-info histogram-window', 'data-testid': 'histogram-window' });
+    host.append(controls, this.status.element, this.windowInfo, chartBox, this.countLine, this.list);
     this.chart.attach(chartBox);
     this.chart.canvas.addEventListener('mousemove', (ev) => this.hover(ev));
     this.unsubscribe.push(this.ctx.states.onChange(() => this.chart?.redraw()));
+    // A new area or a rested window asks again when that changes the request (load's key).
+    this.unsubscribe.push(followPanelWindow(this.ctx.timeline, () => this.load()));
 
     if (this.ctx.summary.states.length === 0) {
       this.status.message('no states in this trace');
@@ -136,6 +144,7 @@ export class HistogramView implements View {
     releaseChartView(this.seq, this.debouncedLoad, this.unsubscribe, this.chart);
     this.chart = null;
     this.ctx.timeline.highlight([]);
+    markPanelWindow(this.host, null);
     this.host = null;
   }
 
@@ -182,7 +191,12 @@ export class HistogramView implements View {
       });
   }
 
-  private params(): HistogramParams {
+  /** The part of the trace to cover now: the area selection, the zoomed window or the whole trace. */
+  private window(): PanelWindow {
+    return currentPanelWindow(this.ctx.timeline, this.ctx.summary.duration);
+  }
+
+  private params(w: PanelWindow): HistogramParams {
     const p: HistogramParams = {
       state: this.state,
       bins: this.bins,
@@ -191,16 +205,18 @@ export class HistogramView implements View {
       limit: SELECTION_LIMIT,
     };
     if (this.method.percentile !== undefined) p.percentile = this.method.percentile;
-    return p;
+    return { ...p, ...windowParams(w) };
   }
 
   private load(): void {
     if (this.state < 0 || !this.host) return;
-    const params = this.params();
+    const w = this.window();
+    const params = this.params(w);
     const key = JSON.stringify(params);
     if (key === this.lastKey) return;
     this.lastKey = key;
     const n = this.seq.next();
+    this.host.setAttribute('data-pending', 'true');
     this.status.loading();
     this.ctx.api
       .get('histogram', params)
@@ -209,14 +225,27 @@ export class HistogramView implements View {
         this.status.clear();
         this.result = r;
         this.resultLog = params.log === true;
+        this.showWindow(w, r);
         this.showSelection(r);
         this.chart?.redraw();
       })
       .catch((err: unknown) => {
         if (!this.seq.isCurrent(n)) return;
         this.lastKey = ''; // let the same request be tried again
+        this.host?.removeAttribute('data-pending');
         this.status.error(err);
       });
+  }
+
+  /** Says which part of the trace the bars cover, on the panel (data-scope, …) and in its line; the chart carries its counts. */
+  private showWindow(w: PanelWindow, r: HistogramResult): void {
+    this.windowInfo.textContent = windowLine(w);
+    markPanelWindow(this.host, w);
+    this.host?.removeAttribute('data-pending');
+    if (this.chart) {
+      this.chart.canvas.dataset['counts'] = r.counts.join(',');
+      this.chart.canvas.dataset['total'] = String(r.total);
+    }
   }
 
   private showSelection(r: HistogramResult): void {
