@@ -31,9 +31,10 @@ namespace {
 // The screen: 1600 x 1000 CSS px, less the label column and the ruler.
 constexpr uint32_t kPlotWidth = 1600 - 200;
 constexpr uint32_t kPlotHeight = 1000 - 24;
-// A tile as the viewer asks for it: this many pixel columns over this many bands.
+// A tile as the viewer asks for it: this many pixel columns over the bands
+// of about this many rows (at most 256 bands).
 constexpr uint32_t kTilePx = 512;
-constexpr uint32_t kTileBands = 128;
+constexpr uint32_t kTileRows = 1024;
 constexpr int kZoomLevels = 10;
 constexpr int kPositions = 5;
 
@@ -72,10 +73,11 @@ int main() {
   const uint32_t rows = index.rows();
   const uint32_t group = (rows + kPlotHeight - 1) / kPlotHeight;
   const uint32_t bands = (rows + group - 1) / group;
+  const uint32_t tile_bands = std::clamp(kTileRows / group, 1u, 256u);
   fmt::print("{}: {} events, {} rows; load and repair {:.1f} s, index {:.1f} s\n", path,
              (*file)->total_records(), rows, load_s, index_s);
   fmt::print("screen {} x {} px: {} bands of {} rows; tiles of {} px x {} bands ({} rows)\n\n",
-             kPlotWidth, kPlotHeight, bands, group, kTilePx, kTileBands, kTileBands * group);
+             kPlotWidth, kPlotHeight, bands, group, kTilePx, tile_bands, tile_bands * group);
   fmt::print("{:>4} {:>14} {:>6} {:>10} {:>10} {:>12}\n", "zoom", "span (ns)", "tiles", "median ms",
              "worst ms", "screen ms");
 
@@ -97,13 +99,13 @@ int main() {
       const double last = std::floor((from + span) / tile_span);
       double this_screen = 0;
       for (double t = first; t <= last; ++t)
-        for (uint32_t b = 0; b < bands; b += kTileBands) {
+        for (uint32_t b = 0; b < bands; b += tile_bands) {
           plx::server::RowmapRequest r;
           r.from = t * tile_span;
           r.to = r.from + tile_span;
           r.width = kTilePx;
           r.group = group;
-          const uint32_t end = std::min(rows, (b + kTileBands) * group);
+          const uint32_t end = std::min(rows, (b + tile_bands) * group);
           for (uint32_t row = b * group; row < end; ++row)
             r.rows.push_back(row);
           std::string out;
