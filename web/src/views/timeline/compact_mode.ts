@@ -31,7 +31,7 @@ import { RowmapTiles, type RowmapFetcher } from './compact_tiles';
 import { RULER_HEIGHT, type TimelineGeometry } from './geometry';
 import type { TimelineOptions } from './options';
 import type { RowScroll } from './scroll';
-import { FONT, paintTimeline, REPLAY_COLOR, type PaintModel } from './paint';
+import { FONT, paintRangeBox, paintTimeline, REPLAY_COLOR, type PaintModel } from './paint';
 
 /** What paintTimeline draws under the bands: the ruler and an empty label column. */
 const NO_ROWS: Omit<PaintModel, 'g' | 'style' | 'range'> = {
@@ -193,13 +193,7 @@ export class CompactMode {
     p.save();
     p.clip(left, RULER_HEIGHT, g.plotWidth, g.rowsHeight);
     if (o.area) this.paintArea(p, g, f.layout, o.area);
-    if (o.range) {
-      const a = g.timeToX(Math.min(o.range.from, o.range.to));
-      const b = g.timeToX(Math.max(o.range.from, o.range.to));
-      p.fillRect(a, RULER_HEIGHT, b - a, H - RULER_HEIGHT, 'rgba(60,120,220,0.15)');
-      p.line(a, RULER_HEIGHT, a, H, 'rgba(40,90,200,0.9)', 1);
-      p.line(b, RULER_HEIGHT, b, H, 'rgba(40,90,200,0.9)', 1);
-    }
+    if (o.range) paintRangeBox(p, g, o.range); // over the image, which covered paintTimeline's
     if (o.cursorX !== null && o.cursorX >= left) p.line(o.cursorX, RULER_HEIGHT, o.cursorX, H, 'rgba(200,0,0,0.6)', 1);
     if (o.replayX !== null && o.replayX >= left) p.line(o.replayX, RULER_HEIGHT, o.replayX, H, REPLAY_COLOR, 2);
     p.restore();

@@ -247,11 +247,7 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
 
   // A measured or dragged range.
   if (m.range) {
-    const a = g.timeToX(Math.min(m.range.from, m.range.to));
-    const b = g.timeToX(Math.max(m.range.from, m.range.to));
-    p.fillRect(a, RULER_HEIGHT, b - a, H - RULER_HEIGHT, 'rgba(60,120,220,0.15)');
-    p.line(a, RULER_HEIGHT, a, H, 'rgba(40,90,200,0.9)', 1);
-    p.line(b, RULER_HEIGHT, b, H, 'rgba(40,90,200,0.9)', 1);
+    const { a, b } = paintRangeBox(p, g, m.range);
     const label = formatDuration(Math.abs(m.range.to - m.range.from));
     const tw = p.measureText(label, LABEL_FONT) + 10;
     const cx = Math.min(Math.max((a + b) / 2, left + tw / 2), right - tw / 2);
@@ -270,6 +266,16 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
   if (rx !== null && rx >= left && rx <= right) {
     p.polygon([rx - 6, RULER_HEIGHT - 11, rx + 6, RULER_HEIGHT - 11, rx, RULER_HEIGHT - 1], REPLAY_COLOR);
   }
+}
+
+/** The band of a measured or dragged range over the rows, and its edges; their x. */
+export function paintRangeBox(p: Painter, g: TimelineGeometry, range: { from: number; to: number }): { a: number; b: number } {
+  const a = g.timeToX(Math.min(range.from, range.to));
+  const b = g.timeToX(Math.max(range.from, range.to));
+  p.fillRect(a, RULER_HEIGHT, b - a, g.height - RULER_HEIGHT, 'rgba(60,120,220,0.15)');
+  p.line(a, RULER_HEIGHT, a, g.height, 'rgba(40,90,200,0.9)', 1);
+  p.line(b, RULER_HEIGHT, b, g.height, 'rgba(40,90,200,0.9)', 1);
+  return { a, b };
 }
 
 function sliceRect(
