@@ -1,10 +1,9 @@
 // Decodes a row map, the answer of /rowmap (docs/api-reference.md, "Binary
 // records"): per band of rows and pixel column, the dominant state. Checks
-// the header as tile.ts does, then takes the cells as typed-array columns
+// the header (binary_answer.ts), then takes the cells as typed-array columns
 // (decoder generated from spec/api.toml): the compact timeline reads a
 // million of them per frame.
 import {
-  API_VERSION,
   ROWMAPCELL_SIZE,
   ROWMAPHEADER_SIZE,
   decodeRowmapCells,
@@ -12,6 +11,7 @@ import {
   type RowmapCells,
   type RowmapHeader,
 } from '../protocol/api.gen';
+import { checkedHeader, checkLength } from './binary_answer';
 
 export type { RowmapCells, RowmapHeader };
 
@@ -29,21 +29,8 @@ export interface Rowmap {
 }
 
 export function decodeRowmap(buffer: ArrayBuffer): Rowmap {
-  if (buffer.byteLength < ROWMAPHEADER_SIZE) {
-    throw new Error(`rowmap: ${buffer.byteLength} bytes, shorter than its header`);
-  }
-  const view = new DataView(buffer);
-  const header = readRowmapHeader(view, 0);
-  if (header.magic !== ROWMAP_MAGIC) {
-    throw new Error(`rowmap: bad magic 0x${header.magic.toString(16)}`);
-  }
-  if (header.version !== API_VERSION) {
-    throw new Error(`rowmap: version ${header.version}, this viewer reads ${API_VERSION}`);
-  }
+  const { view, header } = checkedHeader('rowmap', buffer, ROWMAPHEADER_SIZE, ROWMAP_MAGIC, readRowmapHeader);
   const count = header.bands * header.width;
-  const need = ROWMAPHEADER_SIZE + count * ROWMAPCELL_SIZE;
-  if (buffer.byteLength < need) {
-    throw new Error(`rowmap: ${buffer.byteLength} bytes, its header announces ${need}`);
-  }
+  checkLength('rowmap', buffer, ROWMAPHEADER_SIZE + count * ROWMAPCELL_SIZE);
   return { header, cells: decodeRowmapCells(view, ROWMAPHEADER_SIZE, count), bytes: buffer.byteLength };
 }

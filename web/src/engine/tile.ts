@@ -20,6 +20,7 @@ import {
   type TilePoints,
   type TileSlices,
 } from '../protocol/api.gen';
+import { checkedHeader, checkLength } from './binary_answer';
 
 // The columns are generated from spec/api.toml (api_columns.gen.ts).
 export type { TileArrows, TileInstants, TilePoints, TileSlices };
@@ -39,26 +40,14 @@ export interface Tile {
 }
 
 export function decodeTile(buffer: ArrayBuffer): Tile {
-  if (buffer.byteLength < TILEHEADER_SIZE) {
-    throw new Error(`tile: ${buffer.byteLength} bytes, shorter than its header`);
-  }
-  const view = new DataView(buffer);
-  const header = readTileHeader(view, 0);
-  if (header.magic !== TILE_MAGIC) {
-    throw new Error(`tile: bad magic 0x${header.magic.toString(16)}`);
-  }
-  if (header.version !== API_VERSION) {
-    throw new Error(`tile: version ${header.version}, this viewer reads ${API_VERSION}`);
-  }
+  const { view, header } = checkedHeader('tile', buffer, TILEHEADER_SIZE, TILE_MAGIC, readTileHeader);
   const need =
     TILEHEADER_SIZE +
     header.slices * TILESLICE_SIZE +
     header.instants * TILEINSTANT_SIZE +
     header.arrows * TILEARROW_SIZE +
     header.points * TILECOUNTERPOINT_SIZE;
-  if (buffer.byteLength < need) {
-    throw new Error(`tile: ${buffer.byteLength} bytes, its header announces ${need}`);
-  }
+  checkLength('tile', buffer, need);
   let off = TILEHEADER_SIZE;
   const slices = decodeTileSlices(view, off, header.slices);
   off += header.slices * TILESLICE_SIZE;
