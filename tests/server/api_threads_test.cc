@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "server/api/api.h"
 #include "server/api_test_trace.h"
@@ -232,6 +233,43 @@ TEST_F(ApiThreadsTest, ATraceWithoutSchedulingOrOpenmpData) {
       json::parse(
           R"({"total": 0, "loops": [], "chunks": [], "chunks_truncated": false, "truncated": false})"));
   EXPECT_EQ(api.Handle("/traces/t/loops", "loop=0").status, 400);
+}
+
+TEST(ApiThreadNames, ThreadsOfAProcessThatReadTheSameAreToldApart) {
+  // Five `zstd` rows could not be told apart: a name shared in a process
+  // gets the tid, and a tid shared too (imported traces) the position.
+  testing::TempDir dir;
+  const std::string path = dir.File("names.plx");
+  ASSERT_TRUE(testing::WriteTraceScript(R"(
+process 0 pid=5
+process 1 pid=6
+thread 0 0 tid=5 name=main
+thread 0 1 tid=7 name=zstd
+thread 0 2 tid=8 name=zstd
+thread 0 3 tid=9 name=zstd
+thread 0 4 tid=9 name=zstd
+thread 1 0 tid=6 name=zstd
+thread 1 1 tid=10
+thread 1 2 tid=11
+state 0 1 work
+enter 0 0 t=1000 work
+leave 0 0 t=2000 work
+)",
+                                        path)
+                  .ok());
+  TraceStore store;
+  store.Add(path).Load({});
+  ASSERT_TRUE(store.traces()[0]->ready()) << store.traces()[0]->progress().error;
+  Api api(store);
+  const ApiResponse r = api.Handle("/traces/names/summary", "");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json summary = json::parse(r.body);
+  std::vector<std::string> names;
+  for (const auto& t : summary["threads"])
+    names.push_back(t["name"]);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"main", "zstd (tid 7)", "zstd (tid 8)", "zstd (tid 9 #1)",
+                                      "zstd (tid 9 #2)", "zstd", "thread 10", "thread 11"}));
 }
 
 TEST_F(ApiThreadsTest, AReplacedTraceAnswersFromItsNewSnapshot) {

@@ -90,14 +90,41 @@ std::string ProcessLabel(const model::Process& p) {
   return "pid " + std::to_string(p.pid);
 }
 
-std::string ThreadLabel(const model::Thread& t) {
+namespace {
+
+std::string NameOrTid(const model::Thread& t) {
   return t.name.empty() ? "thread " + std::to_string(t.tid) : t.name;
+}
+
+}  // namespace
+
+std::string ThreadLabel(const model::Trace& t, uint32_t thread) {
+  const model::Thread& th = t.threads[thread];
+  const std::string name = NameOrTid(th);
+  // Threads are sorted by process: its other threads are the neighbours.
+  uint32_t first = thread, last = thread;
+  while (first > 0 && t.threads[first - 1].process == th.process)
+    --first;
+  while (last + 1 < t.threads.size() && t.threads[last + 1].process == th.process)
+    ++last;
+  auto reads_alike = [&](const model::Thread& o) {
+    return th.name.empty() ? o.name.empty() && o.tid == th.tid : o.name == th.name;
+  };
+  uint32_t same_name = 0, same_tid = 0, before = 0;
+  for (uint32_t i = first; i <= last; ++i) {
+    if (i == thread || !reads_alike(t.threads[i])) continue;
+    ++same_name;
+    if (t.threads[i].tid == th.tid) same_tid += 1, before += i < thread;
+  }
+  if (same_name == 0) return name;
+  std::string label = name + " (tid " + std::to_string(th.tid);
+  if (same_tid > 0) label += " #" + std::to_string(before + 1);
+  return label + ")";
 }
 
 std::string RowLabel(const model::Trace& t, uint32_t thread) {
   if (thread >= t.threads.size()) return "?";
-  const model::Thread& th = t.threads[thread];
-  return ProcessLabel(t.processes[th.process]) + " / " + ThreadLabel(th);
+  return ProcessLabel(t.processes[t.threads[thread].process]) + " / " + ThreadLabel(t, thread);
 }
 
 std::string StateColor(const model::State& s) {

@@ -59,8 +59,10 @@ StatusOr<std::optional<analysis::Selection>> SelectionParams(const model::Trace&
 Json SelectionJson(const model::Trace& t, const analysis::Selection& s);
 /// 'rank 3', the process name, or 'pid 123'.
 std::string ProcessLabel(const model::Process& p);
-/// The thread's name, or 'thread <tid>'.
-std::string ThreadLabel(const model::Thread& t);
+/// The thread's name, or 'thread <tid>'; ' (tid N)' added when another
+/// thread of its process reads the same, and ' #k' too when their tids are
+/// equal (imported traces), so that every thread of a process reads apart.
+std::string ThreadLabel(const model::Trace& t, uint32_t thread);
 /// 'rank 3 / main' style: process and thread.
 std::string RowLabel(const model::Trace& t, uint32_t thread);
 /// '#rrggbb': the recorded colour, else a stable one from the name.

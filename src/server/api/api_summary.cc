@@ -69,7 +69,7 @@ ApiResponse Summary(ServedTrace& served) {
     threads.push_back(Json{{"index", i},
                            {"process", th.process},
                            {"tid", th.tid},
-                           {"name", ThreadLabel(th)},
+                           {"name", ThreadLabel(t, i)},
                            {"begin", TraceTime(t, th.begin_ns)},
                            {"end", TraceTime(t, th.end_ns)},
                            {"records", th.records},
