@@ -19,6 +19,7 @@
 //    number; the chunks and per-thread sums equal the program's log; static
 //    times drawn estimated (lighter, hatched, with the note), dynamic ones
 //    solid; hover shows a chunk's iterations and thread.
+//  - Animation: one node per thread of the one process.
 //  - CPUs of the same program recorded without PLX_SCHED=1: the empty state.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -288,6 +289,16 @@ try {
       const text = await tip.textContent();
       assert.ok(text.startsWith(`thread ${h.thread_num} `) && text.includes(`iterations ${h.first}–${h.last}`), `tooltip: ${text}`);
     }
+  });
+
+  await check('Animation: a one-process threaded run gets one node per thread, not one node', async () => {
+    assert.equal(summary.processes.length, 1);
+    assert.ok(summary.threads.length >= 4, `OMP_NUM_THREADS=4: ${summary.threads.length} threads`);
+    await page.locator('[data-view=animation]').click();
+    await page.waitForFunction(() => window.parallax.animation?.atTime() !== null, null, { timeout: 10000 });
+    const nodes = await page.evaluate(() => window.parallax.animation.nodes());
+    assert.equal(nodes.length, summary.threads.length);
+    assert.equal(await page.inputValue('[data-testid=animation-modules]'), 'row');
   });
 
   await check('CPUs: a trace recorded without PLX_SCHED=1 says so', async () => {

@@ -16,7 +16,7 @@ import { MessageFrame } from './in_flight';
 import { buildColoring, colorIndex, type Coloring } from './kinds';
 import { BUILTIN_LAYOUTS, builtinLayout, type BuiltinLayout } from './layouts';
 import { LatestRequest } from '../common/latest_request';
-import { moduleStates, resolveModules, traceModules, type ResolvedModules } from './modules';
+import { defaultUnit, moduleStates, resolveModules, traceModules, type ResolvedModules } from './modules';
 import { paintDynamic, type DynamicFrame } from './paint_dynamic';
 import { BOTTOM, drawingArea, MARGIN, paintStatic, TOP } from './paint_static';
 import { parseSetup } from './setup_file';
@@ -202,14 +202,15 @@ export class AnimationView implements View {
   /** The chosen layout for the current trace, its modules, colours and geometry. */
   private rebuildLayout(): void {
     const choice = this.lib.choice;
+    const unit = this.lib.unit ?? defaultUnit(this.summary);
     let setup: Setup | undefined;
     if (choice.startsWith('setup:')) setup = this.lib.setups[Number(choice.slice(6))];
     if (!setup) {
       const b = choice.startsWith('builtin:') ? (choice.slice(8) as BuiltinLayout) : 'ring';
-      setup = builtinLayout(BUILTIN_LAYOUTS.includes(b) ? b : 'ring', traceModules(this.summary, this.lib.unit), this.lib.arity);
+      setup = builtinLayout(BUILTIN_LAYOUTS.includes(b) ? b : 'ring', traceModules(this.summary, unit), this.lib.arity);
     }
     this.setup = setup;
-    this.controls.showLayout(choice, setup.source === '');
+    this.controls.showLayout(choice, setup.source === '', unit);
     this.mods = resolveModules(this.summary, setup);
     const n = setup.nodes.length;
     this.nodeState = new Int32Array(n).fill(-1);

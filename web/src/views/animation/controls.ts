@@ -37,7 +37,7 @@ export class AnimationControls {
     this.arity.addEventListener('change', () => h.arity(Number(this.arity.value)));
     this.unit = el('select', { 'data-testid': 'animation-modules', title: 'What a node of a built-in layout is' });
     this.unit.append(el('option', { value: 'process' }, 'processes'), el('option', { value: 'row' }, 'threads'));
-    this.unit.value = lib.unit;
+    this.unit.value = lib.unit ?? 'process';
     this.unit.addEventListener('change', () => h.unit(this.unit.value === 'row' ? 'row' : 'process'));
     const file = el('input', { type: 'file', accept: '.json,application/json', multiple: true, 'data-testid': 'animation-file' });
     file.addEventListener('change', () => {
@@ -80,9 +80,10 @@ export class AnimationControls {
   }
 
   /** Arity only for the tree, the node unit only for built-in layouts. */
-  showLayout(choice: LayoutChoice, builtin: boolean): void {
+  showLayout(choice: LayoutChoice, builtin: boolean, unit: ModuleUnit): void {
     this.arity.hidden = choice !== 'builtin:tree';
     this.unit.disabled = !builtin;
+    this.unit.value = unit;
   }
 
   showTime(t: number): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSummary } from '../common/testing';
 import { meshLayout } from './layouts';
-import { moduleRows, moduleStates, resolveModules, traceModules } from './modules';
+import { defaultUnit, moduleRows, moduleStates, resolveModules, traceModules } from './modules';
 import type { Setup } from './setup_model';
 
 const summary = fixtureSummary(); // processes 0 (rows 0, 1) and 1 (rows 2, 3), ranks 0 and 1
@@ -21,6 +21,12 @@ describe('modules', () => {
     const rows = traceModules(summary, 'row');
     expect(rows.map((r) => r.label)).toEqual(['rank 0 / main', 'rank 0 / worker', 'rank 1 / main', 'rank 1 / worker <io>']);
     expect(rows[3]!.module).toEqual({ by: 'row', ids: [3] });
+  });
+
+  it('shows the threads of a one-process (threaded) run, else its processes', () => {
+    expect(defaultUnit(summary)).toBe('process');
+    const threaded = { ...summary, processes: [{ ...summary.processes[0]!, threads: [0, 1, 2, 3] }] };
+    expect(defaultUnit(threaded)).toBe('row');
   });
 
   it('finds the rows of processes, ranks and rows; unknown ids none', () => {

@@ -7,6 +7,15 @@ import type { ModuleRef, Setup } from './setup_model';
 
 export type ModuleUnit = 'process' | 'row';
 
+/**
+ * What a node of a built-in layout stands for when the user has not chosen:
+ * a process, unless the trace has only one (a threaded program), where one
+ * node would show nothing of how its threads interact.
+ */
+export function defaultUnit(summary: TraceSummary): ModuleUnit {
+  return summary.processes.length > 1 ? 'process' : 'row';
+}
+
 /** One node per process (or per row) of the trace, for the built-in layouts. */
 export function traceModules(summary: TraceSummary, unit: ModuleUnit): ModuleSpec[] {
   if (unit === 'row') {

@@ -11,7 +11,8 @@ export class SetupLibrary {
   setups: Setup[] = [];
   choice: LayoutChoice = 'builtin:ring';
   arity = 2;
-  unit: ModuleUnit = 'process';
+  /** null until the user chooses: then defaultUnit of the trace */
+  unit: ModuleUnit | null = null;
   traffic = false;
   messages = true;
 
