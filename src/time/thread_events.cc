@@ -30,6 +30,11 @@ ThreadEvents BuildThreadEvents(const model::Trace& trace) {
   const auto message_first = RowStarts(trace.messages.thread, threads);
   const auto collective_first = RowStarts(trace.collectives.thread, threads);
   ThreadEvents ev;
+  const size_t total = 2 * s.size() + trace.messages.size() + trace.collectives.size();
+  ev.type.reserve(total);
+  ev.row.reserve(total);
+  ev.time.reserve(total);
+  ev.first.reserve(threads + 1);
   ev.first.push_back(0);
   struct Item {
     Type type;
@@ -44,9 +49,13 @@ ThreadEvents BuildThreadEvents(const model::Trace& trace) {
     rows.clear();
     for (uint32_t r = slice_first[t]; r < slice_first[t + 1]; ++r)
       rows.push_back(r);
-    std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+    // Usually in that order already: sorting is for damaged or imported
+    // traces.
+    const auto slice_less = [&](uint32_t a, uint32_t b) {
       return s.begin[a] != s.begin[b] ? s.begin[a] < s.begin[b] : s.depth[a] < s.depth[b];
-    });
+    };
+    if (!std::is_sorted(rows.begin(), rows.end(), slice_less))
+      std::stable_sort(rows.begin(), rows.end(), slice_less);
     slices.clear();
     open.clear();
     for (uint32_t r : rows) {
@@ -62,13 +71,18 @@ ThreadEvents BuildThreadEvents(const model::Trace& trace) {
       open.pop_back();
     }
     // Messages and collectives by time (both tables are sorted by time).
+    const auto by_time = [](const Item& a, const Item& b) { return a.time < b.time; };
     records.clear();
     for (uint32_t r = message_first[t]; r < message_first[t + 1]; ++r)
       records.push_back({Type::kMessage, r, trace.messages.time[r]});
+    const auto collectives = static_cast<ptrdiff_t>(records.size());
     for (uint32_t r = collective_first[t]; r < collective_first[t + 1]; ++r)
       records.push_back({Type::kCollective, r, trace.collectives.time[r]});
-    std::stable_sort(records.begin(), records.end(),
-                     [](const Item& a, const Item& b) { return a.time < b.time; });
+    if (std::is_sorted(records.begin(), records.begin() + collectives, by_time) &&
+        std::is_sorted(records.begin() + collectives, records.end(), by_time))
+      std::inplace_merge(records.begin(), records.begin() + collectives, records.end(), by_time);
+    else
+      std::stable_sort(records.begin(), records.end(), by_time);
     // A record goes after slice begins at its time and before slice ends.
     merged.clear();
     size_t i = 0;
@@ -81,8 +95,8 @@ ThreadEvents BuildThreadEvents(const model::Trace& trace) {
     }
     merged.insert(merged.end(), slices.begin() + static_cast<ptrdiff_t>(i), slices.end());
     // Damaged nesting could leave times out of order; At() needs them sorted.
-    std::stable_sort(merged.begin(), merged.end(),
-                     [](const Item& a, const Item& b) { return a.time < b.time; });
+    if (!std::is_sorted(merged.begin(), merged.end(), by_time))
+      std::stable_sort(merged.begin(), merged.end(), by_time);
     for (const Item& m : merged) {
       ev.type.push_back(m.type);
       ev.row.push_back(m.row);

@@ -43,7 +43,7 @@ describe('logical-time view', () => {
   it('asks for the timeline window and draws bars by state colour and arrows at their clocks', async () => {
     const { view, api } = setup();
     await flush();
-    expect(api.calls[0]).toEqual({ endpoint: 'lamport', params: { from: 0, to: 1_000_000 } });
+    expect(api.calls[0]).toEqual({ endpoint: 'lamport', params: { from: 0, to: 1_000_000, limit: 100_000 } });
     const p = new RecordingPainter(W, H);
     view.paint(p);
     const l = layoutRows(fixtureSummary());
@@ -103,7 +103,7 @@ describe('logical-time view', () => {
     timeline.moveTo(200, 600);
     await vi.advanceTimersByTimeAsync(20);
     expect(api.calls).toHaveLength(2);
-    expect(api.calls[1]!.params).toEqual({ from: 200, to: 600 });
+    expect(api.calls[1]!.params).toEqual({ from: 200, to: 600, limit: 100_000 });
     updates.fire({ ...fixtureSummary(), duration: 2_000_000 });
     await vi.runAllTimersAsync();
     expect(api.calls).toHaveLength(3);

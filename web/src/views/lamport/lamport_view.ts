@@ -29,6 +29,8 @@ export interface LamportOptions {
 }
 
 const DRAG_SLOP = 3;
+/** Slices and messages asked for per window: the most /lamport gives. */
+const LAMPORT_LIMIT = 100_000;
 
 export class LamportView implements View {
   private readonly status = new StatusLine();
@@ -156,7 +158,8 @@ export class LamportView implements View {
     const n = this.seq.next();
     if (!this.result) this.status.loading();
     this.ctx.api
-      .get('lamport', { from, to })
+      // The server's most: a 10 ms window of a 16-rank MPI run holds ~40,000 slices.
+      .get('lamport', { from, to, limit: LAMPORT_LIMIT })
       .then((r) => {
         if (!this.seq.isCurrent(n)) return;
         this.status.clear();
