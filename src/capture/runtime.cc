@@ -139,7 +139,7 @@ bool Runtime::Init() {
   registry_.Process(static_cast<uint64_t>(::getpid()), host, exe, args);
   registry_.Attribute(kParentPidKey, std::to_string(::getppid()));
   StartClock();
-  flush_state_ = registry_.State("parallax:flush", 0x808080, "internal");
+  flush_state_ = registry_.State("parallax:flush", PLX_COLOR_AUTO, "internal");
   if (!inherited_defs_) {
     registry_.Attribute("parallax.version", PLX_VERSION);
     registry_.Attribute("PLX_LEVEL", config_.level);

@@ -19,29 +19,13 @@ thread_local int tls_depth PLX_TLS = 0;
 std::atomic<uint64_t> g_send_match{0};
 std::atomic<uint64_t> g_recv_match{0};
 
-// Colours by family, so a timeline reads like Jumpshot's: sends blue, receives
-// green, waits red, collectives orange, one-sided purple, I/O brown.
-uint32_t ColorFor(std::string_view name) {
-  auto has = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };
-  if (name.starts_with("MPI_File")) return 0x8c564b;
-  if (name.starts_with("MPI_Win") || has("Put") || has("Get_acc") || name == "MPI_Get" ||
-      has("Accumulate") || has("accumulate") || has("Fetch_and_op") || has("Compare_and_swap") ||
-      name == "MPI_Rget")
-    return 0x9467bd;
-  if (has("Wait") || has("Test") || has("Probe") || has("probe")) return 0xd62728;
-  if (has("Barrier") || has("cast") || has("ather") || has("catter") || has("educe") ||
-      has("lltoall") || has("scan") || has("Scan") || has("eighbor"))
-    return 0xff7f0e;
-  if (has("Recv") || has("recv")) return 0x2ca02c;
-  if (has("send") || has("Send") || has("Start")) return 0x1f77b4;
-  return 0x7f7f7f;
-}
-
+// No colour of its own: the viewer colours states by what they do (MPI
+// families by hue), and a user's recorded colour would override that.
 uint32_t DefineState(StateSlot& slot) {
   cap::Runtime& rt = cap::Runtime::Get();
   if (!rt.running()) return 0;
-  const uint32_t h = rt.registry().State(slot.name, 0x1000000u | ColorFor(slot.name),
-                                         slot.category == kIo ? "io" : "comm");
+  const uint32_t h =
+      rt.registry().State(slot.name, PLX_COLOR_AUTO, slot.category == kIo ? "io" : "comm");
   rt.RefreshMask();
   slot.handle.store(h, std::memory_order_release);
   return h;

@@ -16,10 +16,10 @@
 
 namespace plx::threads {
 namespace {
-SyncState g_mutex{"pthread_mutex_lock", 0xd62728, {}};
-SyncState g_rdlock{"pthread_rwlock_rdlock", 0xe377c2, {}};
-SyncState g_wrlock{"pthread_rwlock_wrlock", 0x9467bd, {}};
-SyncState g_sem{"sem_wait", 0x8c564b, {}};
+SyncState g_mutex{"pthread_mutex_lock", {}};
+SyncState g_rdlock{"pthread_rwlock_rdlock", {}};
+SyncState g_wrlock{"pthread_rwlock_wrlock", {}};
+SyncState g_sem{"sem_wait", {}};
 
 // A pthread lock: `trylock` first; only when it finds the lock busy, the
 // blocking `lock(l, args...)` as `state`. `caller` is the wrapper's caller.

@@ -27,7 +27,7 @@ constexpr int kMaxInternal = 16;
 std::atomic<pthread_t> g_internal[kMaxInternal];
 std::atomic<int> g_internal_count{0};
 
-SyncState g_exit_event{"pthread_exit", 0, {}};
+SyncState g_exit_event{"pthread_exit", {}};
 
 void RememberInternal() {
   const int i = g_internal_count.fetch_add(1, std::memory_order_acq_rel);
@@ -60,7 +60,7 @@ uint32_t Define(SyncState& s, bool event) {
   if (!rt.running()) return 0;
   try {
     const uint32_t h = event ? rt.registry().EventType(s.name, "sync", 0)
-                             : rt.registry().State(s.name, 0x1000000u | s.color, "sync");
+                             : rt.registry().State(s.name, PLX_COLOR_AUTO, "sync");
     rt.RefreshMask();
     s.handle.store(h, std::memory_order_release);
     return h;

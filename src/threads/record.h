@@ -13,7 +13,6 @@ namespace plx::threads {
 /// One kind of blocking call: its state, defined (category "sync") on first use.
 struct SyncState {
   const char* name;
-  uint32_t color;
   std::atomic<uint32_t> handle{0};
 };
 

@@ -22,8 +22,8 @@
 namespace plx::threads {
 namespace {
 
-SyncState g_create{"pthread_create", 0x17becf, {}};
-SyncState g_join{"pthread_join", 0x7f7f7f, {}};
+SyncState g_create{"pthread_create", {}};
+SyncState g_join{"pthread_join", {}};
 
 struct Start {
   void* (*routine)(void*);

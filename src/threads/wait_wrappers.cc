@@ -12,8 +12,8 @@
 
 namespace plx::threads {
 namespace {
-SyncState g_cond{"pthread_cond_wait", 0xbcbd22, {}};
-SyncState g_barrier{"pthread_barrier_wait", 0xff7f0e, {}};
+SyncState g_cond{"pthread_cond_wait", {}};
+SyncState g_barrier{"pthread_barrier_wait", {}};
 }  // namespace
 }  // namespace plx::threads
 

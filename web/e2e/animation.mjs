@@ -29,7 +29,8 @@ const browser = await launchBrowser();
 try {
   const [trace] = await server.waitAllReady(120000);
   const summary = await server.api(`/traces/${trace.id}/summary`);
-  const stateColor = new Map(summary.states.map((s) => [s.index, s.color]));
+  // The colours the viewer draws (recorded, else its palette's): read once the page is up.
+  let stateColor = new Map();
   const at = (t) => server.api(`/traces/${trace.id}/at?t=${t}`);
   /** The colour a node showing `rows` has: the state most of them are in (ties: the earlier row). */
   const expected = (states, rows) => {
@@ -91,6 +92,7 @@ try {
   await check('the Animation tab opens with one node per process (ring)', async () => {
     await page.goto(server.url);
     await page.waitForFunction(() => window.parallax?.ready === true, null, { timeout: 60000 });
+    stateColor = new Map((await page.evaluate(() => window.parallax.stateColors())).map((c, i) => [i, c]));
     await page.click('[data-view=animation]');
     await page.waitForFunction(() => window.parallax.animation?.atTime() !== null, null, { timeout: 10000 });
     assert.equal((await nodes()).length, summary.processes.length);

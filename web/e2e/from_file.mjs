@@ -82,7 +82,8 @@ try {
     assert.deepEqual(pageErrors, []);
   });
 
-  const legend = summary.states.map((s) => hexToRgb(s.color));
+  // The colours the viewer draws (recorded, else its palette's).
+  const legend = (await page.evaluate(() => window.parallax.stateColors())).map(hexToRgb);
   const stateColoured = (colours) => colours.filter((c) => legend.some((l) => near(c, l))).length;
 
   await check('the timeline draws slices in their legend colours, whole and zoomed in', async () => {

@@ -3,7 +3,8 @@
 // (src/base/format.ts); "?" shows the keys (src/widgets/help.ts); shift+wheel
 // pans (src/views/timeline/input.ts); a diagnostics list cut at the limit
 // says of how many (src/views/diagnostics); the matrix's mode buttons show
-// which is on (aria-pressed, styled in src/app/style.css).
+// which is on (aria-pressed, styled in src/app/style.css); states that differ
+// get colours that differ (src/views/paradigm/palette.ts).
 // A real `parallax serve` over the demo trace, headless Chromium.
 //
 //   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR]
@@ -140,6 +141,22 @@ try {
     await page.locator('[data-testid=metric-count]').click();
     assert.equal((await look('metric-count')).pressed, 'true');
     assert.equal((await look('metric-bytes')).background, count.background, 'unchosen again, it looks as before');
+  });
+
+  await check('states that differ look different: the legend swatches and the drawn colours', async () => {
+    // MPI_Init, MPI_Comm_*, MPI_Finalize and the recorder's state once shared one grey.
+    const legend = await page.$$eval('[data-testid=legend] li[data-state]', (items) =>
+      items.map((li) => ({ name: li.dataset.state, color: li.querySelector('input[type=color]').value })));
+    const drawn = await page.evaluate(() => window.parallax.stateColors());
+    const summary = await page.evaluate(() => window.parallax.summary);
+    assert.ok(legend.length >= 6, `the demo has ${legend.length} states`);
+    for (const l of legend) assert.equal(l.color, drawn[summary.states.find((s) => s.name === l.name).index], l.name);
+    const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    for (let i = 0; i < legend.length; i++)
+      for (let j = i + 1; j < legend.length; j++) {
+        const d = Math.hypot(...rgb(legend[i].color).map((v, k) => v - rgb(legend[j].color)[k]));
+        assert.ok(d > 40, `${legend[i].name} ${legend[i].color} and ${legend[j].name} ${legend[j].color} differ by only ${d.toFixed(0)}`);
+      }
   });
 
   await check('no uncaught errors in the page', noPageErrors);

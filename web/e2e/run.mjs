@@ -118,6 +118,10 @@ try {
   await check('the demo trace opens: rows, legend, first tiles drawn, no errors', async () => {
     await page.goto(server.url);
     await page.waitForFunction(() => window.parallax?.ready === true, null, { timeout: 60000 });
+    // The colours the viewer draws: recorded ones, else its palette's.
+    const drawn = await page.evaluate(() => window.parallax.stateColors());
+    for (const s of summary.states) s.color = drawn[s.index];
+    assert.ok(summary.states.every((s) => /^#[0-9a-f]{6}$/.test(s.color)), JSON.stringify(drawn));
     assert.equal(await page.locator('[data-testid=legend] [data-state="MPI_Recv"]').count(), 1);
     assert.deepEqual(await page.evaluate(() => window.parallax.errors()), []);
     const w = await page.evaluate(() => window.parallax.timeline.window());

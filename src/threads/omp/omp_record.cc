@@ -51,7 +51,7 @@ uint32_t Handle(Def& d) {
   const int saved = errno;
   try {
     h = d.event ? rt.registry().EventType(d.name, d.category, 0)
-                : rt.registry().State(d.name, 0x1000000u | d.color, d.category);
+                : rt.registry().State(d.name, PLX_COLOR_AUTO, d.category);
     rt.RefreshMask();
     d.handle.store(h, std::memory_order_release);
   } catch (...) {  // bad_alloc: not recorded
@@ -78,7 +78,7 @@ bool MayRecord() {
   if (mode != 3) return false;
   // As a call from this library's code, so the pthread layer takes the
   // runtime's own thread (made by Init, under its lock) as internal.
-  threads::SyncState none{"", 0, {}};
+  threads::SyncState none{"", {}};
   threads::Blocking inside(none, reinterpret_cast<const void*>(&MayRecord));
   return cap::Runtime::Get().EnsureInit();
 }

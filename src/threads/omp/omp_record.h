@@ -13,8 +13,7 @@ namespace plx::omp {
 struct Def {
   const char* name;
   const char* category;
-  uint32_t color;  // states only
-  bool event;      // an instant event type with an int payload
+  bool event;  // an instant event type with an int payload
   std::atomic<uint32_t> handle{0};
 };
 

@@ -29,6 +29,8 @@ export interface ParallaxHooks {
   ready: boolean;
   /** error messages shown in the banner */
   errors(): string[];
+  /** the colour each state is drawn in now (recorded, the palette's, picked in the legend, or its paradigm's) */
+  stateColors(): string[];
   /** the loaded trace's summary */
   summary: TraceSummary | null;
   replay: {
