@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { colorFromName } from '../base/color';
 import type { StateInfo } from '../protocol/api.gen';
-import { StateStyles, type KeyValueStore } from './state_style';
+import { statePalette } from '../views/paradigm/palette';
+import { paradigm } from '../views/paradigm/paradigms';
+import { paradigmColoring, setParadigmColoring, StateStyles, type KeyValueStore } from './state_style';
 
 const states: StateInfo[] = [
   { index: 0, name: 'compute', category: '', color: '#112233' },
@@ -14,10 +15,10 @@ function memoryStore(): KeyValueStore & { data: Map<string, string> } {
 }
 
 describe('StateStyles', () => {
-  it('uses recorded colours, else a colour from the name', () => {
+  it('uses recorded colours, else the palette\'s', () => {
     const s = new StateStyles(states, 'run.plx');
     expect(s.color(0)).toBe('#112233');
-    expect(s.color(1)).toBe(colorFromName('MPI_Wait'));
+    expect(s.color(1)).toBe(statePalette(states)[1]);
     expect(s.visible(1)).toBe(true);
   });
 
@@ -46,5 +47,36 @@ describe('StateStyles', () => {
     const store = memoryStore();
     store.data.set('parallax.states.run.plx', '{not json');
     expect(new StateStyles(states, 'run.plx', store).color(0)).toBe('#112233');
+  });
+
+  it('paints states in their paradigm colour while paradigm colouring is on, keeping their own', () => {
+    const store = memoryStore();
+    const s = new StateStyles(states, 'run.plx', store);
+    s.setVisible(1, false);
+    let calls = 0;
+    const off = s.onChange(() => calls++);
+    try {
+      setParadigmColoring(true);
+      expect(paradigmColoring()).toBe(true);
+      expect(calls).toBe(1);
+      expect(s.color(0)).toBe(paradigm('computing').color);
+      expect(s.color(1)).toBe(paradigm('p2p').color);
+      expect(s.ownColor(0)).toBe('#112233');
+      expect(s.visible(1)).toBe(false);
+      // A StateStyles made now (a live trace's new states) follows the switch too.
+      expect(new StateStyles(states, 'run.plx').color(1)).toBe(paradigm('p2p').color);
+      setParadigmColoring(true); // unchanged: no event
+      expect(calls).toBe(1);
+      // The switch is not saved as the states' own colours.
+      expect(new StateStyles(states, 'run.plx', store).ownColor(0)).toBe('#112233');
+    } finally {
+      setParadigmColoring(false);
+    }
+    expect(calls).toBe(2);
+    expect(s.color(0)).toBe('#112233');
+    off();
+    setParadigmColoring(true);
+    setParadigmColoring(false);
+    expect(calls).toBe(2);
   });
 });
