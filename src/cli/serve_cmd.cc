@@ -40,6 +40,7 @@ struct ServeOptions {
   double window_seconds = 60;
   std::string window_bytes = "1G";
   int update_ms = 100;
+  std::vector<std::string> source_dirs;  // each may be DIR:DIR:...
 };
 
 // "HOST:PORT", "[V6]:PORT" or ":PORT" (127.0.0.1).
@@ -166,6 +167,17 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
   signal(SIGPIPE, SIG_IGN);
 
   server::TraceStore store;
+  std::vector<std::string> source_dirs;
+  for (const std::string& list : o.source_dirs) {
+    for (std::string_view rest = list; !rest.empty();) {
+      const std::string dir(NextToken(&rest, ':'));
+      if (dir.empty()) continue;
+      if (!std::filesystem::is_directory(dir))
+        return NotFound("--source-dir: " + dir + ": no such folder");
+      source_dirs.push_back(std::filesystem::absolute(dir).lexically_normal().string());
+    }
+  }
+  store.SetSourceDirs(std::move(source_dirs));
   std::mutex print_mu;
   for (const std::string& path : paths) {
     // Above --memory, a trace is served from its file (docs/memory.md).
@@ -270,6 +282,9 @@ void AddServerOptions(CLI::App* app, ServeOptions* o) {
   app->add_option("--web-dir", o->web_dir,
                   "Folder of the built viewer (default: found beside the program or in web/dist)");
   app->add_flag("--no-browser", o->no_browser, "Do not open a browser");
+  app->add_option("--source-dir", o->source_dirs,
+                  "Folder the source view looks up relative call-site files in, before the "
+                  "trace file's folder (repeatable, or DIR:DIR)");
 }
 
 }  // namespace

@@ -235,7 +235,7 @@ TEST_F(ApiThreadsTest, ATraceWithoutSchedulingOrOpenmpData) {
   EXPECT_EQ(api.Handle("/traces/t/loops", "loop=0").status, 400);
 }
 
-TEST(ApiThreadNames, ThreadsOfAProcessThatReadTheSameAreToldApart) {
+TEST(ApiSummaryNames, ThreadsOfAProcessThatReadTheSameAreToldApart) {
   // Five `zstd` rows could not be told apart: a name shared in a process
   // gets the tid, and a tid shared too (imported traces) the position.
   testing::TempDir dir;
@@ -252,6 +252,7 @@ thread 1 0 tid=6 name=zstd
 thread 1 1 tid=10
 thread 1 2 tid=11
 state 0 1 work
+state 0 2 hot color=#ff0000
 enter 0 0 t=1000 work
 leave 0 0 t=2000 work
 )",
@@ -267,6 +268,9 @@ leave 0 0 t=2000 work
   std::vector<std::string> names;
   for (const auto& t : summary["threads"])
     names.push_back(t["name"]);
+  // Only a recorded colour is sent; the viewer's palette colours the rest.
+  EXPECT_EQ(summary["states"][0]["color"], "");
+  EXPECT_EQ(summary["states"][1]["color"], "#ff0000");
   EXPECT_EQ(names,
             (std::vector<std::string>{"main", "zstd (tid 7)", "zstd (tid 8)", "zstd (tid 9 #1)",
                                       "zstd (tid 9 #2)", "zstd", "thread 10", "thread 11"}));

@@ -128,43 +128,10 @@ std::string RowLabel(const model::Trace& t, uint32_t thread) {
 }
 
 std::string StateColor(const model::State& s) {
-  uint32_t rgb = 0;
-  if (s.color & 0x1000000u) {
-    rgb = s.color & 0xffffffu;
-  } else {
-    // FNV-1a of the name picks a hue; saturation and lightness stay readable.
-    uint32_t h = 2166136261u;
-    for (unsigned char c : s.name)
-      h = (h ^ c) * 16777619u;
-    const double hue = (h % 360) / 60.0;
-    const double sat = 0.55 + (h >> 9) % 20 / 100.0, light = 0.55 + (h >> 17) % 10 / 100.0;
-    const double chroma = (1 - std::fabs(2 * light - 1)) * sat;
-    const double x = chroma * (1 - std::fabs(std::fmod(hue, 2.0) - 1));
-    double r = 0, g = 0, b = 0;
-    switch (static_cast<int>(hue)) {
-      case 0:
-        r = chroma, g = x;
-        break;
-      case 1:
-        r = x, g = chroma;
-        break;
-      case 2:
-        g = chroma, b = x;
-        break;
-      case 3:
-        g = x, b = chroma;
-        break;
-      case 4:
-        r = x, b = chroma;
-        break;
-      default:
-        r = chroma, b = x;
-        break;
-    }
-    const double m = light - chroma / 2;
-    auto byte = [&](double v) { return static_cast<uint32_t>(std::lround((v + m) * 255)); };
-    rgb = byte(r) << 16 | byte(g) << 8 | byte(b);
-  }
+  // Without a recorded colour the viewer picks one from its palette, where
+  // states of one family (point-to-point, collectives, ...) share a hue.
+  if (!(s.color & 0x1000000u)) return "";
+  const uint32_t rgb = s.color & 0xffffffu;
   char text[8];
   std::snprintf(text, sizeof text, "#%06x", rgb);
   return text;
@@ -224,6 +191,16 @@ std::shared_ptr<ServedTrace> TraceStore::Find(std::string_view id) const {
   return FindLocked(id);
 }
 
+void TraceStore::SetSourceDirs(std::vector<std::string> dirs) {
+  std::lock_guard lock(mu_);
+  source_dirs_ = std::move(dirs);
+}
+
+std::vector<std::string> TraceStore::source_dirs() const {
+  std::lock_guard lock(mu_);
+  return source_dirs_;
+}
+
 std::vector<std::shared_ptr<ServedTrace>> TraceStore::traces() const {
   std::lock_guard lock(mu_);
   return traces_;
@@ -251,7 +228,8 @@ bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::s
                      ApiResponse* r) {
   if (endpoint == "summary" || endpoint == "processes" || endpoint == "tile" ||
       endpoint == "rowmap" || endpoint == "details" || endpoint == "stats" ||
-      endpoint == "mountain" || endpoint == "query" || endpoint == "query-cancel")
+      endpoint == "mountain" || endpoint == "query" || endpoint == "query-cancel" ||
+      endpoint == "source-files" || endpoint == "source")
     return true;
   // Search counts its matches from the statistics (made right after ready).
   if (endpoint == "search") {
@@ -412,6 +390,8 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   if (endpoint == "loops") return Loops(*trace, q);
   if (endpoint == "query") return Query(*trace, q);
   if (endpoint == "query-cancel") return QueryCancel(*trace, q);
+  if (endpoint == "source-files") return SourceFilesHandler(*trace, store_.source_dirs());
+  if (endpoint == "source") return SourceHandler(*trace, q, store_.source_dirs());
   return ErrorResponse(404, "no such endpoint: " + std::string(endpoint));
 }
 

@@ -34,12 +34,17 @@ class TraceStore {
   std::shared_ptr<ServedTrace> Find(std::string_view id) const;
   /// The traces now, in the order they were added.
   std::vector<std::shared_ptr<ServedTrace>> traces() const;
+  /// The folders /source looks up relative source file names in (serve
+  /// --source-dir), before the trace file's own folder.
+  void SetSourceDirs(std::vector<std::string> dirs);
+  std::vector<std::string> source_dirs() const;
 
  private:
   std::shared_ptr<ServedTrace> FindLocked(std::string_view id) const;
 
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<ServedTrace>> traces_;
+  std::vector<std::string> source_dirs_;
 };
 
 class Api {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/selection.h"
 #include "base/status.h"
@@ -65,7 +66,7 @@ std::string ProcessLabel(const model::Process& p);
 std::string ThreadLabel(const model::Trace& t, uint32_t thread);
 /// 'rank 3 / main' style: process and thread.
 std::string RowLabel(const model::Trace& t, uint32_t thread);
-/// '#rrggbb': the recorded colour, else a stable one from the name.
+/// '#rrggbb': the recorded colour; '' when the trace records none.
 std::string StateColor(const model::State& s);
 
 ApiResponse Summary(ServedTrace& trace);
@@ -93,5 +94,11 @@ ApiResponse Loops(ServedTrace& trace, const QueryParams& q);
 /// SQL over the trace (api_query.cc).
 ApiResponse Query(ServedTrace& trace, const QueryParams& q);
 ApiResponse QueryCancel(ServedTrace& trace, const QueryParams& q);
+/// The source files of the call sites, and one of them with the time at its
+/// lines (api_source.cc); relative names are looked up in `source_dirs`,
+/// then beside the trace file.
+ApiResponse SourceFilesHandler(ServedTrace& trace, const std::vector<std::string>& source_dirs);
+ApiResponse SourceHandler(ServedTrace& trace, const QueryParams& q,
+                          const std::vector<std::string>& source_dirs);
 
 }  // namespace plx::server::handlers

@@ -87,7 +87,7 @@ export interface StateInfo {
   name: string;
   /** '' when none */
   category: string;
-  /** '#rrggbb': recorded, else a stable colour from the name */
+  /** '#rrggbb' when the trace records a colour, else '' (the viewer's palette picks one by the state's family) */
   color: string;
 }
 
@@ -370,6 +370,8 @@ export interface Finding {
   severity: string;
   /** one line for people */
   text: string;
+  /** ns the finding lost (a wait's length, a blocked call's time so far, an anomaly's excess over the usual, an imbalance's max - mean); 0 when it is not time (repairs, load problems). Waits, anomalies and imbalance are warnings from 1/1000 of the run and 10 µs up, info below */
+  cost: number;
   /** -1 when it has no place in the timeline */
   row: number;
   begin: number;
@@ -378,7 +380,7 @@ export interface Finding {
   slice: number;
 }
 
-/** What the analyses found, worst first within each kind. */
+/** What the analyses found, worst first within each kind (waits and imbalance by cost, anomalies by score). */
 export interface Diagnostics {
   repair: RepairSummary;
   /** ns of wait states in all */
@@ -681,4 +683,66 @@ export interface QueryResult {
 /** Whether a query of that id was running (it then answers 400 "query: cancelled"). */
 export interface QueryCancelResult {
   cancelled: boolean;
+}
+
+/** A source file the trace's call sites name. */
+export interface SourceFileEntry {
+  /** its position in SourceFiles.files; /source takes it as `file` */
+  index: number;
+  /** as the trace names it */
+  file: string;
+  /** whether it is on the server's machine (absolute, or relative to a search folder) */
+  found: boolean;
+  /** slices at its call sites */
+  count: number;
+  /** their inclusive ns */
+  total: number;
+}
+
+/** The source files of the call sites, by name. */
+export interface SourceFiles {
+  files: SourceFileEntry[];
+  /** where relative names are looked up, in order: serve --source-dir folders, then the trace file's folder */
+  search_dirs: string[];
+}
+
+/** The slices of one state at one source line. */
+export interface SourceLineState {
+  state: number;
+  name: string;
+  count: number;
+  /** inclusive ns */
+  total: number;
+}
+
+/** The time at one line's call sites: the sums of their /stats?callsites=1 rows. */
+export interface SourceLine {
+  /** 1-based */
+  line: number;
+  /** slices */
+  count: number;
+  /** inclusive ns */
+  total: number;
+  /** exclusive ns */
+  self: number;
+  /** most total first */
+  states: SourceLineState[];
+}
+
+/** A source file and the time spent at its lines. */
+export interface SourceText {
+  /** as in SourceFiles */
+  index: number;
+  /** as the trace names it */
+  file: string;
+  /** where the server read it */
+  path: string;
+  /** slices at its call sites */
+  count: number;
+  /** their inclusive ns */
+  total: number;
+  /** its lines, without line ends (text[0] is line 1) */
+  text: string[];
+  /** lines with call sites that have slices, by line */
+  lines: SourceLine[];
 }

@@ -1,9 +1,29 @@
 // The details panel: the selected slice, instant event or message, and below
 // them what links it to other events (widgets/details_links.ts), added once
-// they are known.
+// they are known. A call site's file:line is a link that sends
+// OPEN_SOURCE_EVENT (the Source tab, views/source, shows it).
 import { formatDuration, formatTime, formatTimeSpan } from '../base/format';
 import type { Details, TraceSummary } from '../protocol/api.gen';
 import { h } from './dom';
+
+/** The DOM event a call-site link sends (bubbling), with an OpenSourceDetail. */
+export const OPEN_SOURCE_EVENT = 'parallax:open-source';
+
+export interface OpenSourceDetail {
+  /** exactly as the trace names it */
+  file: string;
+  line: number;
+}
+
+/** A 'file:line' button that sends OPEN_SOURCE_EVENT when clicked. */
+export function sourceLink(file: string, line: number): HTMLButtonElement {
+  const b = h('button', { type: 'button', class: 'details-link', 'data-testid': 'details-callsite-link', title: 'Show in the Source tab' }, `${file}:${line}`);
+  b.addEventListener('click', () => {
+    const detail: OpenSourceDetail = { file, line };
+    b.dispatchEvent(new CustomEvent(OPEN_SOURCE_EVENT, { bubbles: true, detail }));
+  });
+  return b;
+}
 
 /** 'rank 3 / main' for a row. */
 export function rowLabel(summary: TraceSummary, row: number): string {
@@ -48,8 +68,10 @@ export class DetailsPanel {
     const [begin, end] = formatTimeSpan(d.begin, d.end);
     this.el.dataset['kind'] = d.kind;
     const dl = h('dl', { class: 'details-list' });
-    const add = (label: string, value: string, key?: string): void => {
-      dl.append(h('dt', {}, label), h('dd', key ? { 'data-field': key } : {}, value));
+    const add = (label: string, value: string | (Node | string)[], key?: string): void => {
+      const dd = h('dd', key ? { 'data-field': key } : {});
+      dd.append(...(typeof value === 'string' ? [value] : value));
+      dl.append(h('dt', {}, label), dd);
     };
     add('Name', d.name, 'name');
     add('Kind', d.kind, 'kind');
@@ -70,8 +92,8 @@ export class DetailsPanel {
     }
     if (d.callsite) {
       const c = d.callsite;
-      const where = c.file ? `${c.file}:${c.line}` : '';
-      add('Call site', [where, c.function].filter(Boolean).join(' ') || '(unknown)', 'callsite');
+      if (c.file) add('Call site', c.function ? [sourceLink(c.file, c.line), ` ${c.function}`] : [sourceLink(c.file, c.line)], 'callsite');
+      else add('Call site', c.function || '(unknown)', 'callsite');
     }
     for (const f of d.fields) add(f.label, f.value);
     this.body.replaceChildren(dl);
