@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis/concurrency_profile.h"
+#include "analysis/finding_severity.h"
 #include "analysis/histogram.h"
 #include "base/strings.h"
 #include "server/api/api_handlers.h"
@@ -46,12 +47,15 @@ std::string StateName(const model::Trace& t, uint32_t state) {
   return state < t.states.size() ? t.states[state].name : "?";
 }
 
+// `cost_ns`: the time the finding lost (what the panel ranks by), 0 when it is not time.
 Json FindingJson(const model::Trace& t, std::string kind, std::string severity, std::string text,
-                 uint32_t thread, int64_t begin_ns, int64_t end_ns, uint32_t slice) {
+                 uint32_t thread, int64_t begin_ns, int64_t end_ns, uint32_t slice,
+                 double cost_ns = 0) {
   const bool placed = thread != model::kNone;
   return Json{{"kind", std::move(kind)},
               {"severity", std::move(severity)},
               {"text", std::move(text)},
+              {"cost", std::llround(cost_ns)},
               {"row", placed ? static_cast<int64_t>(thread) : -1},
               {"begin", placed ? TraceTime(t, begin_ns) : 0.0},
               {"end", placed ? TraceTime(t, end_ns) : 0.0},
@@ -355,14 +359,15 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
     findings.push_back(
         FindingJson(t, "deadlock", "error",
                     "deadlock: ranks " + RankList(d.ranks) + " wait for each other (" + calls + ")",
-                    first.thread, first.since_ns, t.end_ns, first.slice));
+                    first.thread, first.since_ns, t.end_ns, first.slice,
+                    static_cast<double>(t.end_ns - first.since_ns)));
   }
   for (size_t i = 0; i < dead.not_in_cycle.size() && i < limit; ++i) {
     const analysis::BlockedCall& b = dead.blocked[dead.not_in_cycle[i]];
     std::string text = RankOrRow(t, b.thread) + " never returned from " + StateName(t, b.state);
     if (!b.waits_for.empty()) text += ", waiting for ranks " + RankList(b.waits_for);
-    findings.push_back(
-        FindingJson(t, "blocked", "error", text, b.thread, b.since_ns, t.end_ns, b.slice));
+    findings.push_back(FindingJson(t, "blocked", "error", text, b.thread, b.since_ns, t.end_ns,
+                                   b.slice, static_cast<double>(t.end_ns - b.since_ns)));
   }
 
   const analysis::WaitStatesReport& waits = served.waits();
@@ -373,11 +378,14 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
   std::partial_sort(longest.begin(), longest.begin() + static_cast<std::ptrdiff_t>(keep_waits),
                     longest.end(), [](auto* a, auto* b) { return analysis::LongerWait(*a, *b); });
   const SliceRefs refs(served);
+  // Severity from what a finding cost against the run (finding_severity.h).
+  const int64_t run_ns = t.end_ns - t.begin_ns;
   for (size_t i = 0; i < keep_waits; ++i) {
     const analysis::WaitInstance& w = *longest[i];
-    findings.push_back(FindingJson(t, analysis::WaitKindName(w.kind), "warning",
-                                   WaitText(t, refs, w), w.thread, w.begin_ns, w.end_ns(),
-                                   w.slice));
+    const auto cost = static_cast<double>(w.wait_ns);
+    findings.push_back(FindingJson(t, analysis::WaitKindName(w.kind),
+                                   analysis::CostSeverity(cost, run_ns), WaitText(t, refs, w),
+                                   w.thread, w.begin_ns, w.end_ns(), w.slice, cost));
   }
 
   const time::RepairReport& repair = served.repair();
@@ -396,11 +404,13 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
 
   for (size_t i = 0; i < served.anomalies().size() && i < limit; ++i) {
     const analysis::Anomaly& a = served.anomalies()[i];
-    findings.push_back(FindingJson(t, "anomaly", "warning",
+    const double cost = std::max(0.0, static_cast<double>(a.duration_ns) - a.median_ns);
+    findings.push_back(FindingJson(t, "anomaly", analysis::CostSeverity(cost, run_ns),
                                    t.states[a.state].name + " on " + RankOrRow(t, a.thread) +
                                        " took " + FormatDuration(a.duration_ns) + ", usually " +
                                        FormatDuration(std::llround(a.median_ns)),
-                                   a.thread, a.begin_ns, a.begin_ns + a.duration_ns, a.slice));
+                                   a.thread, a.begin_ns, a.begin_ns + a.duration_ns, a.slice,
+                                   cost));
   }
 
   const analysis::ImbalanceReport& imbalance = served.imbalance();
@@ -419,11 +429,11 @@ ApiResponse DiagnosticsHandler(ServedTrace& served, const QueryParams& q) {
     }
     char percent[16];
     std::snprintf(percent, sizeof percent, "%.0f%%", r.percent);
-    findings.push_back(FindingJson(t, "imbalance", "warning",
+    findings.push_back(FindingJson(t, "imbalance", analysis::CostSeverity(r.lost_ns, run_ns),
                                    "imbalance: " + t.states[r.state].name + " takes " +
                                        FormatDuration(r.max_ns) + " on " + who + ", " + percent +
                                        " above the mean",
-                                   thread, t.begin_ns, t.end_ns, model::kNone));
+                                   thread, t.begin_ns, t.end_ns, model::kNone, r.lost_ns));
   }
 
   for (size_t i = 0; i < t.problems.size() && i < limit; ++i)

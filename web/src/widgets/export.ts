@@ -1,8 +1,13 @@
 // PNG and SVG export of a view: the view's paint() draws into an offscreen
-// canvas (at 2x for a sharp PNG) or an SvgPainter, and the file is downloaded.
+// canvas (at 2x for a sharp PNG) or an SvgPainter, a footer below it names the
+// trace, the time range shown and the states' colours (export_caption.ts), and
+// the file is downloaded.
 import { CanvasPainter } from '../render/canvas_painter';
 import type { Painter } from '../render/painter';
 import { SvgPainter } from '../render/svg_painter';
+import { withCaption, type ExportCaption } from './export_caption';
+
+export type { ExportCaption } from './export_caption';
 
 export interface ExportSize {
   width: number;
@@ -101,17 +106,30 @@ export function downloadBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+let captionSource: ((name: string) => ExportCaption | null) | null = null;
+
 /**
- * Exports a view's picture as `<name>.png` or `<name>.svg`. Returns a promise
- * that rejects when rendering fails (callers may ignore it and treat this as
- * fire-and-forget; failures are also logged).
+ * Where exports take their footer from (the shell: the trace, the timeline's
+ * window, the legend's states), given the export's name; null: no footer.
+ */
+export function setExportCaption(source: ((name: string) => ExportCaption | null) | null): void {
+  captionSource = source;
+}
+
+/**
+ * Exports a view's picture as `<name>.png` or `<name>.svg`, with the footer
+ * `caption` (by default the one setExportCaption gives) below it. Returns a
+ * promise that rejects when rendering fails (callers may ignore it and treat
+ * this as fire-and-forget; failures are also logged).
  */
 export function exportView(
   name: string,
-  size: ExportSize,
-  paint: (p: Painter) => void,
+  viewSize: ExportSize,
+  viewPaint: (p: Painter) => void,
   format: 'png' | 'svg',
+  caption: ExportCaption | null = captionSource?.(name) ?? null,
 ): Promise<void> {
+  const { size, paint } = caption ? withCaption(viewSize, viewPaint, caption) : { size: viewSize, paint: viewPaint };
   const file = `${safeFileName(name)}.${format}`;
   const done =
     format === 'svg'

@@ -1,6 +1,9 @@
 // The search box: typing asks the server for states by name and lists their
-// slices; choosing one (click or Enter for the next) jumps there.
+// slices; choosing one (click, or Enter / Shift+Enter / the arrow buttons for
+// the next and previous) goes there and folds the list away so that it does
+// not cover the timeline; the count "3 of 120" stays in the top bar.
 import { formatDuration, formatTime } from '../base/format';
+import type { TimeWindow } from '../base/time_scale';
 import type { SearchResult, SliceRef, TraceSummary } from '../protocol/api.gen';
 import type { ApiClient } from '../views/context';
 import { rowLabel } from './details';
@@ -8,6 +11,23 @@ import { h } from './dom';
 
 const LIMIT = 100;
 const DEBOUNCE_MS = 200;
+/** A match keeps the zoom when it takes at most this share of the window (the rest is context). */
+const FIT_SHARE = 0.5;
+/** Else the window zooms out to this many times the match's length. */
+export const MATCH_CONTEXT = 10;
+
+/**
+ * The window that shows a search match: the same width centred on it when it
+ * fits with context around it, else one MATCH_CONTEXT times its length (a
+ * jump never zooms in, so the user keeps the picture around the match).
+ */
+export function matchWindow(w: TimeWindow, match: { begin: number; end: number }): TimeWindow {
+  const span = w.to - w.from;
+  const length = Math.max(match.end - match.begin, 0);
+  const width = length <= span * FIT_SHARE ? span : length * MATCH_CONTEXT;
+  const mid = (match.begin + match.end) / 2;
+  return { from: mid - width / 2, to: mid + width / 2 };
+}
 
 export class SearchBox {
   readonly el: HTMLElement;
@@ -31,7 +51,20 @@ export class SearchBox {
     });
     this.count = h('span', { class: 'search-count', 'data-testid': 'search-count' });
     this.list = h('ul', { class: 'search-results', 'data-testid': 'search-results', hidden: true });
-    this.el = h('div', { class: 'search', 'data-testid': 'search' }, this.input, this.count, this.list);
+    const step = (label: string, title: string, by: 1 | -1): HTMLButtonElement => {
+      const b = h('button', { type: 'button', class: 'search-step', title, 'data-testid': `search-${by > 0 ? 'next' : 'prev'}` }, label);
+      b.addEventListener('click', () => void this.next(by));
+      return b;
+    };
+    this.el = h(
+      'div',
+      { class: 'search', 'data-testid': 'search' },
+      this.input,
+      this.count,
+      step('‹', 'Previous match (Shift+Enter)', -1),
+      step('›', 'Next match (Enter)', 1),
+      this.list,
+    );
     this.input.addEventListener('input', () => this.schedule());
     this.input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
@@ -46,8 +79,9 @@ export class SearchBox {
         (this.list.querySelector('button') as HTMLButtonElement | null)?.focus();
       }
     });
+    // Once a match is chosen the list stays folded (ArrowDown opens it again).
     this.input.addEventListener('focus', () => {
-      if (this.slices.length) this.list.hidden = false;
+      if (this.slices.length && this.index < 0) this.list.hidden = false;
     });
     this.el.addEventListener('focusout', (e) => {
       if (!this.el.contains(e.relatedTarget as Node | null)) this.list.hidden = true;
@@ -84,7 +118,7 @@ export class SearchBox {
     this.slices = [...r.slices];
     this.index = -1;
     this.render();
-    this.list.hidden = false;
+    this.list.hidden = this.slices.length === 0;
   }
 
   /** Jumps to the next (or previous) match, fetching more when at the end. */
@@ -114,6 +148,8 @@ export class SearchBox {
     this.index = i;
     for (const [j, li] of Array.from(this.list.children).entries()) li.classList.toggle('current', j === i);
     this.updateCount();
+    if (this.el.contains(document.activeElement) && document.activeElement !== this.input) this.input.focus();
+    this.list.hidden = true;
     this.onChoose(s);
   }
 
@@ -149,6 +185,6 @@ export class SearchBox {
       return h('li', { class: i === this.index ? 'current' : '' }, b);
     });
     this.list.replaceChildren(...items);
-    this.list.hidden = items.length === 0;
+    if (items.length === 0) this.list.hidden = true;
   }
 }

@@ -18,9 +18,12 @@ export const KINDS: readonly { kind: string; title: string }[] = [
 export interface FindingGroup {
   kind: string;
   title: string;
+  /** costliest first */
   findings: Finding[];
   /** the worst severity in the group */
   severity: string;
+  /** ns the listed findings cost together */
+  cost: number;
 }
 
 const SEVERITY_RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
@@ -40,10 +43,11 @@ export function severityStyle(s: string): { icon: string; color: string; label: 
 }
 
 /**
- * Findings by kind, in KINDS order (unknown kinds after, in order of first
- * appearance); within a kind, the server's order (worst first) is kept.
- * `alsoKinds` get a group even with no finding listed (a kind that has
- * findings, all cut by the limit).
+ * Findings by kind, costliest first within a kind (findings that cost no
+ * time keep the server's order), the kinds by their worst severity, then by
+ * what their findings cost together, then in KINDS order (unknown kinds
+ * after, in order of first appearance). `alsoKinds` get a group even with no
+ * finding listed (a kind that has findings, all cut by the limit).
  */
 export function groupFindings(findings: readonly Finding[], alsoKinds: readonly string[] = []): FindingGroup[] {
   const byKind = new Map<string, Finding[]>();
@@ -54,12 +58,28 @@ export function groupFindings(findings: readonly Finding[], alsoKinds: readonly 
     list.push(f);
   }
   const order = [...KINDS.map((k) => k.kind).filter((k) => byKind.has(k)), ...[...byKind.keys()].filter((k) => !KINDS.some((x) => x.kind === k))];
-  return order.map((kind) => {
-    const list = byKind.get(kind)!;
+  const groups = order.map((kind) => {
+    const list = byKind.get(kind)!.sort((a, b) => b.cost - a.cost);
     let worst = list[0]?.severity ?? 'info';
     for (const f of list) if (severityRank(f.severity) < severityRank(worst)) worst = f.severity;
-    return { kind, title: KINDS.find((k) => k.kind === kind)?.title ?? kind, findings: list, severity: worst };
+    const cost = list.reduce((sum, f) => sum + f.cost, 0);
+    return { kind, title: KINDS.find((k) => k.kind === kind)?.title ?? kind, findings: list, severity: worst, cost };
   });
+  // Array.prototype.sort is stable: equal groups keep the KINDS order.
+  return groups.sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || b.cost - a.cost);
+}
+
+/**
+ * What a group's findings cost: '12.5 ms lost' for a whole list; for a cut
+ * list with a known total (the wait kinds, from /waits) '45 ms lost in all,
+ * 12.5 ms by the 200 listed'; '' when they cost no time.
+ */
+export function costText(g: FindingGroup, total: number | undefined, cut: boolean): string {
+  if (cut && total !== undefined && total > g.cost) {
+    return `${formatDuration(total)} lost in all, ${formatDuration(g.cost)} by the ${formatCount(g.findings.length)} listed`;
+  }
+  if (g.cost <= 0) return '';
+  return `${formatDuration(g.cost)} lost${cut ? ` by the ${formatCount(g.findings.length)} listed` : ''}`;
 }
 
 /** One line about causal repair. */
@@ -88,6 +108,8 @@ export interface FindingTotals {
   byKind: Partial<Record<string, number>>;
   /** waits of every kind together (/waits total.count) */
   waits?: number;
+  /** ns lost in all, by kind, when known: the wait kinds from /waits' totals */
+  costByKind?: Partial<Record<string, number>>;
 }
 
 export interface GroupCount {

@@ -2,33 +2,42 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Diagnostics, Finding, WaitInstance, WaitsResult } from '../../protocol/api.gen';
 import { fakeContext, flush } from '../common/testing';
-import { countWaitKinds, groupCount, groupFindings, repairText, waitText } from './diagnostics_groups';
+import { costText, countWaitKinds, groupCount, groupFindings, repairText, waitText } from './diagnostics_groups';
 import { DIAGNOSTICS_VIEW } from './diagnostics_view';
 
-function finding(kind: string, severity: string, text: string, row = 1, slice = -1): Finding {
-  return { kind, severity, text, row, begin: 1000, end: 5000, slice };
+function finding(kind: string, severity: string, text: string, row = 1, slice = -1, cost = 0): Finding {
+  return { kind, severity, text, row, begin: 1000, end: 5000, slice, cost };
 }
 
 const diagnostics: Diagnostics = {
   repair: { violations_before: 12, violations_after: 0, events_moved: 30, max_shift: 2500 },
   wait_total: 3_500_000,
   findings: [
-    finding('late-sender', 'warning', 'rank 1 waited 2 ms for rank 0', 2, 17),
+    finding('late-sender', 'info', 'rank 2 waited 1 µs for rank 0', 3, 18, 1000),
     finding('problem', 'error', 'truncated stream 3', -1),
-    finding('deadlock', 'error', 'ranks 0 and 1 wait for each other', 0, 5),
-    finding('late-sender', 'info', 'rank 2 waited 1 µs for rank 0', 3, 18),
+    finding('deadlock', 'error', 'ranks 0 and 1 wait for each other', 0, 5, 9_000_000),
+    finding('late-sender', 'warning', 'rank 1 waited 2 ms for rank 0', 2, 17, 2_000_000),
+    finding('imbalance', 'info', 'imbalance: MPI_Comm_size takes 30 ns on rank 3, 50% above the mean', -1, -1, 10),
     finding('custom', 'info', 'something new', -1),
   ],
 };
 
 describe('diagnostics groups', () => {
-  it('groups by kind in the panel order, keeping the order within a kind', () => {
+  it('groups by kind, worst and costliest first, and the findings by cost', () => {
     const g = groupFindings(diagnostics.findings);
-    expect(g.map((x) => x.kind)).toEqual(['deadlock', 'late-sender', 'problem', 'custom']);
-    expect(g[1]!.findings.map((f) => f.slice)).toEqual([17, 18]);
-    expect(g[1]!.severity).toBe('warning');
-    expect(g[1]!.title).toBe('Late senders');
-    expect(g[3]!.title).toBe('custom');
+    expect(g.map((x) => x.kind)).toEqual(['deadlock', 'problem', 'late-sender', 'imbalance', 'custom']);
+    expect(g[2]!.findings.map((f) => f.slice)).toEqual([17, 18]);
+    expect(g[2]!.severity).toBe('warning');
+    expect(g[2]!.cost).toBe(2_001_000);
+    expect(g[2]!.title).toBe('Late senders');
+    expect(g[4]!.title).toBe('custom');
+  });
+  it('says what a group cost', () => {
+    const [deadlock, problem, late] = groupFindings(diagnostics.findings);
+    expect(costText(deadlock!, undefined, false)).toBe('9 ms lost');
+    expect(costText(problem!, undefined, false)).toBe('');
+    expect(costText(late!, undefined, true)).toBe('2.001 ms lost by the 2 listed');
+    expect(costText(late!, 7_500_000, true)).toBe('7.5 ms lost in all, 2.001 ms by the 2 listed');
   });
   it('says when a list is cut: of its total, or that more may follow', () => {
     const late = Array.from({ length: 200 }, (_, i) => finding('late-sender', 'warning', `w${i}`));
@@ -75,7 +84,12 @@ describe('diagnostics view', () => {
     expect(host.querySelector('[data-testid=repair-summary]')!.textContent).toContain('12 clock condition violations');
     expect(host.querySelector('[data-testid=wait-total]')!.textContent).toBe('Total wait time: 3.5 ms');
     const groups = [...host.querySelectorAll('[data-testid=finding-group]')].map((g) => g.getAttribute('data-kind'));
-    expect(groups).toEqual(['deadlock', 'late-sender', 'problem', 'custom']);
+    expect(groups).toEqual(['deadlock', 'problem', 'late-sender', 'imbalance', 'custom']);
+    const late = [...host.querySelectorAll('[data-testid=finding][data-kind=late-sender]')];
+    expect(late.map((e) => e.getAttribute('data-cost'))).toEqual(['2000000', '1000']);
+    expect(late[0]!.textContent).toContain('2 ms lost');
+    expect(host.querySelector('[data-kind=imbalance] [data-testid=finding]')!.getAttribute('data-severity')).toBe('info');
+    expect(host.querySelector('[data-kind=deadlock] [data-testid=finding-group-cost]')!.textContent).toBe('9 ms lost');
     expect(host.querySelectorAll('[data-testid=finding][data-kind=late-sender]')).toHaveLength(2);
     expect(host.querySelector('[data-testid=finding][data-kind=deadlock]')!.getAttribute('data-severity')).toBe('error');
   });

@@ -3,8 +3,9 @@
 import type { Diagnostics, Finding } from '../../protocol/api.gen';
 import { el, onActivate, RequestSeq, StatusLine } from '../common/dom';
 import type { ApiClient, View, ViewContext, ViewFactory } from '../context';
+import { formatDuration } from '../common/format';
 import {
-  countWaitKinds, type FindingTotals, groupCount, groupFindings, repairText, severityStyle, WAIT_KINDS, waitText,
+  costText, countWaitKinds, type FindingTotals, groupCount, groupFindings, repairText, severityStyle, WAIT_KINDS, waitText,
 } from './diagnostics_groups';
 
 /** Findings per kind asked of /diagnostics (its default, spec/api.toml). */
@@ -25,6 +26,7 @@ async function findingTotals(api: ApiClient, d: Diagnostics): Promise<FindingTot
   });
   const waits = api.get('waits', { limit: 0 }).then(async (w) => {
     totals.waits = w.total.count;
+    totals.costByKind = { 'late-sender': w.total.late_sender, 'late-receiver': w.total.late_receiver, collective: w.total.collective };
     const waitsListed = WAIT_KINDS.reduce((n, k) => n + listed(k), 0);
     if (w.total.count <= waitsListed || w.total.count > WAITS_COUNTED) return;
     const all = await api.get('waits', { limit: w.total.count });
@@ -81,11 +83,14 @@ export class DiagnosticsView implements View {
       const count = groupCount(g, DIAGNOSTICS_LIMIT, totals, waitsListed);
       const heading = el('h3', { class: 'finding-group-title', 'data-testid': 'finding-group-title' }, el('span', { class: 'severity-icon', 'aria-hidden': 'true' }, `${style.icon} `), count.heading);
       heading.style.color = style.color;
+      const cost = costText(g, totals.costByKind?.[g.kind], count.cut);
+      const costLine = el('div', { class: 'finding-group-cost', 'data-testid': 'finding-group-cost', style: 'color: #677084', hidden: cost === '' ? true : undefined }, cost);
       const list = el('ul', { class: 'findings' }, ...g.findings.map((f) => this.item(f)));
       parts.push(el('section', {
         class: 'finding-group', 'data-testid': 'finding-group', 'data-kind': g.kind,
         'data-shown': g.findings.length, 'data-total': count.total ?? undefined, 'data-cut': String(count.cut),
-      }, heading, list));
+        'data-cost': g.cost,
+      }, heading, costLine, list));
     }
     this.body.replaceChildren(...parts);
   }
@@ -102,6 +107,7 @@ export class DiagnosticsView implements View {
         'data-testid': 'finding',
         'data-kind': f.kind,
         'data-severity': f.severity,
+        'data-cost': f.cost,
         role: placed ? 'button' : undefined,
         tabindex: placed ? 0 : undefined,
         title: placed ? 'show in the timeline' : undefined,
@@ -109,6 +115,7 @@ export class DiagnosticsView implements View {
       icon,
       ' ',
       f.text,
+      ...(f.cost > 0 ? [el('span', { class: 'finding-cost', style: 'color: #677084', title: 'time lost' }, ` — ${formatDuration(f.cost)} lost`)] : []),
     );
     if (placed) {
       li.style.cursor = 'pointer';
