@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_NAMED_VIEWS, NamedViews } from './named_views';
 import type { KeyValueStore } from './state_style';
 import type { ViewState } from './view_url';
+import { DEFAULT_ROW_VIEW } from '../views/timeline/row_view';
 
 function mapStore(): KeyValueStore & { map: Map<string, string> } {
   const map = new Map<string, string>();
@@ -16,6 +17,8 @@ const view = (from: number): ViewState => ({
   hidden: ['MPI_Send'],
   folded: [],
   compact: null,
+  labels: null,
+  rows: DEFAULT_ROW_VIEW,
 });
 
 describe('NamedViews', () => {

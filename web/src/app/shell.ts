@@ -18,11 +18,13 @@ import { TimelineView } from '../views/timeline/timeline';
 import { DetailsPanel, rowLabel } from '../widgets/details';
 import { h } from '../widgets/dom';
 import { ErrorBanner } from '../widgets/error_banner';
+import { setExportCaption } from '../widgets/export';
+import { exportCaption } from '../widgets/export_caption';
 import { HelpOverlay } from '../widgets/help';
 import { Legend } from '../widgets/legend';
 import { ProgressBar } from '../widgets/progress';
 import { ReplayBar } from '../widgets/replay_bar';
-import { SearchBox } from '../widgets/search';
+import { matchWindow, SearchBox } from '../widgets/search';
 import { StatusBar } from '../widgets/status_bar';
 import { mountainView } from '../views/registry';
 import './hooks';
@@ -86,6 +88,7 @@ export class Shell {
       timeline: null,
       ready: false,
       errors: () => this.errors.messages(),
+      stateColors: () => this.summary?.states.map((st) => this.styles?.color(st.index) ?? '') ?? [],
       summary: null,
       replay: null,
       live: null,
@@ -308,8 +311,11 @@ export class Shell {
 
     const ctx: ViewContext = { api, summary, timeline, states: styles, replay: this.cursor, updates: this.updates };
     this.updates.onUpdate((s) => this.panels.update(s));
+    // A match is shown in the window it fits (src/widgets/search.ts) and selected.
     const search = new SearchBox(api, summary, (s) => {
-      timeline.jumpTo({ row: s.row, begin: s.begin, end: s.end, slice: s.id });
+      timeline.setWindow(matchWindow(timeline.window(), s));
+      timeline.reveal(s.row, (s.begin + s.end) / 2);
+      timeline.selection.selectSlice(s.id, { row: s.row, begin: s.begin, end: s.end, depth: s.depth });
     });
     this.searchSlot.replaceChildren(search.el);
     const exports = new ViewExport({
@@ -322,6 +328,12 @@ export class Shell {
       onError: (e) => this.errors.show(e),
     });
     this.exports = exports;
+    // Exports carry the trace, the window and the states drawn (the timeline's
+    // tile; every state for a panel view or the compact mode).
+    setExportCaption((name) => {
+      const tile = name.endsWith('-timeline') && timeline.compactMode() === null ? timeline.tile : null;
+      return exportCaption(this.summary ?? summary, styles, timeline.window(), tile ? tile.slices.state : null);
+    });
     this.controls.replaceChildren(...timelineControls(timeline, (format) => exports.export(format)));
 
     // The mountain range shares the timeline's time axis: same label column

@@ -1,9 +1,10 @@
 // The controls in the top bar (zoom buttons, the compact mode and its row
-// height, overlay toggles, PNG and SVG export) and which view an export takes: the timeline, or the panel view
+// height, the rows' sort, filter and empty-row hiding, overlay toggles, PNG and SVG export) and which view an export takes: the timeline, or the panel view
 // last pressed on when it is a drawing.
 import type { Painter } from '../render/painter';
 import type { View } from '../views/context';
 import { COMPACT_ROW_HEIGHTS, parseRowHeight } from '../views/timeline/compact';
+import { parseRowSort } from '../views/timeline/row_view';
 import type { TimelineView } from '../views/timeline/timeline';
 import { h } from '../widgets/dom';
 import { exportView } from '../widgets/export';
@@ -93,7 +94,51 @@ function compactControls(timeline: TimelineView): HTMLElement {
   return h('span', { class: 'group' }, label, heights);
 }
 
-/** The top bar's groups of controls: zoom, compact mode, overlays, export. */
+/** How many states the sort menu offers to sort by (the trace's first ones). */
+const SORT_STATES = 40;
+
+/**
+ * Which rows the timeline shows: the sort (as recorded, by name, by time in
+ * MPI or in a state), a filter on host, process and thread names, hiding the
+ * rows with nothing in the window, and unpinning the rows pinned (a click on
+ * a thread's label pins it). All follow the row view however it changes.
+ */
+function rowControls(timeline: TimelineView, states: readonly string[]): HTMLElement {
+  const sort = h(
+    'select',
+    { 'data-testid': 'rows-sort', title: 'Order of the timeline rows', style: 'max-width: 10em' },
+    h('option', { value: 'host' }, 'by host'),
+    h('option', { value: 'name' }, 'by name'),
+    h('option', { value: 'mpi' }, 'by time in MPI'),
+    ...states.slice(0, SORT_STATES).map((s) => h('option', { value: `state:${s}` }, `by time in ${s}`)),
+  );
+  const filter = h('input', {
+    type: 'search', 'data-testid': 'rows-filter', placeholder: 'filter rows', style: 'width: 8em',
+    title: 'Show only rows whose host, process or thread name holds one of these comma-separated words',
+  });
+  const empty = h('input', { type: 'checkbox', 'data-testid': 'rows-empty' });
+  const unpin = h('button', { type: 'button', 'data-testid': 'rows-unpin', style: 'white-space: nowrap' }, 'unpin');
+  sort.addEventListener('change', () => timeline.rows.set({ sort: parseRowSort(sort.value) }));
+  filter.addEventListener('input', () => timeline.rows.set({ filter: filter.value }));
+  empty.addEventListener('change', () => timeline.rows.set({ hideEmpty: empty.checked }));
+  unpin.addEventListener('click', () => timeline.rows.set({ pinned: [] }));
+  const follow = (): void => {
+    const v = timeline.rows.view;
+    if (![...sort.options].some((o) => o.value === v.sort)) sort.append(h('option', { value: v.sort }, `by time in ${v.sort.slice(6)}`));
+    sort.value = v.sort;
+    if (filter.value !== v.filter) filter.value = v.filter;
+    empty.checked = v.hideEmpty;
+    unpin.disabled = v.pinned.length === 0;
+    unpin.textContent = v.pinned.length ? `unpin ${v.pinned.length}` : 'unpin';
+    unpin.title = v.pinned.length ? 'Unpin the pinned rows' : 'A click on a thread label pins the row on top';
+  };
+  timeline.onViewChange(follow);
+  follow();
+  const label = h('label', { class: 'toggle', title: 'Hide the rows with no record in the time window' }, empty, 'hide empty');
+  return h('span', { class: 'group' }, sort, filter, label, unpin);
+}
+
+/** The top bar's groups of controls: zoom, compact mode, rows, overlays, export. */
 export function timelineControls(timeline: TimelineView, exportAs: (format: ExportFormat) => void): HTMLElement[] {
   const button = (label: string, title: string, testid: string, fn: () => void): HTMLButtonElement => {
     const b = h('button', { type: 'button', title, 'data-testid': testid }, label);
@@ -114,6 +159,7 @@ export function timelineControls(timeline: TimelineView, exportAs: (format: Expo
       button('Fit', 'Show the whole trace (F)', 'zoom-fit', () => timeline.fit()),
     ),
     compactControls(timeline),
+    rowControls(timeline, timeline.stateNames()),
     h('span', { class: 'group' }, overlay('critical path', 'critical-path'), overlay('anomalies', 'anomalies')),
     h(
       'span',

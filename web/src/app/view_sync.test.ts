@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Details, StateInfo } from '../protocol/api.gen';
 import type { CompactRowHeight } from '../views/timeline/compact';
+import { DEFAULT_ROW_VIEW, type RowView } from '../views/timeline/row_view';
 import { ViewSync, WRITE_MS, type UrlPlace, type ViewParts } from './view_sync';
 
 const STATES: StateInfo[] = [
@@ -16,6 +17,8 @@ function setup(search: string) {
     message: null as { id: number } | null,
     folded: [] as string[],
     compact: null as CompactRowHeight | null,
+    labels: 200,
+    rows: DEFAULT_ROW_VIEW as RowView,
     tab: 'diagnostics',
     hidden: [false, false],
     selects: [] as string[],
@@ -28,6 +31,14 @@ function setup(search: string) {
       setCollapsed: (keys) => void (s.folded = [...keys]),
       compactMode: () => s.compact,
       setCompactMode: (h) => void (s.compact = h),
+      labelWidth: () => s.labels,
+      setLabelWidth: (w) => void (s.labels = w),
+      rows: {
+        get view() {
+          return s.rows;
+        },
+        set: (change) => void (s.rows = { ...s.rows, ...change }),
+      },
       selection: {
         get selected() {
           return s.slice >= 0 ? { id: s.slice, name: '', row: 0, begin: 0, end: 0, depth: 0 } : null;
@@ -134,8 +145,12 @@ describe('ViewSync', () => {
   it('applies a named view in place', async () => {
     const { s, sync } = setup('?token=abc');
     await sync.start();
-    await sync.apply({ trace: null, window: { from: 5, to: 6 }, selection: null, tab: 'matrix', hidden: [], folded: ['host:h'], compact: 'fit' });
-    expect(s).toMatchObject({ window: { from: 5, to: 6 }, tab: 'matrix', folded: ['host:h'], hidden: [false, false], slice: -1, compact: 'fit' });
+    await sync.apply({ trace: null, window: { from: 5, to: 6 }, selection: null, tab: 'matrix', hidden: [], folded: ['host:h'], compact: 'fit', labels: 300, rows: { ...DEFAULT_ROW_VIEW, sort: 'name', pinned: [2] } });
+    expect(s).toMatchObject({ window: { from: 5, to: 6 }, tab: 'matrix', folded: ['host:h'], hidden: [false, false], slice: -1, compact: 'fit', labels: 300 });
+    expect(s.rows).toMatchObject({ sort: 'name', pinned: [2] });
+    await sync.apply({ trace: null, window: null, selection: null, tab: '', hidden: [], folded: [], compact: null, labels: null, rows: DEFAULT_ROW_VIEW });
+    expect(s.labels).toBe(200);
+    expect(s.rows).toEqual(DEFAULT_ROW_VIEW);
     sync.stop();
   });
 });

@@ -6,6 +6,8 @@
 import type { Details, StateInfo } from '../protocol/api.gen';
 import type { TimeWindow } from '../base/time_scale';
 import type { CompactRowHeight } from '../views/timeline/compact';
+import { LABEL_WIDTH } from '../views/timeline/geometry';
+import type { RowView } from '../views/timeline/row_view';
 import type { TimelineSelection } from '../views/timeline/selection';
 import { queryOf, readView, writeView, type ViewState } from './view_url';
 
@@ -22,6 +24,10 @@ export interface ViewParts {
     /** the compact mode's row height (null: off) */
     compactMode(): CompactRowHeight | null;
     setCompactMode(rowHeight: CompactRowHeight | null): void;
+    labelWidth(): number;
+    setLabelWidth(width: number): void;
+    /** which rows are shown, in what order (row_order.ts) */
+    readonly rows: { readonly view: RowView; set(change: Partial<RowView>): void };
     clearSelection(): void;
     readonly selection: Pick<TimelineSelection, 'selected' | 'message' | 'selectSlice' | 'selectMessage'>;
   };
@@ -68,6 +74,8 @@ export class ViewSync {
       hidden: styles.states.filter((_, i) => !styles.visible(i)).map((s) => s.name),
       folded: timeline.collapsedGroups(),
       compact: timeline.compactMode(),
+      labels: timeline.labelWidth() === LABEL_WIDTH ? null : timeline.labelWidth(),
+      rows: timeline.rows.view,
     };
   }
 
@@ -108,6 +116,8 @@ export class ViewSync {
     const { timeline, panels, styles } = this.parts;
     timeline.setCollapsed(v.folded);
     timeline.setCompactMode(v.compact);
+    timeline.setLabelWidth(v.labels ?? LABEL_WIDTH);
+    timeline.rows.set(v.rows);
     if (v.hidden) {
       const hidden = new Set(v.hidden);
       styles.states.forEach((s, i) => styles.setVisible(i, !hidden.has(s.name)));

@@ -9,6 +9,8 @@ const VIEW: ViewState = {
   hidden: ['MPI_Send', 'a, b & c'],
   folded: ['host:node1', 'process:3'],
   compact: 4,
+  labels: 320,
+  rows: { sort: 'state:MPI_Wait', filter: 'rank 1, node2', pinned: [7, 3], hideEmpty: true },
 };
 
 describe('view URL', () => {
@@ -20,6 +22,10 @@ describe('view URL', () => {
     expect(params.get('to')).toBe('98001');
     expect(params.getAll('hide')).toEqual(['MPI_Send', 'a, b & c']);
     expect(params.get('compact')).toBe('4');
+    expect(params.get('labels')).toBe('320');
+    expect(params.get('sort')).toBe('state:MPI_Wait');
+    expect(params.get('pin')).toBe('7,3');
+    expect(params.get('empty')).toBe('hide');
     const back = readView(new URLSearchParams(queryOf(params)));
     expect(back).toEqual({ ...VIEW, window: { from: 1500, to: 98001 } });
   });
@@ -35,6 +41,15 @@ describe('view URL', () => {
     expect(readView(new URLSearchParams('token=abc&trace=x')).trace).toBe('x');
     // With a window the URL says which states are hidden, none too.
     expect(readView(new URLSearchParams('from=0&to=10')).hidden).toEqual([]);
+  });
+
+  it('clamps the label width and leaves out what is default of the rows', () => {
+    expect(readView(new URLSearchParams('labels=5')).labels).toBe(80);
+    expect(readView(new URLSearchParams('labels=9999')).labels).toBe(600);
+    expect(readView(new URLSearchParams('labels=x')).labels).toBeNull();
+    const rows = readView(new URLSearchParams('sort=bogus&pin=2,x,5&empty=no')).rows;
+    expect(rows).toEqual({ sort: 'host', filter: '', pinned: [2, 5], hideEmpty: false });
+    expect(writeView(emptyView('t')).toString()).toBe('trace=t');
   });
 
   it('keeps the compact mode: fit or a row height, nothing when off', () => {

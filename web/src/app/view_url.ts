@@ -1,11 +1,15 @@
 // What of the viewer's view the page URL holds, so that a copied URL (or a
 // named view) opens the same view: the trace, the time window, the
 // selection, the open panel tab, the hidden states, the folded groups and
-// the timeline's compact mode (its row height: fit, 1, 2, 4 or 8 px).
+// the timeline's compact mode (its row height: fit, 1, 2, 4 or 8 px), the
+// label column's width and the rows shown (sort, filter, pins, empty rows).
 //   ?token=…&trace=ID&from=NS&to=NS&sel=s12|m34&tab=stats&hide=NAME…&fold=KEY…&compact=fit
+//   &labels=260&sort=name|mpi|state:NAME&filter=WORDS&pin=3,7&empty=hide
 // `hide` and `fold` repeat, once per state name and group key. Pure: reads
 // and writes URLSearchParams, leaving other parameters (the token) alone.
 import { parseRowHeight, type CompactRowHeight } from '../views/timeline/compact';
+import { clampLabelWidth } from '../views/timeline/geometry';
+import { DEFAULT_ROW_VIEW, parseRowSort, type RowView } from '../views/timeline/row_view';
 
 export interface ViewSelection {
   kind: 'slice' | 'message';
@@ -26,13 +30,17 @@ export interface ViewState {
   folded: string[];
   /** the compact mode's row height; null: the normal timeline */
   compact: CompactRowHeight | null;
+  /** the label column's width, CSS px; null: the default */
+  labels: number | null;
+  /** which timeline rows are shown, in what order */
+  rows: RowView;
 }
 
 /** The parameters a view owns (the rest, e.g. token, is kept as is). */
-export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold', 'compact'] as const;
+export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold', 'compact', 'labels', 'sort', 'filter', 'pin', 'empty'] as const;
 
 export function emptyView(trace: string | null = null): ViewState {
-  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [], compact: null };
+  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [], compact: null, labels: null, rows: DEFAULT_ROW_VIEW };
 }
 
 function number(text: string | null): number | null {
@@ -54,6 +62,14 @@ export function readView(params: URLSearchParams): ViewState {
   if (params.has('hide') || v.window) v.hidden = params.getAll('hide').filter((h) => h !== '');
   v.folded = params.getAll('fold').filter((f) => f !== '');
   v.compact = parseRowHeight(params.get('compact'));
+  const labels = number(params.get('labels'));
+  if (labels !== null) v.labels = clampLabelWidth(labels);
+  v.rows = {
+    sort: parseRowSort(params.get('sort')),
+    filter: params.get('filter') ?? '',
+    pinned: (params.get('pin') ?? '').split(',').filter((p) => /^\d+$/.test(p)).map(Number),
+    hideEmpty: params.get('empty') === 'hide',
+  };
   return v;
 }
 
@@ -71,6 +87,11 @@ export function writeView(v: ViewState, base: URLSearchParams = new URLSearchPar
   for (const h of v.hidden ?? []) out.append('hide', h);
   for (const f of v.folded) out.append('fold', f);
   if (v.compact !== null) out.set('compact', String(v.compact));
+  if (v.labels !== null) out.set('labels', String(v.labels));
+  if (v.rows.sort !== 'host') out.set('sort', v.rows.sort);
+  if (v.rows.filter) out.set('filter', v.rows.filter);
+  if (v.rows.pinned.length) out.set('pin', v.rows.pinned.join(','));
+  if (v.rows.hideEmpty) out.set('empty', 'hide');
   return out;
 }
 

@@ -33,6 +33,17 @@ export interface LayoutItem {
 /** The part of TraceSummary the layout needs (tests build it by hand). */
 export type LayoutInput = Pick<TraceSummary, 'processes' | 'threads' | 'counters'>;
 
+/**
+ * Which thread rows the layout shows and in what order (the timeline's sort,
+ * filter, pins and hidden empty rows). Grouped: a host and a process header
+ * start wherever the host or the process changes from the row above; flat:
+ * no headers, each row labelled with its process.
+ */
+export interface ShownRows {
+  rows: readonly number[];
+  flat: boolean;
+}
+
 export function threadRowHeight(maxDepth: number): number {
   return (Math.max(0, maxDepth) + 1) * LANE_HEIGHT + 2 * ROW_PADDING;
 }
@@ -47,12 +58,17 @@ export class RowLayout {
   /** collapsed header's key → the rows it hides (made when first asked) */
   private hidden: Map<string, number[]> | null = null;
 
-  constructor(input: LayoutInput, collapsed: ReadonlySet<string> = new Set()) {
+  /** Hosts, processes and threads in summary order, or `shown` (see ShownRows). */
+  constructor(input: LayoutInput, collapsed: ReadonlySet<string> = new Set(), shown?: ShownRows) {
     const countersOf = new Map<number, number[]>();
     for (const c of input.counters) {
       const list = countersOf.get(c.thread) ?? [];
       list.push(c.index);
       countersOf.set(c.thread, list);
+    }
+    if (shown) {
+      this.height = this.buildShown(input, collapsed, shown, countersOf);
+      return;
     }
     // Hosts in order of first appearance among processes.
     const hostOrder: string[] = [];
@@ -121,6 +137,65 @@ export class RowLayout {
       }
     }
     this.height = y;
+  }
+
+  /** The items of `shown`'s rows; returns the height. */
+  private buildShown(input: LayoutInput, collapsed: ReadonlySet<string>, shown: ShownRows, countersOf: Map<number, number[]>): number {
+    let y = 0;
+    const push = (item: Omit<LayoutItem, 'y'>): number => {
+      this.items.push({ ...item, y });
+      y += item.height;
+      return this.items.length - 1;
+    };
+    let host: string | null = null;
+    let process = -1;
+    let hostHeader = -1; // the collapsed host header hiding the rows that follow, or -1
+    let header = -1; // the collapsed host or process header hiding them, or -1
+    for (const r of shown.rows) {
+      const t = input.threads[r];
+      const proc = t && input.processes[t.process];
+      if (!t || !proc) continue;
+      if (!shown.flat) {
+        if (proc.host !== host) {
+          host = proc.host;
+          process = -1;
+          const key = `host:${host}`;
+          const i = push({
+            kind: 'host', key, label: host === '' ? '(unknown host)' : host, level: 0,
+            height: HEADER_HEIGHT, row: -1, process: -1, track: -1, collapsed: collapsed.has(key),
+          });
+          hostHeader = header = collapsed.has(key) ? i : -1;
+        }
+        if (process !== t.process && hostHeader < 0) {
+          process = t.process;
+          const key = `process:${process}`;
+          const i = push({
+            kind: 'process', key, label: proc.name, level: 1,
+            height: HEADER_HEIGHT, row: -1, process, track: -1, collapsed: collapsed.has(key),
+          });
+          header = collapsed.has(key) ? i : -1;
+        }
+        if (header >= 0) {
+          this.rowItem.set(r, header);
+          continue;
+        }
+      }
+      const idx = push({
+        kind: 'thread', key: '', label: shown.flat ? `${proc.name} · ${t.name}` : t.name, level: shown.flat ? 0 : 2,
+        height: threadRowHeight(t.max_depth), row: r, process: t.process, track: -1, collapsed: false,
+      });
+      this.rowItem.set(r, idx);
+      this.rowShown.add(r);
+      for (const track of countersOf.get(r) ?? []) {
+        const c = input.counters[track]!;
+        const cIdx = push({
+          kind: 'counter', key: '', label: c.unit ? `${c.name} (${c.unit})` : c.name, level: shown.flat ? 0 : 2,
+          height: COUNTER_HEIGHT, row: r, process: t.process, track, collapsed: false,
+        });
+        this.trackItem.set(track, cIdx);
+      }
+    }
+    return y;
   }
 
   /** The thread rows a collapsed header hides, in row order (empty for other items). */

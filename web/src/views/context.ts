@@ -33,6 +33,10 @@ export interface TimelineControl {
   onWindowChange(listener: (from: number, to: number) => void): () => void;
   /** Show or hide an overlay. */
   setOverlay(overlay: 'critical-path' | 'anomalies', on: boolean): void;
+  /** Width of the label column, CSS px: views on the timeline's time axis start their plot there. */
+  labelWidth?(): number;
+  /** Called when the label width or the rows shown change; returns an unsubscribe function. */
+  onViewChange?(listener: () => void): () => void;
 }
 
 /** State colours and visibility, shared by the legend, timeline and charts. */

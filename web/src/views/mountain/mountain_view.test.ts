@@ -33,6 +33,29 @@ describe('mountain view', () => {
     view.unmount();
   });
 
+  it("follows the timeline's label column: the plot starts at its edge, as many buckets as it is wide", async () => {
+    vi.useFakeTimers();
+    const f = fakeContext({ mountain });
+    let labels = 150;
+    const listeners = new Set<() => void>();
+    const timeline = Object.assign(f.timeline, {
+      labelWidth: () => labels,
+      onViewChange: (l: () => void) => (listeners.add(l), () => void listeners.delete(l)),
+    });
+    const view = new MountainView({ ...f.ctx, timeline }, { labelWidth: 100 });
+    view.mount(host());
+    expect(view.plot(600, 90).x).toBe(150);
+    expect(f.api.calls[0]!.params).toMatchObject({ buckets: 225 });
+    labels = 300;
+    for (const l of listeners) l();
+    expect(view.plot(600, 90).x).toBe(300);
+    vi.advanceTimersByTime(100);
+    expect(f.api.calls[1]!.params).toMatchObject({ buckets: 150 });
+    view.unmount();
+    expect(listeners.size).toBe(0);
+    vi.useRealTimers();
+  });
+
   it('refetches after window changes, debounced, and drops stale answers', async () => {
     vi.useFakeTimers();
     const resolvers: (() => void)[] = [];

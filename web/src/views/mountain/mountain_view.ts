@@ -1,5 +1,6 @@
 // The mountain range: stacked areas of how many threads are in each state over
-// the timeline's visible window, drawn on exactly the timeline's time axis.
+// the timeline's visible window, drawn on exactly the timeline's time axis
+// (its label column's width followed as the user drags it).
 import type { MountainResult } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
@@ -10,7 +11,7 @@ import type { View, ViewContext, ViewFactory } from '../context';
 import { bucketAt, bucketsFor, bucketValues, stackAreas, timeToX, type Plot, type TimeWindow } from './mountain_layout';
 
 export interface MountainOptions {
-  /** Width of the timeline's label column: the plot starts there. */
+  /** Width of the timeline's label column: the plot starts there (the timeline's own, when it tells). */
   labelWidth?: number;
   /** Pixels right of the plot (the timeline's right margin, if any). */
   rightMargin?: number;
@@ -32,7 +33,7 @@ const REPLAY_COLOR = '#c2185b';
 export class MountainView implements View {
   private readonly status = new StatusLine();
   private readonly seq = new RequestSeq();
-  private readonly labelWidth: number;
+  private labelWidth: number;
   private readonly rightMargin: number;
   private readonly height: number;
   private chart: ChartCanvas | null = null;
@@ -80,9 +81,24 @@ export class MountainView implements View {
       // The replay cursor is drawn; a live trace's new snapshot is fetched.
       this.ctx.replay.onMove(() => this.chart?.scheduleRedraw()),
       this.ctx.updates.onUpdate(() => this.debouncedLoad()),
+      this.followLabelWidth(),
     );
     this.win = this.ctx.timeline.window();
     this.load();
+  }
+
+  /** Keeps the plot's left edge on the timeline's label column edge; returns the unsubscribe. */
+  private followLabelWidth(): () => void {
+    const tl = this.ctx.timeline;
+    if (!tl.labelWidth || !tl.onViewChange) return () => {};
+    const width = tl.labelWidth.bind(tl);
+    this.labelWidth = width();
+    return tl.onViewChange(() => {
+      if (width() === this.labelWidth) return;
+      this.labelWidth = width();
+      this.chart?.scheduleRedraw();
+      this.debouncedLoad(); // as many buckets as the plot is wide
+    });
   }
 
   unmount(): void {
@@ -105,6 +121,7 @@ export class MountainView implements View {
 
   paint(p: Painter): void {
     const plot = this.plot(p.width, p.height);
+    if (this.chart) this.chart.canvas.dataset['plotLeft'] = String(plot.x); // test hook: the time axis's left end
     const unit = this.result?.unit === 'process' ? 'processes' : 'threads';
     const units = this.result?.unit === 'process' ? this.ctx.summary.processes.length : this.ctx.summary.threads.length;
     let yMax = Math.max(1, units);

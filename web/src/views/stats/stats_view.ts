@@ -4,6 +4,8 @@
 // asks again when they change (window moves debounced; the Communication tab
 // follows them the same way).
 import type { StatsParams, StatsResult, StatsRow } from '../../protocol/api.gen';
+import type { Callsite } from '../../protocol/api.gen';
+import { sourceLink } from '../../widgets/details';
 import { downloadBlob } from '../../widgets/export';
 import { el, RequestSeq, StatusLine } from '../common/dom';
 import { formatDuration } from '../common/format';
@@ -30,6 +32,13 @@ import {
   type SortDir,
   type SortField,
 } from './stats_table';
+
+/** ' function (file:line)', the file:line a link to the Source tab. */
+function callsiteCell(c: Callsite): HTMLElement {
+  if (!c.file || c.line <= 0) return el('span', { class: 'callsite' }, ` ${callsiteText(c)}`);
+  const link = sourceLink(c.file, c.line);
+  return c.function ? el('span', { class: 'callsite' }, ` ${c.function} (`, link, ')') : el('span', { class: 'callsite' }, ' ', link);
+}
 
 /** How long the window must rest before the table follows it (a drag or wheel zoom moves it every frame). */
 export const WINDOW_DEBOUNCE_MS = PANEL_WINDOW_DEBOUNCE_MS;
@@ -221,7 +230,7 @@ export class StatsView implements View {
           swatch.style.marginRight = '4px';
           swatch.style.background = this.ctx.states.color(row.state);
           td.append(swatch, row.name);
-          if (showCallsite && row.callsite) td.append(el('span', { class: 'callsite' }, ` ${callsiteText(row.callsite)}`));
+          if (showCallsite && row.callsite) td.append(callsiteCell(row.callsite));
         } else {
           td.textContent = c.format(row);
         }

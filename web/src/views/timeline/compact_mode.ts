@@ -138,6 +138,22 @@ export class CompactMode {
     this.tiles.invalidate();
   }
 
+  /** The thread rows the bands hold, top to bottom (also while the mode is off). */
+  get order(): readonly number[] {
+    return this.rows;
+  }
+
+  /** The rows the bands hold, in order (the timeline's row view); null: every row as recorded. */
+  setRows(rows: readonly number[] | null): void {
+    const next = rows ? [...rows] : compactRows(this.options().summary);
+    if (next.length === this.rows.length && next.every((r, i) => r === this.rows[i])) return;
+    this.rows = next;
+    this.layoutMemo = null;
+    this.snapshot = null; // its bands were other rows
+    this.tiles.invalidate();
+    this.requestDraw();
+  }
+
   /** The bands over a rows area `rowsHeight` CSS px high. */
   layout(rowsHeight: number): CompactLayout {
     const m = this.layoutMemo;
@@ -197,7 +213,7 @@ export class CompactMode {
     if (o.cursorX !== null && o.cursorX >= left) p.line(o.cursorX, RULER_HEIGHT, o.cursorX, H, 'rgba(200,0,0,0.6)', 1);
     if (o.replayX !== null && o.replayX >= left) p.line(o.replayX, RULER_HEIGHT, o.replayX, H, REPLAY_COLOR, 2);
     p.restore();
-    paintCompactLabels(p, f.layout, this.options().summary, g.scrollTop, H);
+    paintCompactLabels(p, f.layout, this.options().summary, g.scrollTop, H, g.labelWidth);
     this.hover = o.pointer ? this.describe(g, f, o.pointer.x, o.pointer.y) : '';
     if (this.hover && o.pointer) this.paintHover(p, g, o.pointer, this.hover);
   }

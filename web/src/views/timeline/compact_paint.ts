@@ -159,10 +159,11 @@ export function paintCompactLabels(
   summary: Pick<TraceSummary, 'processes' | 'threads'>,
   scrollTop: number,
   height: number,
+  labelWidth = LABEL_WIDTH,
 ): void {
   p.save();
-  p.clip(0, RULER_HEIGHT, LABEL_WIDTH, height - RULER_HEIGHT);
-  p.fillRect(0, RULER_HEIGHT, LABEL_WIDTH - 1, height - RULER_HEIGHT, '#f7f8fa');
+  p.clip(0, RULER_HEIGHT, labelWidth, height - RULER_HEIGHT);
+  p.fillRect(0, RULER_HEIGHT, labelWidth - 1, height - RULER_HEIGHT, '#f7f8fa');
   const { first, end } = layout.bandsIn(scrollTop, scrollTop + height - RULER_HEIGHT);
   let last = -Infinity;
   for (let b = first; b < end; b++) {
@@ -172,8 +173,8 @@ export function paintCompactLabels(
     const name = rowName(summary, layout.rows[layout.bandRows(b).first]!);
     const full = p.measureText(name, LABEL_FONT);
     // A tick at the band's top says which band the label names.
-    p.fillRect(LABEL_WIDTH - 6, y, 5, 1, '#888888');
-    p.text(6, y + 6, fitText(name, full, LABEL_WIDTH - 16), { color: '#333333', font: LABEL_FONT, baseline: 'middle' });
+    p.fillRect(labelWidth - 6, y, 5, 1, '#888888');
+    p.text(6, y + 6, fitText(name, full, labelWidth - 16), { color: '#333333', font: LABEL_FONT, baseline: 'middle' });
   }
   p.restore();
 }

@@ -4,7 +4,16 @@ import { LANE_HEIGHT, type RowLayout } from '../../base/layout';
 import { TimeScale, type TimeWindow } from '../../base/time_scale';
 import type { HitGeometry } from './hit';
 
+/** The label column's width unless the user dragged it (URL `labels`), and its bounds. */
 export const LABEL_WIDTH = 200;
+export const MIN_LABEL_WIDTH = 80;
+export const MAX_LABEL_WIDTH = 600;
+
+/** `w` rounded into [MIN_LABEL_WIDTH, MAX_LABEL_WIDTH]; LABEL_WIDTH when not a number. */
+export function clampLabelWidth(w: number): number {
+  if (!Number.isFinite(w)) return LABEL_WIDTH;
+  return Math.round(Math.min(MAX_LABEL_WIDTH, Math.max(MIN_LABEL_WIDTH, w)));
+}
 export const RULER_HEIGHT = 24;
 
 export class TimelineGeometry implements HitGeometry {
@@ -17,12 +26,14 @@ export class TimelineGeometry implements HitGeometry {
     readonly height: number,
     readonly layout: RowLayout,
     readonly scrollTop: number,
+    /** the label column's width, CSS px: the plot starts there */
+    readonly labelWidth: number = LABEL_WIDTH,
   ) {
-    this.scale = new TimeScale(window.from, window.to, LABEL_WIDTH, Math.max(1, width - LABEL_WIDTH));
+    this.scale = new TimeScale(window.from, window.to, labelWidth, Math.max(1, width - labelWidth));
   }
 
   get plotLeft(): number {
-    return LABEL_WIDTH;
+    return this.labelWidth;
   }
   get plotWidth(): number {
     return this.scale.width;

@@ -25,9 +25,14 @@ class FakeTimeline implements TimelineInputHost {
   /** the areas selected (null: cleared), in order */
   readonly areas: Array<AreaBox | null> = [];
   changes = 0;
+  labels = LABEL_WIDTH;
 
   geometry(): TimelineGeometry {
-    return new TimelineGeometry(this.win, LABEL_WIDTH + 1000, 400, this.layout, this.scroll);
+    return new TimelineGeometry(this.win, this.labels + 1000, 400, this.layout, this.scroll, this.labels);
+  }
+  setLabelWidth(width: number): void {
+    this.calls.push(`setLabelWidth ${width}`);
+    this.labels = width;
   }
   setWindow(w: TimeWindow): void {
     this.win = w;
@@ -310,6 +315,23 @@ describe('timeline input: pointer', () => {
     expect(canvas.style.cursor).toBe('pointer');
     pointer('pointermove', 10, RULER_HEIGHT + 300);
     expect(canvas.style.cursor).toBe('default');
+  });
+
+  it('resizes the label column with a drag of its edge, neither panning nor clicking', () => {
+    const { pointer, canvas, host } = setup();
+    pointer('pointermove', LABEL_WIDTH + 2, ROWS_Y);
+    expect(canvas.style.cursor).toBe('ew-resize');
+    pointer('pointerdown', LABEL_WIDTH + 2, ROWS_Y);
+    pointer('pointermove', LABEL_WIDTH + 52, ROWS_Y + 30);
+    pointer('pointerup', LABEL_WIDTH + 52, ROWS_Y + 30);
+    expect(host.calls).toEqual([`setLabelWidth ${LABEL_WIDTH + 50}`]);
+    expect(host.win).toEqual({ from: 0, to: 1000 });
+    expect(host.scroll).toBe(0);
+    expect(host.clicks).toEqual([]);
+    // The plot starts at the new edge: a press a little right of the old one pans.
+    pointer('pointerdown', LABEL_WIDTH + 10, 5);
+    pointer('pointerup', LABEL_WIDTH + 10, 5);
+    expect(host.seeks).toEqual([]);
   });
 
   it('fits the trace on a double click on the ruler; in the rows it activates the band there', () => {

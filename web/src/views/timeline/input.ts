@@ -3,14 +3,14 @@
 // to pan, shift-drag or a ruler drag to zoom to a range, alt-drag to measure,
 // ctrl-drag (meta-drag on macOS) over the plot to select an area (a time range
 // and the rows covered; Escape or a plain click clears it, area.ts),
-// clicks, the W/A/S/D/F/Escape keys, the flow keys ] [ P, and C (compact mode;
+// a drag of the label column's edge to resize it, clicks, the W/A/S/D/F/Escape keys, the flow keys ] [ P, and C (compact mode;
 // there a double click or Enter opens the band under the pointer). It keeps the state of the gesture
 // under way (the pointer, the range or area being dragged) and changes the view only
 // through the TimelineInputHost the timeline gives it.
 import { panWindow, zoomWindow, type TimeWindow } from '../../base/time_scale';
 import { typesText } from '../../widgets/dom';
 import type { AreaBox } from './area';
-import { LABEL_WIDTH, RULER_HEIGHT, type TimelineGeometry } from './geometry';
+import { RULER_HEIGHT, type TimelineGeometry } from './geometry';
 
 /** Wheel zoom per pixel of wheel movement. */
 export const WHEEL_ZOOM = 0.0015;
@@ -20,6 +20,8 @@ export const KEY_ZOOM = 0.8;
 export const KEY_PAN = 0.15;
 /** Movement (px) under which a press is a click, not a drag. */
 export const CLICK_SLOP = 4;
+/** How near (px) the label column's edge a press grabs it. */
+export const EDGE_GRAB = 4;
 
 /** What the input needs of the timeline; x and y are CSS px within the canvas. */
 export interface TimelineInputHost {
@@ -51,6 +53,8 @@ export interface TimelineInputHost {
   activate(x: number, y: number | null): boolean;
   /** "c": compact mode on or off. */
   toggleCompact(): void;
+  /** The label column's edge was dragged to `width` CSS px (clamped by the timeline). */
+  setLabelWidth(width: number): void;
   /** The pointer or the range changed: report the status and draw again. */
   changed(): void;
 }
@@ -64,7 +68,8 @@ type Drag =
   | { mode: 'pan'; x: number; y: number; window: TimeWindow; scroll: number; moved: boolean }
   | { mode: 'range'; zoom: boolean; from: number; x: number; ruler?: boolean }
   | { mode: 'measure'; from: number }
-  | { mode: 'area'; x: number; y: number };
+  | { mode: 'area'; x: number; y: number }
+  | { mode: 'labels'; x: number; width: number };
 
 export class TimelineInput {
   private pointerX: number | null = null;
@@ -151,7 +156,7 @@ export class TimelineInput {
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? g.height : 1;
     const dx = e.deltaX * unit;
     const dy = e.deltaY * unit;
-    if (x < LABEL_WIDTH) {
+    if (x < this.host.geometry().labelWidth) {
       this.host.setScroll(g.scrollTop + (dy || dx));
       return;
     }
@@ -177,20 +182,22 @@ export class TimelineInput {
     const { x, y } = this.localXY(e);
     const g = this.host.geometry();
     this.canvas.setPointerCapture?.(e.pointerId);
-    if (x >= LABEL_WIDTH && y < RULER_HEIGHT) {
+    if (Math.abs(x - g.labelWidth) <= EDGE_GRAB) {
+      this.drag = { mode: 'labels', x, width: g.labelWidth };
+    } else if (x >= g.labelWidth && y < RULER_HEIGHT) {
       const t = g.xToTime(x);
       this.drag = { mode: 'range', zoom: true, from: t, x, ruler: true };
       this.rangeValue = { from: t, to: t };
-    } else if (x >= LABEL_WIDTH && (e.ctrlKey || e.metaKey)) {
+    } else if (x >= g.labelWidth && (e.ctrlKey || e.metaKey)) {
       const t = g.xToTime(x);
       const c = g.toContentY(y);
       this.drag = { mode: 'area', x, y };
       this.areaValue = { from: t, to: t, top: c, bottom: c };
-    } else if (x >= LABEL_WIDTH && e.shiftKey) {
+    } else if (x >= g.labelWidth && e.shiftKey) {
       const t = g.xToTime(x);
       this.drag = { mode: 'range', zoom: true, from: t, x };
       this.rangeValue = { from: t, to: t };
-    } else if (x >= LABEL_WIDTH && e.altKey) {
+    } else if (x >= g.labelWidth && e.altKey) {
       const t = g.xToTime(x);
       this.drag = { mode: 'measure', from: t };
       this.rangeValue = { from: t, to: t };
@@ -207,7 +214,9 @@ export class TimelineInput {
     this.pointerYValue = y;
     const d = this.drag;
     const g = this.host.geometry();
-    if (d?.mode === 'pan') {
+    if (d?.mode === 'labels') {
+      this.host.setLabelWidth(d.width + x - d.x);
+    } else if (d?.mode === 'pan') {
       const dx = x - d.x;
       const dy = y - d.y;
       if (!d.moved && Math.hypot(dx, dy) >= CLICK_SLOP) d.moved = true;
@@ -217,10 +226,10 @@ export class TimelineInput {
         this.host.setScroll(d.scroll - dy);
       }
     } else if (d && (d.mode === 'range' || d.mode === 'measure')) {
-      this.rangeValue = { from: d.from, to: g.xToTime(Math.max(x, LABEL_WIDTH)) };
+      this.rangeValue = { from: d.from, to: g.xToTime(Math.max(x, g.labelWidth)) };
     } else if (d?.mode === 'area' && this.areaValue) {
       const yIn = Math.min(Math.max(y, RULER_HEIGHT), g.height);
-      this.areaValue = { ...this.areaValue, to: g.xToTime(Math.max(x, LABEL_WIDTH)), bottom: g.toContentY(yIn) };
+      this.areaValue = { ...this.areaValue, to: g.xToTime(Math.max(x, g.labelWidth)), bottom: g.toContentY(yIn) };
     }
     this.canvas.style.cursor = this.cursorFor(x, y);
     this.host.changed();
@@ -271,7 +280,9 @@ export class TimelineInput {
   /** A double click on the ruler shows the whole trace; in the rows, see activate(). */
   private onDoubleClick(e: MouseEvent): void {
     const { x, y } = this.localXY(e);
-    if (x >= LABEL_WIDTH && y < RULER_HEIGHT) this.host.fit();
+    const g = this.host.geometry();
+    if (Math.abs(x - g.labelWidth) <= EDGE_GRAB) return;
+    if (x >= g.labelWidth && y < RULER_HEIGHT) this.host.fit();
     else if (y >= RULER_HEIGHT) this.host.activate(x, y);
   }
 
@@ -285,7 +296,7 @@ export class TimelineInput {
     if (typesText(e.target)) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const anchor =
-      this.pointerX !== null && this.pointerX >= LABEL_WIDTH ? this.host.geometry().xToTime(this.pointerX) : undefined;
+      this.pointerX !== null && this.pointerX >= this.host.geometry().labelWidth ? this.host.geometry().xToTime(this.pointerX) : undefined;
     switch (e.key.toLowerCase()) {
       case 'w':
         this.host.zoomBy(KEY_ZOOM, anchor);
@@ -330,9 +341,10 @@ export class TimelineInput {
 
   private cursorFor(x: number, y: number): string {
     if (this.drag?.mode === 'pan' && this.drag.moved) return 'grabbing';
-    if (x >= LABEL_WIDTH && y < RULER_HEIGHT) return 'col-resize';
-    if (x < LABEL_WIDTH) {
-      const g = this.host.geometry();
+    const g = this.host.geometry();
+    if (this.drag?.mode === 'labels' || Math.abs(x - g.labelWidth) <= EDGE_GRAB) return 'ew-resize';
+    if (x >= g.labelWidth && y < RULER_HEIGHT) return 'col-resize';
+    if (x < g.labelWidth) {
       const item = g.layout.itemAt(g.toContentY(y));
       return item && (item.kind === 'host' || item.kind === 'process') ? 'pointer' : 'default';
     }

@@ -10,7 +10,7 @@ import { FLAG_MERGED, type Tile } from '../../engine/tile';
 import type { CounterTrack, PathSegment, SliceRef, StateInfo } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import type { StateStyle } from '../context';
-import { LABEL_WIDTH, RULER_HEIGHT, type TimelineGeometry } from './geometry';
+import { RULER_HEIGHT, type TimelineGeometry } from './geometry';
 import { INSTANT_SIZE } from './hit';
 import { paintSelectedMessage } from './message_mark';
 import type { SelectedMessage } from './selection';
@@ -48,7 +48,11 @@ export interface PaintModel {
   replayX?: number | null;
   /** paints the folded groups' strips, over the bars and under the arrows (absent: none) */
   folded?: (p: Painter) => void;
+  /** the pinned thread rows: their labels get a mark (absent: none) */
+  pinned?: ReadonlySet<number>;
 }
+
+export const PIN_COLOR = '#1f6feb';
 
 export const REPLAY_COLOR = '#c2185b';
 
@@ -260,7 +264,7 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
   if (rx !== null && rx >= left && rx <= right) p.line(rx, RULER_HEIGHT, rx, H, REPLAY_COLOR, 2);
   p.restore();
 
-  paintLabels(p, g, items);
+  paintLabels(p, g, items, m.pinned);
   paintRuler(p, g, ticks, m.range);
   // The replay cursor's handle on the ruler.
   if (rx !== null && rx >= left && rx <= right) {
@@ -332,37 +336,43 @@ class ArrowBatch {
   }
 }
 
-function paintLabels(p: Painter, g: TimelineGeometry, items: ReturnType<TimelineGeometry['layout']['itemsIn']>): void {
+function paintLabels(
+  p: Painter,
+  g: TimelineGeometry,
+  items: ReturnType<TimelineGeometry['layout']['itemsIn']>,
+  pinned: ReadonlySet<number> = new Set(),
+): void {
   const H = g.height;
   p.save();
-  p.clip(0, RULER_HEIGHT, LABEL_WIDTH, H - RULER_HEIGHT);
-  p.fillRect(0, RULER_HEIGHT, LABEL_WIDTH, H - RULER_HEIGHT, '#f7f8fa');
+  p.clip(0, RULER_HEIGHT, g.labelWidth, H - RULER_HEIGHT);
+  p.fillRect(0, RULER_HEIGHT, g.labelWidth, H - RULER_HEIGHT, '#f7f8fa');
   for (const it of items) {
     const y = g.toScreenY(it.y);
     const indent = 6 + it.level * 12;
     if (it.kind === 'host' || it.kind === 'process') {
-      p.fillRect(0, y, LABEL_WIDTH, it.height, it.kind === 'host' ? '#e3e7ee' : '#eef1f5');
+      p.fillRect(0, y, g.labelWidth, it.height, it.kind === 'host' ? '#e3e7ee' : '#eef1f5');
       const tx = indent;
       const ty = y + it.height / 2;
       // ▸ collapsed, ▾ expanded: drawn as polygons so export fonts do not matter.
       if (it.collapsed) p.polygon([tx, ty - 4, tx + 6, ty, tx, ty + 4], '#555555');
       else p.polygon([tx - 1, ty - 3, tx + 7, ty - 3, tx + 3, ty + 3], '#555555');
       const full = p.measureText(it.label, HEADER_FONT);
-      p.text(tx + 11, ty + 0.5, fitText(it.label, full, LABEL_WIDTH - tx - 16), {
+      p.text(tx + 11, ty + 0.5, fitText(it.label, full, g.labelWidth - tx - 16), {
         color: '#222222', font: HEADER_FONT, baseline: 'middle',
       });
     } else {
       const font = it.kind === 'counter' ? FONT : LABEL_FONT;
       const color = it.kind === 'counter' ? '#2f5f9f' : '#333333';
       const full = p.measureText(it.label, font);
-      p.text(indent + 4, y + Math.min(it.height / 2, 9) + 1, fitText(it.label, full, LABEL_WIDTH - indent - 10), {
+      p.text(indent + 4, y + Math.min(it.height / 2, 9) + 1, fitText(it.label, full, g.labelWidth - indent - 10), {
         color, font, baseline: 'middle',
       });
     }
-    p.fillRect(0, y + it.height - 1, LABEL_WIDTH, 1, '#e2e2e2');
+    if (it.kind === 'thread' && pinned.has(it.row)) p.fillRect(0, y, 3, it.height - 1, PIN_COLOR);
+    p.fillRect(0, y + it.height - 1, g.labelWidth, 1, '#e2e2e2');
   }
   p.restore();
-  p.fillRect(LABEL_WIDTH - 1, RULER_HEIGHT, 1, H - RULER_HEIGHT, '#c8c8c8');
+  p.fillRect(g.labelWidth - 1, RULER_HEIGHT, 1, H - RULER_HEIGHT, '#c8c8c8');
 }
 
 function paintRuler(
@@ -378,7 +388,7 @@ function paintRuler(
     color: '#666666', font: FONT, baseline: 'middle',
   });
   p.save();
-  p.clip(LABEL_WIDTH, 0, W - LABEL_WIDTH, RULER_HEIGHT);
+  p.clip(g.labelWidth, 0, W - g.labelWidth, RULER_HEIGHT);
   if (range) {
     const a = g.timeToX(Math.min(range.from, range.to));
     const b = g.timeToX(Math.max(range.from, range.to));
@@ -391,5 +401,5 @@ function paintRuler(
     p.text(x + 3, 9, labels[i]!, { color: '#333333', font: FONT, baseline: 'middle' });
   });
   p.restore();
-  p.fillRect(LABEL_WIDTH - 1, 0, 1, RULER_HEIGHT, '#c8c8c8');
+  p.fillRect(g.labelWidth - 1, 0, 1, RULER_HEIGHT, '#c8c8c8');
 }

@@ -40,10 +40,10 @@ const laneY = (row: number) => g.laneTop(row, 0) + 5;
 const arrowY = (g.rowAnchorY(0) + g.rowAnchorY(1)) / 2 + 1;
 
 describe('clickAction', () => {
-  it('toggles a host or process group on its label, and does nothing on other labels or the ruler', () => {
+  it('toggles a host or process group on its label, pins a row on its label, and does nothing on the ruler', () => {
     expect(clickAction(g, layout, tile, 10, RULER_HEIGHT + 5, visible)).toEqual({ kind: 'toggle', key: 'host:h' });
     expect(clickAction(g, layout, tile, 10, RULER_HEIGHT + 25, visible)).toEqual({ kind: 'toggle', key: 'process:0' });
-    expect(clickAction(g, layout, tile, 10, laneY(0), visible)).toEqual({ kind: 'none' });
+    expect(clickAction(g, layout, tile, 10, laneY(0), visible)).toEqual({ kind: 'pin', row: 0 });
     expect(clickAction(g, layout, tile, 10, 5, visible)).toEqual({ kind: 'none' });
     expect(clickAction(g, layout, tile, g.timeToX(300), 5, visible)).toEqual({ kind: 'none' });
   });

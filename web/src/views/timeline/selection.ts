@@ -10,7 +10,7 @@ import { windowAround, type TimeWindow } from '../../base/time_scale';
 import type { End, MessageEnds } from '../../engine/links';
 import type { Tile } from '../../engine/tile';
 import type { Details } from '../../protocol/api.gen';
-import { LABEL_WIDTH, RULER_HEIGHT, type TimelineGeometry } from './geometry';
+import { RULER_HEIGHT, type TimelineGeometry } from './geometry';
 import { hitTest } from './hit';
 import type { SliceBox } from './paint';
 
@@ -163,6 +163,7 @@ export class TimelineSelection {
 export type ClickAction =
   | { kind: 'none' }
   | { kind: 'toggle'; key: string }
+  | { kind: 'pin'; row: number }
   | { kind: 'zoom'; window: TimeWindow }
   | { kind: 'slice'; id: number; box: SliceBox }
   | { kind: 'instant'; id: number }
@@ -171,7 +172,8 @@ export type ClickAction =
 
 /**
  * What a click at (x, y), CSS px within the canvas, does: on a host or
- * process label it toggles the group, on the ruler nothing (the input moves
+ * process label it toggles the group, on a thread label pins or unpins the
+ * row (row_order.ts), on the ruler nothing (the input moves
  * the replay cursor there), on a bar, instant or arrow it selects it, or
  * zooms in to it when it is too small to pick apart; elsewhere it clears.
  */
@@ -183,9 +185,10 @@ export function clickAction(
   y: number,
   visible: (state: number) => boolean,
 ): ClickAction {
-  if (x < LABEL_WIDTH) {
+  if (x < g.labelWidth) {
     const item = layout.itemAt(g.toContentY(y));
     if (y >= RULER_HEIGHT && item && (item.kind === 'host' || item.kind === 'process')) return { kind: 'toggle', key: item.key };
+    if (y >= RULER_HEIGHT && item?.kind === 'thread') return { kind: 'pin', row: item.row };
     return { kind: 'none' };
   }
   if (y < RULER_HEIGHT) return { kind: 'none' };

@@ -4,10 +4,12 @@
 // Input is TimelineInput (input.ts; it changes the view only through the
 // methods bindInput() hands it); what is selected and the details shown,
 // TimelineSelection (selection.ts); frames waiting for a live snapshot's tile
-// are skipped by TileHold (hold.ts); highlights and overlays are
+// are skipped by TileHold (hold.ts, through normal_tiles.ts, which loads the
+// normal mode's tiles); highlights and overlays are
 // TimelineOverlays (overlays.ts); rows' scrolling is RowScroll (scroll.ts);
 // options and status are in options.ts, the ctrl-drag area in area.ts, the
-// compact mode (every row a strip, from /rowmap) in compact_mode.ts.
+// compact mode (every row a strip, from /rowmap) in compact_mode.ts; which
+// rows are shown in what order (sort, filter, pins, empty rows), row_order.ts.
 import { RowLayout } from '../../base/layout';
 import {
   clampWindow,
@@ -30,15 +32,15 @@ import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
 import { FoldedStrips } from './folded_strips';
 import { FoldedGroups } from './groups';
-import { LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
-import { PaintedDurations, TileHold } from './hold';
+import { clampLabelWidth, LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
 import { TimelineInput } from './input';
 import type { TimelineOptions } from './options';
 import { TimelineOverlays } from './overlays';
+import { NormalTiles } from './normal_tiles';
 import { paintTimeline } from './paint';
+import { RowOrder } from './row_order';
 import { RowScroll } from './scroll';
 import { TimelineSelection, clickAction } from './selection';
-import { TileLoader, planTile, type LoadedTile, type TileRequest } from './tiles';
 
 export type { TimelineOptions, TimelineStatus } from './options';
 
@@ -56,7 +58,8 @@ export class TimelineView implements TimelineControl, AreaSource {
   private dpr = 1;
   private readonly folded = new FoldedGroups();
   private layout: RowLayout;
-  private readonly loader: TileLoader;
+  /** the normal mode's /tile loading and live hold */
+  private readonly tiles: NormalTiles;
   private readonly textWidths = new Map<string, number>();
   private readonly listeners = new Set<(from: number, to: number) => void>();
   private readonly cleanups: Array<() => void> = [];
@@ -76,13 +79,15 @@ export class TimelineView implements TimelineControl, AreaSource {
   /** draws done (tests and benchmarks) */
   frames = 0;
   lastFrameMs = 0;
-  private readonly durations = new PaintedDurations();
-  /** holdForTile(): frames wait for a live snapshot's tile */
-  private readonly hold = new TileHold({ expired: () => this.requestDraw() });
   /** the compact mode: its row height (null: off), its /rowmap tiles */
   readonly compact: CompactMode;
   /** what the folded groups do, drawn on their headers */
   private readonly strips: FoldedStrips;
+  /** which rows are shown, in what order: its view, set() and togglePin() */
+  readonly rows: RowOrder;
+  /** the label column's width, CSS px */
+  private labels = LABEL_WIDTH;
+  private readonly viewListeners = new Set<() => void>();
 
   constructor(
     host: HTMLElement,
@@ -103,13 +108,16 @@ export class TimelineView implements TimelineControl, AreaSource {
 
     this.layout = new RowLayout(summary);
     this.win = clampWindow({ from: 0, to: Math.max(summary.duration, 1) }, summary.duration);
-    this.loader = new TileLoader(
-      (r) => this.fetchTile(r),
-      (t) => this.onTile(t),
-      24,
-      (e) => this.options.onError?.(e),
-    );
-    this.durations.asked(this.loader.generation, summary.duration);
+    this.tiles = new NormalTiles({
+      api: () => this.options.api,
+      summary: () => this.options.summary,
+      geometry: () => this.geometry(),
+      layout: () => this.layout,
+      window: () => this.win,
+      status: (loading) => this.emitStatus(loading),
+      requestDraw: () => this.requestDraw(),
+      onError: (e) => this.options.onError?.(e),
+    });
     this.unsubscribeStyle = options.style.onChange(() => this.requestDraw());
     if (options.replay) this.cleanups.push(options.replay.onMove((t) => this.followReplay(t)));
     this.overlays = new TimelineOverlays({
@@ -127,6 +135,15 @@ export class TimelineView implements TimelineControl, AreaSource {
     });
     this.flow = new MessageFlow(this.selection, this.links, this);
     this.compact = new CompactMode(() => this.options, () => this.requestDraw(), () => this.emitStatus());
+    this.rows = new RowOrder({
+      api: () => this.options.api,
+      summary: () => this.options.summary,
+      changed: () => {
+        this.relayout();
+        this.viewChanged();
+      },
+      onError: (e) => this.options.onError?.(e),
+    });
     this.strips = new FoldedStrips(this.compact.fetcher(), () => this.requestDraw(), (e) => this.options.onError?.(e));
     this.input = this.bindInput();
     this.bindEvents();
@@ -212,6 +229,32 @@ export class TimelineView implements TimelineControl, AreaSource {
     this.relayout();
     this.emitStatus();
   }
+  /** The label column's width, CSS px (the plot starts there). */
+  labelWidth(): number {
+    return this.labels;
+  }
+  /** Sets the label column's width, clamped to MIN_LABEL_WIDTH..MAX_LABEL_WIDTH. */
+  setLabelWidth(width: number): void {
+    const w = clampLabelWidth(width);
+    if (w === this.labels) return;
+    this.labels = w;
+    this.viewChanged();
+    this.requestDraw();
+  }
+  /** The trace's state names (the rows' sort menu offers them). */
+  stateNames(): string[] {
+    return this.options.summary.states.map((s) => s.name);
+  }
+  /** Called when the label width or the row view changes; returns an unsubscribe function. */
+  onViewChange(listener: () => void): () => void {
+    this.viewListeners.add(listener);
+    return () => this.viewListeners.delete(listener);
+  }
+  private viewChanged(): void {
+    for (const l of [...this.viewListeners]) l();
+    this.emitStatus();
+  }
+
   /** The compact mode's row height; null when off. */
   compactMode(): CompactRowHeight | null {
     return this.compact.mode;
@@ -226,7 +269,7 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
   /** The tile being drawn (tests). */
   get tile(): Tile | null {
-    return this.loader.current?.tile ?? null;
+    return this.tiles.current?.tile ?? null;
   }
 
   zoomBy(factor: number, anchor?: number): void {
@@ -243,10 +286,11 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
 
   setWindow(w: TimeWindow): void {
-    this.hold.end();
+    this.tiles.endHold();
     const next = clampWindow(w, this.options.summary.duration);
     if (next.from === this.win.from && next.to === this.win.to) return;
     this.win = next;
+    if (this.rows.changedFor(next)) this.relayout(); // empty rows hidden follow the window
     for (const l of [...this.listeners]) l(next.from, next.to);
     this.emitStatus();
     this.requestDraw();
@@ -272,32 +316,21 @@ export class TimelineView implements TimelineControl, AreaSource {
     const before = this.options.summary.duration;
     const whole = this.win.from <= 0 && this.win.to >= before;
     this.options = { ...this.options, summary };
-    this.loader.invalidate();
+    this.tiles.invalidate(summary.duration);
     this.compact.setSummary(summary);
     this.strips.invalidate();
-    this.durations.asked(this.loader.generation, summary.duration);
     this.overlays.drop();
     this.links.reset();
+    this.rows.invalidate();
     this.relayout();
     if (whole) this.fit();
     this.overlays.refetch();
     this.emitStatus();
   }
 
-  /**
-   * A live snapshot's tile has just been asked for (setSummary, then
-   * loadNow): until it comes, for at most `ms`, frames keep the picture on
-   * screen instead of painting the previous snapshot's tile once more (at a
-   * view that follows the live end, that would double the painting, and with
-   * it the time until the new records are on screen). Moving the view ends
-   * it. The `ms` count from the first snapshot not yet painted: neither a
-   * newer snapshot nor the window move of a view that follows the live end
-   * (which ends the hold, and the next snapshot starts it again) extends it.
-   */
+  /** A live snapshot's tile was just asked for: frames wait for it, at most `ms` (NormalTiles.holdFor). */
   holdForTile(ms = 250): void {
-    const asked = this.loader.wanted !== null; // no rows on screen: no tile to wait for
-    if (!asked || this.loader.current?.generation === this.loader.generation) return;
-    this.hold.start(ms, performance.now());
+    this.tiles.holdFor(ms);
   }
 
   /** Selects what replay stepped to: a slice (with details), a message or instant (details), else nothing. */
@@ -315,7 +348,7 @@ export class TimelineView implements TimelineControl, AreaSource {
    * records are painted (display-lag benchmark). -1 before the first tile.
    */
   drawnDuration(): number {
-    return this.durations.drawn;
+    return this.tiles.drawnDuration;
   }
 
   exportSize(): { width: number; height: number } {
@@ -325,7 +358,8 @@ export class TimelineView implements TimelineControl, AreaSource {
   /** Paints the current view (for export; the screen uses the same code). */
   paint(p: Painter): void {
     const compact = this.compact.on;
-    const g = new TimelineGeometry(this.win, p.width, p.height, compact ? EMPTY : this.layout, this.scroll.clamp(this.scroll.top, p.height));
+    const top = this.scroll.clamp(this.scroll.top, p.height);
+    const g = new TimelineGeometry(this.win, p.width, p.height, compact ? EMPTY : this.layout, top, this.labels);
     const replayX = this.options.replay ? g.timeToX(this.options.replay.time()) : null;
     const cursorX = this.input.dragging ? null : this.input.pointer;
     if (compact) {
@@ -337,7 +371,7 @@ export class TimelineView implements TimelineControl, AreaSource {
       p,
       {
         g,
-        tile: this.loader.current?.tile ?? null,
+        tile: this.tiles.current?.tile ?? null,
         states: this.options.summary.states,
         style: this.options.style,
         counters: this.options.summary.counters,
@@ -350,6 +384,7 @@ export class TimelineView implements TimelineControl, AreaSource {
         range: this.input.range,
         cursorX,
         replayX,
+        pinned: new Set(this.rows.view.pinned),
         folded: (q) => this.strips.paint(q, g, this.options.summary.duration, this.options.style, this.options.summary.states.length),
       },
       this.textWidths,
@@ -360,7 +395,7 @@ export class TimelineView implements TimelineControl, AreaSource {
 
   destroy(): void {
     this.destroyed = true;
-    this.hold.end();
+    this.tiles.endHold();
     if (this.frame) cancelAnimationFrame(this.frame);
     this.unsubscribeStyle();
     for (const c of this.cleanups) c();
@@ -371,7 +406,7 @@ export class TimelineView implements TimelineControl, AreaSource {
 
   geometry(): TimelineGeometry {
     const layout = this.compact.on ? EMPTY : this.layout;
-    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, layout, this.scroll.top);
+    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, layout, this.scroll.top, this.labels);
   }
 
   requestDraw(): void {
@@ -387,9 +422,9 @@ export class TimelineView implements TimelineControl, AreaSource {
     const t0 = performance.now();
     const compact = this.compact.on;
     if (compact) this.compact.ensure(this.geometry());
-    else this.ensureTile();
-    const fresh = compact || this.loader.current?.generation === this.loader.generation;
-    if (this.hold.skipFrame(fresh, t0)) return; // the tile's arrival (onTile) or the hold's timer draws
+    else this.tiles.ensure();
+    const fresh = compact || this.tiles.fresh;
+    if (this.tiles.skipFrame(fresh, t0)) return; // the tile's arrival or the hold's timer draws
     try {
       this.paint(this.painter);
     } catch (e) {
@@ -397,11 +432,11 @@ export class TimelineView implements TimelineControl, AreaSource {
     }
     this.frames++;
     this.lastFrameMs = performance.now() - t0;
-    const painted = this.loader.current;
-    if (painted) this.durations.paintedTile(painted.generation);
+    this.tiles.painted();
     const g = this.geometry();
+    this.markRows();
     this.compact.mark(this.canvas, g, () => rowsCovered(this.layout, this.options.summary.processes, g.scrollTop, g.scrollTop + g.rowsHeight - 1).length);
-    if ((compact ? this.compact.painted : this.loader.current) && !this.drawnOnce) {
+    if ((compact ? this.compact.painted : this.tiles.current) && !this.drawnOnce) {
       this.drawnOnce = true;
       this.options.onFirstDraw?.();
     }
@@ -414,36 +449,7 @@ export class TimelineView implements TimelineControl, AreaSource {
    * (a live snapshot's tile is then on its way while the frame is drawn).
    */
   loadNow(): void {
-    if (this.cssWidth > 0 && this.cssHeight > 0) this.ensureTile();
-  }
-
-  /** Asks for the tile of what is on screen (the loader skips it if it has it). */
-  private ensureTile(): void {
-    const g = this.geometry();
-    const { top, bottom } = g.visibleContent();
-    const margin = g.rowsHeight;
-    const rows = this.layout.rowsIn(Math.max(0, top - margin), bottom + margin);
-    const rowSet = new Set(rows);
-    const counters = this.options.summary.counters.filter((c) => rowSet.has(c.thread)).map((c) => c.index);
-    if (rows.length === 0) return;
-    const plan = planTile(this.win, g.plotWidth, this.options.summary.duration, rows, counters);
-    this.loader.want(plan, this.win);
-  }
-
-  private fetchTile(r: TileRequest): Promise<ArrayBuffer> {
-    this.emitStatus(true);
-    return this.options.api.get('tile', {
-      rows: r.rows,
-      from: r.from,
-      to: r.to,
-      width: r.width,
-      counters: r.counters.length ? r.counters : undefined,
-    });
-  }
-
-  private onTile(_t: LoadedTile): void {
-    this.emitStatus();
-    this.requestDraw();
+    if (this.cssWidth > 0 && this.cssHeight > 0) this.tiles.ensure();
   }
 
   private resize(): void {
@@ -461,7 +467,9 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
 
   private relayout(): void {
-    this.layout = new RowLayout(this.options.summary, this.folded.set);
+    const shown = this.rows.shown(this.win);
+    this.layout = new RowLayout(this.options.summary, this.folded.set, shown ?? undefined);
+    this.compact.setRows(shown?.rows ?? null);
     this.scroll.update();
     this.requestDraw();
   }
@@ -481,9 +489,10 @@ export class TimelineView implements TimelineControl, AreaSource {
   /** What a click at (x, y) on the canvas does. */
   clickAt(x: number, y: number): void {
     if (this.compact.on) return; // bands hold no slice to select
-    const tile = this.loader.current?.tile ?? null;
+    const tile = this.tiles.current?.tile ?? null;
     const action = clickAction(this.geometry(), this.layout, tile, x, y, (s) => this.options.style.visible(s));
     if (action.kind === 'toggle') this.toggleGroup(action.key);
+    else if (action.kind === 'pin') this.rows.togglePin(action.row);
     else if (action.kind === 'zoom') this.setWindow(action.window);
     else if (action.kind === 'slice') this.selection.selectSlice(action.id, action.box);
     else if (action.kind === 'instant') this.selection.showDetails('instant', action.id);
@@ -493,7 +502,7 @@ export class TimelineView implements TimelineControl, AreaSource {
 
   /** A double click or Enter on a band: the normal mode, scrolled to the band's first row. */
   private openBand(x: number, y: number | null): boolean {
-    const row = this.compact.on && x >= LABEL_WIDTH && y !== null ? this.compact.rowAt(this.geometry(), y) : -1;
+    const row = this.compact.on && x >= this.labels && y !== null ? this.compact.rowAt(this.geometry(), y) : -1;
     if (row < 0) return false;
     this.setCompactMode(null);
     if (this.folded.unfoldFor(this.options.summary, row)) this.relayout();
@@ -501,9 +510,22 @@ export class TimelineView implements TimelineControl, AreaSource {
     return true;
   }
 
-  private emitStatus(loading = this.loader.inFlight > 0): void {
+  /**
+   * Test hooks on the canvas: data-label-width, data-rows-count (thread rows
+   * laid out, hidden ones in folded groups too) and data-rows-order (the
+   * first 64 of them, top to bottom).
+   */
+  private markRows(): void {
+    const d = this.canvas.dataset;
+    d['labelWidth'] = String(this.labels);
+    const order = this.compact.order;
+    d['rowsCount'] = String(order.length);
+    d['rowsOrder'] = order.slice(0, 64).join(',');
+  }
+
+  private emitStatus(loading = this.tiles.loader.inFlight > 0): void {
     const x = this.input.pointer;
-    const pointer = x !== null && x >= LABEL_WIDTH ? this.geometry().xToTime(x) : null;
+    const pointer = x !== null && x >= this.labels ? this.geometry().xToTime(x) : null;
     this.options.onStatus?.({
       pointer,
       window: this.window(),
@@ -528,6 +550,7 @@ export class TimelineView implements TimelineControl, AreaSource {
       clearSelection: () => this.clearSelection(),
       selectArea: (box) => (this.compact.on ? this.areas.set(this.compact.areaOf(this.geometry(), box)) : this.areas.select(box)),
       activate: (x, y) => this.openBand(x, y),
+      setLabelWidth: (w) => this.setLabelWidth(w),
       toggleCompact: () => this.setCompactMode(this.compact.on ? null : this.compact.rowHeight),
       clearArea: () => this.areas.set(null),
       stepMessage: (dir) => void this.flow.step(dir),
