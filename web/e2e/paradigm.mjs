@@ -238,6 +238,17 @@ try {
     assert.match(await program.innerText(), /1 of 2 MPI processes never called MPI_Finalize/);
   });
 
+  await check('the URL keeps paradigm colouring: a reload comes back with it on', async () => {
+    await open(trace.id);
+    await paradigmBox.check();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('color') === 'paradigm', null, { timeout: 5000 });
+    await page.reload();
+    await page.waitForFunction(() => window.parallax?.ready === true, null, { timeout: 60000 });
+    assert.equal(await paradigmBox.isChecked(), true, 'the switch is on after the reload');
+    await paradigmBox.uncheck();
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('color'), null, { timeout: 5000 });
+  });
+
   await check('no page errors', async () => noPageErrors());
 } catch (e) {
   fail('paradigm checks', e);

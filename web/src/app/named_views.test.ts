@@ -19,6 +19,7 @@ const view = (from: number): ViewState => ({
   compact: null,
   labels: null,
   rows: DEFAULT_ROW_VIEW,
+  paradigm: false,
 });
 
 describe('NamedViews', () => {

@@ -10,6 +10,7 @@ import { LABEL_WIDTH } from '../views/timeline/geometry';
 import type { RowView } from '../views/timeline/row_view';
 import type { TimelineSelection } from '../views/timeline/selection';
 import { queryOf, readView, writeView, type ViewState } from './view_url';
+import { paradigmColoring, setParadigmColoring } from './state_style';
 
 /** Milliseconds between URL writes at most. */
 export const WRITE_MS = 250;
@@ -76,6 +77,7 @@ export class ViewSync {
       compact: timeline.compactMode(),
       labels: timeline.labelWidth() === LABEL_WIDTH ? null : timeline.labelWidth(),
       rows: timeline.rows.view,
+      paradigm: paradigmColoring(),
     };
   }
 
@@ -118,6 +120,8 @@ export class ViewSync {
     timeline.setCompactMode(v.compact);
     timeline.setLabelWidth(v.labels ?? LABEL_WIDTH);
     timeline.rows.set(v.rows);
+    // === true: named views saved before the field have none.
+    setParadigmColoring(v.paradigm === true);
     if (v.hidden) {
       const hidden = new Set(v.hidden);
       styles.states.forEach((s, i) => styles.setVisible(i, !hidden.has(s.name)));

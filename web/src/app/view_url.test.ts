@@ -11,6 +11,7 @@ const VIEW: ViewState = {
   compact: 4,
   labels: 320,
   rows: { sort: 'state:MPI_Wait', filter: 'rank 1, node2', pinned: [7, 3], hideEmpty: true },
+  paradigm: true,
 };
 
 describe('view URL', () => {

@@ -34,13 +34,15 @@ export interface ViewState {
   labels: number | null;
   /** which timeline rows are shown, in what order */
   rows: RowView;
+  /** states painted in their paradigm's colour (?color=paradigm) */
+  paradigm: boolean;
 }
 
 /** The parameters a view owns (the rest, e.g. token, is kept as is). */
-export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold', 'compact', 'labels', 'sort', 'filter', 'pin', 'empty'] as const;
+export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold', 'compact', 'labels', 'sort', 'filter', 'pin', 'empty', 'color'] as const;
 
 export function emptyView(trace: string | null = null): ViewState {
-  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [], compact: null, labels: null, rows: DEFAULT_ROW_VIEW };
+  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [], compact: null, labels: null, rows: DEFAULT_ROW_VIEW, paradigm: false };
 }
 
 function number(text: string | null): number | null {
@@ -70,6 +72,7 @@ export function readView(params: URLSearchParams): ViewState {
     pinned: (params.get('pin') ?? '').split(',').filter((p) => /^\d+$/.test(p)).map(Number),
     hideEmpty: params.get('empty') === 'hide',
   };
+  v.paradigm = params.get('color') === 'paradigm';
   return v;
 }
 
@@ -92,6 +95,7 @@ export function writeView(v: ViewState, base: URLSearchParams = new URLSearchPar
   if (v.rows.filter) out.set('filter', v.rows.filter);
   if (v.rows.pinned.length) out.set('pin', v.rows.pinned.join(','));
   if (v.rows.hideEmpty) out.set('empty', 'hide');
+  if (v.paradigm) out.set('color', 'paradigm');
   return out;
 }
 
