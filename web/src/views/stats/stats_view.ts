@@ -3,8 +3,7 @@
 // when there is one, else its window when zoomed in (common/panel_window.ts), and
 // asks again when they change (window moves debounced; the Communication tab
 // follows them the same way).
-import type { StatsParams, StatsResult, StatsRow } from '../../protocol/api.gen';
-import type { Callsite } from '../../protocol/api.gen';
+import type { Callsite, StatsParams, StatsResult, StatsRow } from '../../protocol/api.gen';
 import { sourceLink } from '../../widgets/details';
 import { downloadBlob } from '../../widgets/export';
 import { el, RequestSeq, StatusLine } from '../common/dom';
