@@ -28,6 +28,8 @@ export const HELP_SECTIONS: readonly HelpSection[] = [
       ['Click a bar, arrow or marker', 'select it and show its details'],
       ['Click a merged bar', 'zoom into it'],
       ['Click a group header', 'fold or unfold the group'],
+      ['Click a thread label', 'pin the row to the top, or unpin it'],
+      ['Drag the label column\'s edge', 'make the labels wider or narrower'],
       ['Click empty space', 'clear the selection'],
       ['Double-click a band (compact mode)', 'leave the compact mode at the first row of that band'],
     ],
