@@ -157,7 +157,38 @@ try {
     assert.deepEqual(await page.evaluate(() => window.parallax.replay.breakpoints()), []);
   });
 
-  await check('a trigger "MPI_Recv longer than X" stops replay where the first such call passes X', async () => {
+  await check('page turns while playing are drawn whole: the next page was asked for ahead', async () => {
+    // A 0.5 ms window played at 1 ms/s turns a page every 0.5 s; each frame
+    // after a turn must show the new page's tile and mountain answer at once.
+    const start = Math.round(summary.duration * 0.3);
+    await jump(start);
+    await page.evaluate((t) => window.parallax.timeline.setWindow(t, t + 500_000), start);
+    await page.locator('[data-testid=replay-speed]').selectOption('1000000');
+    await until(() => page.evaluate(() => ({
+      tile: document.querySelector('#timeline canvas')?.dataset.tileCovers,
+      mountain: document.querySelector('[data-testid=mountain] canvas')?.dataset.covers,
+    })), (c) => c.tile === '1' && c.mountain === '1', 10000);
+    await page.evaluate(() => {
+      const seen = (window.__turns = { tile: 0, mountain: 0, frames: 0 });
+      const watch = (el, attr, key) => new MutationObserver(() => {
+        if (key === 'tile') seen.frames++;
+        if (el.getAttribute(attr) === '0') seen[key]++;
+      }).observe(el, { attributes: true, attributeFilter: [attr] });
+      watch(document.querySelector('#timeline canvas'), 'data-tile-covers', 'tile');
+      watch(document.querySelector('[data-testid=mountain] canvas'), 'data-covers', 'mountain');
+    });
+    const w0 = await win();
+    await page.locator('[data-testid=replay-play]').click();
+    await until(win, (w) => w.from >= w0.from + 3 * (w0.to - w0.from) - 1, 15000);
+    await page.locator('[data-testid=replay-play]').click();
+    await until(replay, (r) => !r.playing, 3000);
+    const turns = await page.evaluate(() => window.__turns);
+    assert.ok(turns.frames > 10, `frames were drawn while playing (${turns.frames})`);
+    assert.equal(turns.tile, 0, `frames drawn without the whole page's tile: ${turns.tile} of ${turns.frames}`);
+    assert.equal(turns.mountain, 0, `mountain frames without the page's answer: ${turns.mountain}`);
+  });
+
+  await check('a trigger "MPI_Recv longer than X" stops replay where the first such call passes X; its row is scrolled to', async () => {
     // X: the 99th percentile of MPI_Recv; the slices longer than it are the histogram's selection.
     const sel = await api(`/histogram?state=${recv.index}&method=percentile&percentile=99&limit=100000`);
     assert.equal(sel.selection.length, sel.selected, 'the selection lists every slice above the threshold');
@@ -177,6 +208,19 @@ try {
     await page.locator('[data-testid=replay-trigger-threshold]').fill(String(X));
     await page.locator('[data-testid=replay-trigger-add]').click();
     assert.equal(await page.locator('[data-testid=replay-trigger]').count(), 1);
+    // The slice's row folded away in its process's group: the stop unfolds and shows it.
+    const row = first.slice.row;
+    const group = `process:${summary.threads[row].process}`;
+    const folded = async () => new URLSearchParams(await page.evaluate(() => window.location.search)).getAll('fold');
+    // A click on the process's header (just above its first row) folds it.
+    const headerY = (await page.evaluate((r) => window.parallax.timeline.rowY(r), row)) - 10;
+    await page.locator('#timeline canvas').first().click({ position: { x: 30, y: headerY } });
+    assert.ok((await until(folded, (f) => f.includes(group), 3000)).includes(group), `${group} folded`);
+    const rowShown = () => page.evaluate((r) => {
+      const y = window.parallax.timeline.rowY(r);
+      const h = document.querySelector('#timeline canvas').getBoundingClientRect().height;
+      return y >= 24 && y + 10 < h;
+    }, row);
     await page.locator('[data-testid=replay-play]').click();
     const r = await until(replay, (x) => !x.playing, 30000);
     assert.equal(r.playing, false, 'play stopped');
@@ -189,6 +233,8 @@ try {
     assert.equal(await selected(), first.slice.id, 'the slice is selected in the timeline');
     const w = await win();
     assert.ok(w.from <= expected && expected <= w.to, 'the timeline shows the cursor');
+    assert.ok(!(await until(folded, (f) => !f.includes(group), 5000)).includes(group), `${group} unfolded by the stop`);
+    assert.equal(await until(rowShown, (v) => v, 5000), true, `row ${row} of the stop is on screen`);
     writeFileSync(join(args.out, 'replay-trigger.png'), await page.screenshot());
   });
 

@@ -288,10 +288,10 @@ export class Shell {
     this.linked = new LinkedDetails(timeline, () => this.details ?? details, () => this.summary ?? summary);
     window.parallax.timeline = {
       window: () => timeline.window(),
-      rowY: (row) => timeline.rowY(row),
-      laneY: (row, depth) => timeline.laneY(row, depth),
-      timeToX: (t) => timeline.timeToX(t),
-      xToTime: (x) => timeline.xToTime(x),
+      rowY: (row) => timeline.geometry().rowTop(row),
+      laneY: (row, depth) => timeline.geometry().laneMiddle(row, depth),
+      timeToX: (t) => timeline.geometry().timeToX(t),
+      xToTime: (x) => timeline.geometry().xToTime(x),
       highlighted: () => timeline.highlighted(),
       selected: () => timeline.selected(),
       selectedMessage: () => timeline.selection.message,

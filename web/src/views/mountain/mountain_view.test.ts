@@ -152,4 +152,34 @@ describe('mountain view', () => {
     expect(f.api.calls.length).toBe(before + 1);
     view.unmount();
   });
+
+  it('asks ahead for the page the replay turns to next and draws it at once when the window turns', async () => {
+    vi.useFakeTimers();
+    const f = fakeContext({ mountain });
+    const view = new MountainView(f.ctx, { labelWidth: 100 });
+    view.mount(host());
+    f.timeline.moveTo(0, 200_000);
+    await vi.advanceTimersByTimeAsync(150);
+    const n = f.api.calls.length;
+    f.replay.seek(50_000);
+    f.replay.seek(90_000); // forward, not yet past the middle
+    expect(f.api.calls.length).toBe(n);
+    f.replay.seek(120_000);
+    f.replay.seek(130_000); // asked once
+    expect(f.api.calls.length).toBe(n + 1);
+    expect(f.api.calls[n]!.params).toMatchObject({ from: 200_000, to: 400_000, buckets: 250 });
+    await vi.advanceTimersByTimeAsync(0);
+    f.timeline.moveTo(200_000, 400_000);
+    const p = new RecordingPainter(600, 120);
+    view.paint(p);
+    // The new page's areas span the plot (x 100..600) before any debounce ran.
+    const xs = p.ops.filter((o) => o.op === 'polygon').flatMap((o) => (o.args[0] as number[]).filter((_, i) => i % 2 === 0));
+    expect(Math.min(...xs)).toBeCloseTo(100, 0);
+    expect(Math.max(...xs)).toBeCloseTo(600, 0);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(f.api.calls.length).toBe(n + 1); // and never asked again
+    view.unmount();
+    vi.useRealTimers();
+  });
 });
+

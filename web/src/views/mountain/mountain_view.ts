@@ -1,6 +1,10 @@
 // The mountain range: stacked areas of how many threads are in each state over
 // the timeline's visible window, drawn on exactly the timeline's time axis
-// (its label column's width followed as the user drags it).
+// (its label column's width followed as the user drags it). Recent answers
+// are kept, and while the replay cursor moves the page the timeline turns to
+// next is asked for ahead, so a page turn is drawn at once, never blank.
+import { LruCache } from '../../base/lru';
+import { clampWindow } from '../../base/time_scale';
 import type { MountainResult } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ChartCanvas } from '../common/chart_canvas';
@@ -8,6 +12,7 @@ import { debounce, el, releaseChartView, RequestSeq, StatusLine, tooltipElement 
 import { formatAverage, formatDurationTicks, formatTime, resolutionFor } from '../common/format';
 import { niceTicks } from '../common/ticks';
 import type { View, ViewContext, ViewFactory } from '../context';
+import { nextPage } from '../timeline/follow';
 import { bucketAt, bucketsFor, bucketValues, stackAreas, timeToX, type Plot, type TimeWindow } from './mountain_layout';
 
 export interface MountainOptions {
@@ -43,6 +48,11 @@ export class MountainView implements View {
   private tooltip!: HTMLDivElement;
   private hoverX: number | null = null;
   private readonly debouncedLoad: ReturnType<typeof debounce<[]>>;
+  /** recent answers by window and buckets, and the ones asked for ahead */
+  private readonly cache = new LruCache<string, MountainResult>(8);
+  private readonly asked = new Set<string>();
+  /** where the replay cursor was (its direction) */
+  private cursorAt = NaN;
 
   constructor(
     private readonly ctx: ViewContext,
@@ -73,14 +83,21 @@ export class MountainView implements View {
     this.unsubscribe.push(
       this.ctx.timeline.onWindowChange((from, to) => {
         this.win = { from, to };
-        // Keep the old picture, moved to the new window, until the new one arrives.
+        // Keep the old picture, moved to the new window, until the new one
+        // arrives; a window asked for before is drawn at once.
         this.chart?.scheduleRedraw();
-        this.debouncedLoad();
+        if (!this.fromCache()) this.debouncedLoad();
       }),
       this.ctx.states.onChange(() => this.chart?.scheduleRedraw()),
       // The replay cursor is drawn; a live trace's new snapshot is fetched.
-      this.ctx.replay.onMove(() => this.chart?.scheduleRedraw()),
-      this.ctx.updates.onUpdate(() => this.debouncedLoad()),
+      this.ctx.replay.onMove((t) => {
+        this.chart?.scheduleRedraw();
+        this.fetchAhead(t);
+      }),
+      this.ctx.updates.onUpdate(() => {
+        this.cache.clear();
+        this.debouncedLoad();
+      }),
       this.followLabelWidth(),
     );
     this.win = this.ctx.timeline.window();
@@ -121,7 +138,13 @@ export class MountainView implements View {
 
   paint(p: Painter): void {
     const plot = this.plot(p.width, p.height);
-    if (this.chart) this.chart.canvas.dataset['plotLeft'] = String(plot.x); // test hook: the time axis's left end
+    if (this.chart) {
+      // Test hooks: the time axis's left end; 1 when the answer drawn spans the window.
+      const d = this.chart.canvas.dataset;
+      d['plotLeft'] = String(plot.x);
+      const r = this.result;
+      d['covers'] = r && r.from <= this.win.from && r.to >= Math.min(this.win.to, this.ctx.summary.duration) ? '1' : '0';
+    }
     const unit = this.result?.unit === 'process' ? 'processes' : 'threads';
     const units = this.result?.unit === 'process' ? this.ctx.summary.processes.length : this.ctx.summary.threads.length;
     let yMax = Math.max(1, units);
@@ -169,16 +192,57 @@ export class MountainView implements View {
     p.restore();
   }
 
+  /** The buckets the plot is wide, and the cache key of window `w` at them. */
+  private keyOf(w: TimeWindow): { buckets: number; key: string } | null {
+    if (!this.chart || !(w.to > w.from)) return null;
+    const buckets = bucketsFor(this.plot(this.chart.width, this.chart.height).w);
+    return { buckets, key: `${w.from}|${w.to}|${buckets}` };
+  }
+
+  /** Draws the window's answer if it is kept; false when it is not. */
+  private fromCache(): boolean {
+    const k = this.keyOf(this.win);
+    const r = k ? this.cache.get(k.key) : undefined;
+    if (!r) return false;
+    this.seq.next(); // an answer still on its way is of an older window
+    this.debouncedLoad.cancel();
+    this.status.clear();
+    this.result = r;
+    this.chart?.redraw();
+    return true;
+  }
+
+  /** The replay cursor at `t`: asks for the page the timeline turns to next, once it is past the middle. */
+  private fetchAhead(t: number): void {
+    const dir = Number.isNaN(this.cursorAt) ? 0 : Math.sign(t - this.cursorAt);
+    this.cursorAt = t;
+    const next = nextPage(this.win, t, dir);
+    const k = next ? this.keyOf(clampWindow(next, this.ctx.summary.duration)) : null;
+    if (!next || !k || this.cache.has(k.key) || this.asked.has(k.key)) return;
+    const w = clampWindow(next, this.ctx.summary.duration);
+    this.asked.add(k.key);
+    this.ctx.api
+      .get('mountain', { from: w.from, to: w.to, buckets: k.buckets, unit: 'thread' })
+      .then((r) => {
+        this.cache.set(k.key, r);
+        // The page turned while it was on its way: it is the one to draw.
+        if (this.keyOf(this.win)?.key === k.key) this.fromCache();
+      })
+      .catch(() => {}) // the turn asks again, and says why if it fails
+      .finally(() => this.asked.delete(k.key));
+  }
+
   private load(): void {
-    if (!this.chart) return;
+    if (this.fromCache()) return;
+    const k = this.keyOf(this.win);
+    if (!k) return;
     const { from, to } = this.win;
-    if (!(to > from)) return;
     const n = this.seq.next();
     if (!this.result) this.status.loading();
-    const buckets = bucketsFor(this.plot(this.chart.width, this.chart.height).w);
     this.ctx.api
-      .get('mountain', { from, to, buckets, unit: 'thread' })
+      .get('mountain', { from, to, buckets: k.buckets, unit: 'thread' })
       .then((r) => {
+        this.cache.set(k.key, r);
         if (!this.seq.isCurrent(n)) return; // a newer window was asked for
         this.status.clear();
         this.result = r;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followWindow, liveWindow } from './follow';
+import { followWindow, liveWindow, nextPage } from './follow';
 
 describe('followWindow', () => {
   const w = { from: 1000, to: 2000 };
@@ -24,5 +24,22 @@ describe('followWindow', () => {
   });
   it('slides to the newest clock when following live', () => {
     expect(liveWindow(w, 9000)).toEqual({ from: 8000, to: 9000 });
+  });
+});
+
+describe('nextPage', () => {
+  const w = { from: 1000, to: 2000 };
+  it('is the page followWindow turns to, once the cursor is past the middle its way', () => {
+    expect(nextPage(w, 1400, 1)).toBeNull();
+    expect(nextPage(w, 1500, 1)).toEqual({ from: 2000, to: 3000 });
+    expect(nextPage(w, 1600, -1)).toBeNull();
+    expect(nextPage(w, 1500, -1)).toEqual({ from: 0, to: 1000 });
+    expect(nextPage(w, 1900, 0)).toBeNull(); // not moving
+    expect(nextPage(w, 2500, 1)).toBeNull(); // not in the window
+  });
+  it('is bit for bit the window of the turn', () => {
+    const w0 = { from: 303_000_123.5, to: 303_004_987.25 };
+    expect(nextPage(w0, 303_004_000, 1)).toEqual(followWindow(w0, 303_005_000));
+    expect(nextPage(w0, 303_000_200, -1)).toEqual(followWindow(w0, 303_000_000));
   });
 });

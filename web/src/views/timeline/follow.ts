@@ -18,3 +18,19 @@ export function liveWindow(w: TimeWindow, newest: number): TimeWindow {
   const span = w.to - w.from;
   return { from: newest - span, to: newest };
 }
+
+/**
+ * The page followWindow() turns to next when the cursor at `t` keeps moving
+ * in direction `dir` (+1 forward, -1 back), once `t` is past the middle of
+ * `w` that way; null before (or when not moving). Its tiles can then be on
+ * their way before the page turns.
+ */
+export function nextPage(w: TimeWindow, t: number, dir: number): TimeWindow | null {
+  const span = w.to - w.from;
+  if (!(span > 0) || !(t >= w.from && t <= w.to)) return null;
+  const mid = w.from + span / 2;
+  // The very arithmetic of the turn, so the page asked for is the page shown.
+  if (dir > 0 && t >= mid) return followWindow(w, w.to + span / 2);
+  if (dir < 0 && t <= mid) return followWindow(w, w.from - span / 2);
+  return null;
+}

@@ -72,6 +72,10 @@ export class TimelineGeometry implements HitGeometry {
   get laneHeight(): number {
     return LANE_HEIGHT;
   }
+  /** Screen y of the middle of `row`'s lane `depth`. */
+  laneMiddle(row: number, depth: number): number {
+    return this.laneTop(row, depth) + LANE_HEIGHT / 2;
+  }
   /** Content range of rows on screen. */
   visibleContent(): { top: number; bottom: number } {
     return { top: this.scrollTop, bottom: this.scrollTop + this.rowsHeight };

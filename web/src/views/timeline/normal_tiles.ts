@@ -45,6 +45,11 @@ export class NormalTiles {
   get current(): LoadedTile | null {
     return this.loader.current;
   }
+  /** Whether the tile drawn spans all of window `w` (else part of the screen waits for its tile). */
+  covers(w: TimeWindow): boolean {
+    const r = this.loader.current?.request;
+    return !!r && r.from <= w.from && r.to >= Math.min(w.to, this.host.summary().duration);
+  }
   /** Whether the tile drawn is of the newest summary. */
   get fresh(): boolean {
     return this.loader.current?.generation === this.loader.generation;
@@ -58,16 +63,28 @@ export class NormalTiles {
 
   /** Asks for the tile of what is on screen (the loader skips it if it has it). */
   ensure(): void {
+    const win = this.host.window();
+    const plan = this.plan(win);
+    if (plan) this.loader.want(plan, win);
+  }
+
+  /** Fetches, not drawn, the tile the rows on screen will need at window `win` (the replay's next page). */
+  prefetch(win: TimeWindow): void {
+    const plan = this.plan(win);
+    if (plan) this.loader.prefetch(plan);
+  }
+
+  /** The tile of the rows on screen (and a screen of margin) at window `win`; null when no row is. */
+  private plan(win: TimeWindow): TileRequest | null {
     const g = this.host.geometry();
     const { top, bottom } = g.visibleContent();
     const margin = g.rowsHeight;
     const rows = this.host.layout().rowsIn(Math.max(0, top - margin), bottom + margin);
-    if (rows.length === 0) return;
+    if (rows.length === 0) return null;
     const rowSet = new Set(rows);
     const summary = this.host.summary();
     const counters = summary.counters.filter((c) => rowSet.has(c.thread)).map((c) => c.index);
-    const win = this.host.window();
-    this.loader.want(planTile(win, g.plotWidth, summary.duration, rows, counters), win);
+    return planTile(win, g.plotWidth, summary.duration, rows, counters);
   }
 
   /**

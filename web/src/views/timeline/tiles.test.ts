@@ -101,6 +101,38 @@ describe('TileLoader', () => {
     expect(loader.current!.request).toBe(pending[2]!.req);
   });
 
+  it('fetches a tile ahead without drawing it; wanting it then draws it at once', async () => {
+    const { loader, pending, drawn, answer } = setup();
+    const a = { from: 0, to: 1000 };
+    loader.want(planTile(a, 100, 1e6, [0], []), a);
+    answer(0);
+    await tick();
+    const next = { from: 5000, to: 6000 }; // beyond what the first tile covers
+    const plan = planTile(next, 100, 1e6, [0], []);
+    loader.prefetch(plan);
+    loader.prefetch(plan); // asked once
+    expect(pending).toHaveLength(2);
+    answer(1);
+    await tick();
+    expect(drawn).toHaveLength(1); // fetched, not drawn
+    loader.want(planTile(next, 100, 1e6, [0], []), next);
+    expect(pending).toHaveLength(2); // from the cache, at once
+    expect(drawn).toHaveLength(2);
+    expect(loader.current!.request).toEqual(plan);
+  });
+
+  it('wanting a tile being fetched ahead waits for that request rather than sending another', async () => {
+    const { loader, pending, drawn, answer } = setup();
+    const next = { from: 1000, to: 2000 };
+    loader.prefetch(planTile(next, 100, 1e6, [0], []));
+    loader.want(planTile(next, 100, 1e6, [0], []), next);
+    expect(pending).toHaveLength(1);
+    answer(0);
+    await tick();
+    expect(drawn).toHaveLength(1);
+    expect(loader.inFlight).toBe(0);
+  });
+
   it('serves recent tiles from the cache', async () => {
     const { loader, pending, drawn, answer } = setup();
     const a = { from: 0, to: 1000 };

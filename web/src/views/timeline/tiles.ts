@@ -139,29 +139,14 @@ export class TileLoader {
       this.onTile(cached);
       return;
     }
-    this.sent++;
-    this.inFlight++;
-    const generation = this.generation;
-    this.fetchTile(plan).then(
-      (buffer) => {
-        this.inFlight--;
-        // Data of a trace since replaced (a live snapshot): never cached.
-        if (generation !== this.generation) return;
-        let loaded: LoadedTile;
-        try {
-          loaded = { request: plan, tile: decodeTile(buffer), generation };
-        } catch (e) {
-          this.onError(e);
-          return;
-        }
-        this.cache.set(key, loaded);
-        // Superseded while in flight: keep it cached, do not draw it.
-        if (seq !== this.seq) return;
+    this.load(plan, key).then(
+      (loaded) => {
+        // Superseded while in flight: kept cached, not drawn.
+        if (!loaded || seq !== this.seq) return;
         this.current = loaded;
         this.onTile(loaded);
       },
       (e: unknown) => {
-        this.inFlight--;
         if (seq === this.seq) {
           // Let the next want() try again.
           this.latest = this.current?.request ?? null;
@@ -169,6 +154,44 @@ export class TileLoader {
         this.onError(e);
       },
     );
+  }
+
+  /**
+   * Fetches the tile `plan` into the cache without drawing it (the page the
+   * replay turns to next): a want() of it then draws it at once, or waits
+   * for the same request rather than sending another. Failures are left to
+   * that want() to ask again and report.
+   */
+  prefetch(plan: TileRequest): void {
+    const key = tileKey(plan);
+    if (this.cache.peek(key) || this.pending.has(key)) return;
+    this.load(plan, key).catch(() => {});
+  }
+
+  /** Tiles being fetched, by key: a want() of one waits for it. */
+  private readonly pending = new Map<string, Promise<LoadedTile | null>>();
+
+  /** The tile `plan` from the server (or the request already under way), cached when it comes; null when of a replaced trace. */
+  private load(plan: TileRequest, key: string): Promise<LoadedTile | null> {
+    const under = this.pending.get(key);
+    if (under) return under;
+    this.sent++;
+    this.inFlight++;
+    const generation = this.generation;
+    const done = this.fetchTile(plan)
+      .finally(() => {
+        this.inFlight--;
+        this.pending.delete(key);
+      })
+      .then((buffer) => {
+        // Data of a trace since replaced (a live snapshot): never cached.
+        if (generation !== this.generation) return null;
+        const loaded = { request: plan, tile: decodeTile(buffer), generation };
+        this.cache.set(key, loaded);
+        return loaded;
+      });
+    this.pending.set(key, done);
+    return done;
   }
 
   /** Forget everything (e.g. rows changed shape). */
@@ -181,6 +204,7 @@ export class TileLoader {
   invalidate(): void {
     this.reset();
     this.cache.clear();
+    this.pending.clear();
     this.generation++;
   }
 }

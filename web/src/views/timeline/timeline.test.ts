@@ -28,10 +28,10 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-function setup() {
+function setup(height = 400) {
   const summary = fixtureSummary();
   const host = document.createElement('div');
-  host.getBoundingClientRect = () => ({ x: 0, y: 0, left: 0, top: 0, right: 0, bottom: 0, width: LABEL_WIDTH + 1000, height: 400, toJSON: () => '' });
+  host.getBoundingClientRect = () => ({ x: 0, y: 0, left: 0, top: 0, right: 0, bottom: 0, width: LABEL_WIDTH + 1000, height, toJSON: () => '' });
   document.body.append(host);
   const replay = new Cursor(0);
   const statuses: TimelineStatus[] = [];
@@ -56,21 +56,21 @@ describe('timeline view input', () => {
     const { view, canvas, duration } = setup();
     const seen: Array<[number, number]> = [];
     view.onWindowChange((from, to) => seen.push([from, to]));
-    const x = view.timeToX(duration / 4);
+    const x = view.geometry().timeToX(duration / 4);
     canvas.dispatchEvent(new WheelEvent('wheel', { clientX: x, clientY: RULER_HEIGHT + 50, deltaY: -100, ctrlKey: true }));
     const w = view.window();
     expect(w.to - w.from).toBeCloseTo(duration * Math.exp(-100 * WHEEL_ZOOM), 3);
-    expect(view.xToTime(x)).toBeCloseTo(duration / 4, 3);
+    expect(view.geometry().xToTime(x)).toBeCloseTo(duration / 4, 3);
     expect(seen).toEqual([[w.from, w.to]]);
   });
 
   it('reports the pointer time and the range being dragged in the status', () => {
     const { view, statuses, pointer } = setup();
-    const x = view.timeToX(300_000);
+    const x = view.geometry().timeToX(300_000);
     pointer('pointermove', x, RULER_HEIGHT + 50);
     expect(statuses.at(-1)?.pointer).toBeCloseTo(300_000, 3);
     pointer('pointerdown', x, RULER_HEIGHT + 50, { altKey: true });
-    pointer('pointermove', view.timeToX(500_000), RULER_HEIGHT + 50);
+    pointer('pointermove', view.geometry().timeToX(500_000), RULER_HEIGHT + 50);
     const range = statuses.at(-1)?.range;
     expect(range?.from).toBeCloseTo(300_000, 3);
     expect(range?.to).toBeCloseTo(500_000, 3);
@@ -78,7 +78,7 @@ describe('timeline view input', () => {
 
   it('moves the replay cursor on a click on the ruler', () => {
     const { view, replay, pointer } = setup();
-    const x = view.timeToX(250_000);
+    const x = view.geometry().timeToX(250_000);
     pointer('pointerdown', x, 5);
     pointer('pointerup', x, 5);
     expect(replay.time()).toBeCloseTo(250_000, 3);
@@ -98,12 +98,12 @@ describe('timeline view input', () => {
     const heard: Array<ReturnType<TimelineView['area']>> = [];
     view.onAreaChange((a) => heard.push(a));
     // From the middle of thread 0 (rank 0's first thread) to the middle of thread 2 (rank 1's first).
-    const y0 = view.laneY(0, 1);
-    const y1 = view.laneY(2, 0);
-    pointer('pointerdown', view.timeToX(200_000), y0, { ctrlKey: true });
-    pointer('pointermove', view.timeToX(400_000), y1);
+    const y0 = view.geometry().laneMiddle(0, 1);
+    const y1 = view.geometry().laneMiddle(2, 0);
+    pointer('pointerdown', view.geometry().timeToX(200_000), y0, { ctrlKey: true });
+    pointer('pointermove', view.geometry().timeToX(400_000), y1);
     expect(heard).toEqual([]);
-    pointer('pointerup', view.timeToX(400_000), y1);
+    pointer('pointerup', view.geometry().timeToX(400_000), y1);
     const a = view.area()!;
     expect(a.rows).toEqual([0, 1, 2]);
     expect(a.from).toBeCloseTo(200_000, 3);
@@ -111,12 +111,32 @@ describe('timeline view input', () => {
     expect(heard).toEqual([a]);
     expect(view.window()).toEqual({ from: 0, to: 1_000_000 });
     // A plain drag pans and keeps it.
-    pointer('pointerdown', view.timeToX(500_000), y0);
-    pointer('pointermove', view.timeToX(450_000), y0);
-    pointer('pointerup', view.timeToX(450_000), y0);
+    pointer('pointerdown', view.geometry().timeToX(500_000), y0);
+    pointer('pointermove', view.geometry().timeToX(450_000), y0);
+    pointer('pointerup', view.geometry().timeToX(450_000), y0);
     expect(view.area()).toEqual(a);
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     expect(view.area()).toBeNull();
     expect(heard).toEqual([a, null]);
+  });
+
+  it('scrolls the row of an event the replay stops at into view, in the mode on screen', () => {
+    const { view } = setup(RULER_HEIGHT + 60);
+    const below = (row: number) => view.geometry().rowTop(row) >= view.geometry().height;
+    expect(below(3)).toBe(true);
+    view.showEvent({ kind: 'none', ref: -1, row: 3, time: 600_000 });
+    const g = view.geometry();
+    expect(g.rowTop(3)).toBeGreaterThanOrEqual(RULER_HEIGHT);
+    expect(g.rowTop(3)).toBeLessThan(g.height);
+    // Rows on screen stay where they are.
+    const top = view.geometry().scrollTop;
+    view.showEvent({ kind: 'none', ref: -1, row: 3, time: 600_000 });
+    expect(view.geometry().scrollTop).toBe(top);
+    // In the compact mode the bands stay (a slice found from a link leaves it).
+    view.setCompactMode(8);
+    view.showEvent({ kind: 'none', ref: -1, row: 0, time: 600_000 });
+    expect(view.compactMode()).toBe(8);
+    view.reveal(0, 600_000);
+    expect(view.compactMode()).toBeNull();
   });
 });

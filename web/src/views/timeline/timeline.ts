@@ -9,21 +9,15 @@
 // TimelineOverlays (overlays.ts); rows' scrolling is RowScroll (scroll.ts);
 // options and status are in options.ts, the ctrl-drag area in area.ts, the
 // compact mode (every row a strip, from /rowmap) in compact_mode.ts; which
-// rows are shown in what order (sort, filter, pins, empty rows), row_order.ts.
+// rows are laid out where (folded groups, sort, filter, pins, empty rows)
+// and scrolling to a row, timeline_rows.ts; the hover tooltip, hover.ts.
 import { RowLayout } from '../../base/layout';
-import {
-  clampWindow,
-  panWindow,
-  windowAround,
-  zoomWindow,
-  type TimeWindow,
-} from '../../base/time_scale';
+import { windowAround, type TimeWindow } from '../../base/time_scale';
 import { TraceLinks } from '../../engine/links';
 import type { Tile } from '../../engine/tile';
 import type { SliceRef, TraceSummary } from '../../protocol/api.gen';
-import type { CanvasPainter } from '../../render/canvas_painter';
 import type { Painter } from '../../render/painter';
-import { canvasPainter, context2d, devicePixelRatio } from '../common/fitted_canvas';
+import { context2d } from '../common/fitted_canvas';
 import type { TimelineControl, TimelineTarget } from '../context';
 import { paintArea, rowsCovered, TimelineArea, type AreaSelection, type AreaSource } from './area';
 import type { CompactRowHeight } from './compact';
@@ -31,16 +25,19 @@ import { CompactMode } from './compact_mode';
 import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
 import { FoldedStrips } from './folded_strips';
-import { FoldedGroups } from './groups';
+import { FrameLoop } from './frame_loop';
 import { clampLabelWidth, LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
+import { TimelineHover } from './hover';
 import { TimelineInput } from './input';
 import type { TimelineOptions } from './options';
 import { TimelineOverlays } from './overlays';
 import { NormalTiles } from './normal_tiles';
 import { paintTimeline } from './paint';
-import { RowOrder } from './row_order';
+import type { RowOrder } from './row_order';
 import { RowScroll } from './scroll';
 import { TimelineSelection, clickAction } from './selection';
+import { TimelineRows } from './timeline_rows';
+import { WindowState } from './window_state';
 
 export type { TimelineOptions, TimelineStatus } from './options';
 
@@ -50,41 +47,37 @@ export class TimelineView implements TimelineControl, AreaSource {
   readonly root: HTMLElement;
   readonly canvas: HTMLCanvasElement;
   private readonly scroll: RowScroll;
-  private painter: CanvasPainter | null = null;
 
-  private win: TimeWindow;
-  private cssWidth = 0;
-  private cssHeight = 0;
-  private dpr = 1;
-  private readonly folded = new FoldedGroups();
-  private layout: RowLayout;
+  /** the time window shown */
+  private readonly win: WindowState;
+  /** the canvas's size and frames */
+  private readonly screen: FrameLoop;
+  /** the rows laid out (folded groups, row view) and scrolling to one */
+  private readonly laidOut: TimelineRows;
   /** the normal mode's /tile loading and live hold */
   private readonly tiles: NormalTiles;
   private readonly textWidths = new Map<string, number>();
-  private readonly listeners = new Set<(from: number, to: number) => void>();
   private readonly cleanups: Array<() => void> = [];
 
   /** the selected slice or message; select through it (it asks for the details) */
   readonly selection: TimelineSelection;
   private readonly overlays: TimelineOverlays;
-  private readonly areas = new TimelineArea(() => this.layout, () => this.options.summary.processes);
+  private readonly areas = new TimelineArea(() => this.laidOut.layout, () => this.options.summary.processes);
   private readonly input: TimelineInput;
   /** message ends, a slice's messages, waits and path, asked of the server */
   readonly links: TraceLinks;
   /** the flow keys: "]" / "[" step(dir), "p" partner(); show(message) */
   readonly flow: MessageFlow;
-  private frame = 0;
   private drawnOnce = false;
-  private destroyed = false;
-  /** draws done (tests and benchmarks) */
-  frames = 0;
-  lastFrameMs = 0;
   /** the compact mode: its row height (null: off), its /rowmap tiles */
   readonly compact: CompactMode;
   /** what the folded groups do, drawn on their headers */
   private readonly strips: FoldedStrips;
   /** which rows are shown, in what order: its view, set() and togglePin() */
-  readonly rows: RowOrder;
+  get rows(): RowOrder {
+    return this.laidOut.order;
+  }
+  private readonly hover: TimelineHover;
   /** the label column's width, CSS px */
   private labels = LABEL_WIDTH;
   private readonly viewListeners = new Set<() => void>();
@@ -93,27 +86,33 @@ export class TimelineView implements TimelineControl, AreaSource {
     host: HTMLElement,
     private options: TimelineOptions,
   ) {
-    const { summary } = options;
     this.root = host;
     host.classList.add('timeline');
     host.tabIndex = 0;
     this.canvas = document.createElement('canvas');
     this.canvas.className = 'timeline-canvas';
     this.scroll = new RowScroll({
-      rowsHeight: () => (this.compact?.on ? this.compact.layout(this.cssHeight - RULER_HEIGHT).height : this.layout.height),
-      viewHeight: () => this.cssHeight,
+      rowsHeight: () => (this.compact?.on ? this.compact.layout(this.screen.height - RULER_HEIGHT).height : this.laidOut.layout.height),
+      viewHeight: () => this.screen.height,
       requestDraw: () => this.requestDraw(),
     });
-    host.append(this.canvas, this.scroll.element);
+    this.hover = new TimelineHover(this.canvas);
+    host.append(this.canvas, this.scroll.element, this.hover.element);
 
-    this.layout = new RowLayout(summary);
-    this.win = clampWindow({ from: 0, to: Math.max(summary.duration, 1) }, summary.duration);
+    this.win = new WindowState(
+      () => this.options.summary.duration,
+      (next) => {
+        this.laidOut.windowMoved(next); // empty rows hidden follow the window
+        this.emitStatus();
+        this.requestDraw();
+      },
+    );
     this.tiles = new NormalTiles({
       api: () => this.options.api,
       summary: () => this.options.summary,
       geometry: () => this.geometry(),
-      layout: () => this.layout,
-      window: () => this.win,
+      layout: () => this.laidOut.layout,
+      window: () => this.win.value,
       status: (loading) => this.emitStatus(loading),
       requestDraw: () => this.requestDraw(),
       onError: (e) => this.options.onError?.(e),
@@ -135,19 +134,23 @@ export class TimelineView implements TimelineControl, AreaSource {
     });
     this.flow = new MessageFlow(this.selection, this.links, this);
     this.compact = new CompactMode(() => this.options, () => this.requestDraw(), () => this.emitStatus());
-    this.rows = new RowOrder({
+    this.laidOut = new TimelineRows({
       api: () => this.options.api,
       summary: () => this.options.summary,
-      changed: () => {
-        this.relayout();
-        this.viewChanged();
-      },
+      window: () => this.win.value,
+      geometry: () => this.geometry(),
+      compact: this.compact,
+      scroll: this.scroll,
+      leaveCompact: () => this.setCompactMode(null),
+      laidOut: () => this.requestDraw(),
+      viewChanged: () => this.viewChanged(),
       onError: (e) => this.options.onError?.(e),
     });
     this.strips = new FoldedStrips(this.compact.fetcher(), () => this.requestDraw(), (e) => this.options.onError?.(e));
     this.input = this.bindInput();
-    this.bindEvents();
-    this.resize();
+    this.screen = new FrameLoop(this.canvas, host, () => this.scroll.width, (p) => this.draw(p), () => this.scroll.update());
+    this.cleanups.push(() => this.screen.destroy(), () => this.scroll.destroy());
+    this.screen.fit();
   }
 
   private readonly unsubscribeStyle: () => void;
@@ -155,19 +158,18 @@ export class TimelineView implements TimelineControl, AreaSource {
   // ---- TimelineControl -------------------------------------------------
 
   window(): { from: number; to: number } {
-    return { from: this.win.from, to: this.win.to };
+    return { ...this.win.value };
   }
 
   onWindowChange(listener: (from: number, to: number) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.win.onChange(listener);
   }
 
   jumpTo(target: TimelineTarget): void {
     const span = Math.max(target.end - target.begin, 1000);
     const mid = (target.begin + target.end) / 2;
     this.setWindow(windowAround(mid - span / 2, mid + span / 2, 0.25));
-    this.revealRow(target.row);
+    this.laidOut.reveal(target.row);
     if (target.slice !== undefined && target.slice >= 0) {
       this.selection.selectSlice(target.slice, { row: target.row, begin: target.begin, end: target.end, depth: 0 });
     }
@@ -191,21 +193,6 @@ export class TimelineView implements TimelineControl, AreaSource {
 
   // ---- for the shell and tests -----------------------------------------
 
-  /** CSS px of the row's top within the canvas (of its header when collapsed). */
-  rowY(row: number): number {
-    return this.geometry().rowTop(row);
-  }
-  /** CSS px of the middle of the row's lane at `depth` within the canvas. */
-  laneY(row: number, depth: number): number {
-    const g = this.geometry();
-    return g.laneTop(row, depth) + g.laneHeight / 2;
-  }
-  timeToX(t: number): number {
-    return this.geometry().timeToX(t);
-  }
-  xToTime(x: number): number {
-    return this.geometry().xToTime(x);
-  }
   highlighted(): number[] {
     return this.overlays.highlighted.map((s) => s.id);
   }
@@ -214,19 +201,18 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
   /** Scrolls `row` into view and pans (keeping the zoom) so that `time` is shown. */
   reveal(row: number, time: number): void {
-    this.setWindow(windowShowing(this.win, time));
-    this.revealRow(row);
+    this.setWindow(windowShowing(this.win.value, time));
+    this.laidOut.reveal(row);
   }
 
   /** The folded host and process groups (their keys). */
   collapsedGroups(): string[] {
-    return this.folded.list();
+    return this.laidOut.collapsed();
   }
 
   /** Folds exactly the groups `keys`. */
   setCollapsed(keys: readonly string[]): void {
-    this.folded.replace(keys);
-    this.relayout();
+    this.laidOut.setCollapsed(keys);
     this.emitStatus();
   }
   /** The label column's width, CSS px (the plot starts there). */
@@ -273,38 +259,33 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
 
   zoomBy(factor: number, anchor?: number): void {
-    const a = anchor ?? (this.win.from + this.win.to) / 2;
-    this.setWindow(zoomWindow(this.win, factor, a));
+    this.setWindow(this.win.zoomed(factor, anchor));
   }
-
   panBy(fraction: number): void {
-    this.setWindow(panWindow(this.win, (this.win.to - this.win.from) * fraction));
+    this.setWindow(this.win.panned(fraction));
   }
-
   fit(): void {
-    this.setWindow({ from: 0, to: Math.max(this.options.summary.duration, 1) });
+    this.setWindow(this.win.whole());
   }
-
   setWindow(w: TimeWindow): void {
     this.tiles.endHold();
-    const next = clampWindow(w, this.options.summary.duration);
-    if (next.from === this.win.from && next.to === this.win.to) return;
-    this.win = next;
-    if (this.rows.changedFor(next)) this.relayout(); // empty rows hidden follow the window
-    for (const l of [...this.listeners]) l(next.from, next.to);
-    this.emitStatus();
-    this.requestDraw();
+    this.win.set(w);
   }
 
   toggleGroup(key: string): void {
-    this.folded.toggle(key);
-    this.relayout();
+    this.laidOut.toggleGroup(key);
     this.emitStatus();
   }
 
-  /** The replay cursor moved: draw it and keep it in view (the zoom stays). */
+  /**
+   * The replay cursor moved: draw it and keep it in view (the zoom stays).
+   * Past the middle of the window, the tile of the page it turns to next is
+   * fetched, so that page is drawn whole when it comes.
+   */
   private followReplay(t: number): void {
-    this.setWindow(followWindow(this.win, t));
+    this.setWindow(followWindow(this.win.value, t));
+    const ahead = this.win.ahead(t);
+    if (ahead && !this.compact.on) this.tiles.prefetch(ahead);
     this.requestDraw();
   }
 
@@ -314,7 +295,7 @@ export class TimelineView implements TimelineControl, AreaSource {
    */
   setSummary(summary: TraceSummary): void {
     const before = this.options.summary.duration;
-    const whole = this.win.from <= 0 && this.win.to >= before;
+    const whole = this.win.value.from <= 0 && this.win.value.to >= before;
     this.options = { ...this.options, summary };
     this.tiles.invalidate(summary.duration);
     this.compact.setSummary(summary);
@@ -322,7 +303,7 @@ export class TimelineView implements TimelineControl, AreaSource {
     this.overlays.drop();
     this.links.reset();
     this.rows.invalidate();
-    this.relayout();
+    this.laidOut.relayout();
     if (whole) this.fit();
     this.overlays.refetch();
     this.emitStatus();
@@ -333,9 +314,14 @@ export class TimelineView implements TimelineControl, AreaSource {
     this.tiles.holdFor(ms);
   }
 
-  /** Selects what replay stepped to: a slice (with details), a message or instant (details), else nothing. */
+  /**
+   * Selects what replay stepped to: a slice (with details), a message or
+   * instant (details), else nothing; and scrolls its row into view, in the
+   * mode on screen.
+   */
   showEvent(ev: { kind: string; ref: number; row: number; time: number }): void {
     this.selection.showEvent(ev);
+    if (ev.row >= 0) this.laidOut.show(ev.row);
   }
 
   clearSelection(): void {
@@ -352,19 +338,19 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
 
   exportSize(): { width: number; height: number } {
-    return { width: Math.max(1, this.cssWidth), height: Math.max(1, this.cssHeight) };
+    return { width: Math.max(1, this.screen.width), height: Math.max(1, this.screen.height) };
   }
 
   /** Paints the current view (for export; the screen uses the same code). */
   paint(p: Painter): void {
     const compact = this.compact.on;
     const top = this.scroll.clamp(this.scroll.top, p.height);
-    const g = new TimelineGeometry(this.win, p.width, p.height, compact ? EMPTY : this.layout, top, this.labels);
+    const g = new TimelineGeometry(this.win.value, p.width, p.height, compact ? EMPTY : this.laidOut.layout, top, this.labels);
     const replayX = this.options.replay ? g.timeToX(this.options.replay.time()) : null;
     const cursorX = this.input.dragging ? null : this.input.pointer;
     if (compact) {
       const area = this.input.areaDrag ? this.compact.areaOf(g, this.input.areaDrag) : this.areas.area();
-      const ctx = p === this.painter ? context2d(this.canvas) : null;
+      const ctx = p === this.screen.painter ? context2d(this.canvas) : null;
       return this.compact.paint(p, ctx, g, { range: this.input.range, cursorX, replayX, area, pointer: this.input.pointerAt });
     }
     paintTimeline(
@@ -394,9 +380,7 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
 
   destroy(): void {
-    this.destroyed = true;
     this.tiles.endHold();
-    if (this.frame) cancelAnimationFrame(this.frame);
     this.unsubscribeStyle();
     for (const c of this.cleanups) c();
     this.root.replaceChildren();
@@ -405,43 +389,47 @@ export class TimelineView implements TimelineControl, AreaSource {
   // ---- drawing -----------------------------------------------------------
 
   geometry(): TimelineGeometry {
-    const layout = this.compact.on ? EMPTY : this.layout;
-    return new TimelineGeometry(this.win, this.cssWidth, this.cssHeight, layout, this.scroll.top, this.labels);
+    const layout = this.compact.on ? EMPTY : this.laidOut.layout;
+    return new TimelineGeometry(this.win.value, this.screen.width, this.screen.height, layout, this.scroll.top, this.labels);
   }
 
   requestDraw(): void {
-    if (this.frame || this.destroyed) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
+    this.screen?.request();
+  }
+  /** Frames drawn, and the last one's ms (tests and benchmarks). */
+  get frames(): number {
+    return this.screen.frames;
+  }
+  get lastFrameMs(): number {
+    return this.screen.lastFrameMs;
   }
 
-  private draw(): void {
-    if (!this.painter || this.cssWidth <= 0 || this.cssHeight <= 0) return;
+  /** A frame on the canvas's `painter`; false when skipped. */
+  private draw(painter: Painter): boolean {
     const t0 = performance.now();
     const compact = this.compact.on;
     if (compact) this.compact.ensure(this.geometry());
     else this.tiles.ensure();
     const fresh = compact || this.tiles.fresh;
-    if (this.tiles.skipFrame(fresh, t0)) return; // the tile's arrival or the hold's timer draws
+    if (this.tiles.skipFrame(fresh, t0)) return false; // the tile's arrival or the hold's timer draws
     try {
-      this.paint(this.painter);
+      this.paint(painter);
     } catch (e) {
       this.options.onError?.(e);
     }
-    this.frames++;
-    this.lastFrameMs = performance.now() - t0;
     this.tiles.painted();
     const g = this.geometry();
     this.markRows();
-    this.compact.mark(this.canvas, g, () => rowsCovered(this.layout, this.options.summary.processes, g.scrollTop, g.scrollTop + g.rowsHeight - 1).length);
+    this.compact.mark(this.canvas, g, () => rowsCovered(this.laidOut.layout, this.options.summary.processes, g.scrollTop, g.scrollTop + g.rowsHeight - 1).length);
+    if (compact) this.hover.hide();
+    else this.hover.update(g, this.tiles.current?.tile ?? null, this.input.dragging ? null : this.input.pointerAt, this.options.summary, (s) => this.options.style.visible(s));
     if ((compact ? this.compact.painted : this.tiles.current) && !this.drawnOnce) {
       this.drawnOnce = true;
       this.options.onFirstDraw?.();
     }
     // Blinking needs frames for as long as something is highlighted.
     if (this.overlays.blinking) this.requestDraw();
+    return true;
   }
 
   /**
@@ -449,48 +437,14 @@ export class TimelineView implements TimelineControl, AreaSource {
    * (a live snapshot's tile is then on its way while the frame is drawn).
    */
   loadNow(): void {
-    if (this.cssWidth > 0 && this.cssHeight > 0) this.tiles.ensure();
-  }
-
-  private resize(): void {
-    const rect = this.root.getBoundingClientRect();
-    const w = Math.max(0, Math.floor(rect.width - this.scroll.width));
-    const h = Math.max(0, Math.floor(rect.height));
-    const dpr = devicePixelRatio();
-    if (w === this.cssWidth && h === this.cssHeight && dpr === this.dpr && this.painter) return;
-    this.cssWidth = w;
-    this.cssHeight = h;
-    this.dpr = dpr;
-    this.painter = canvasPainter(this.canvas, w, h, dpr);
-    this.scroll.update();
-    this.draw();
-  }
-
-  private relayout(): void {
-    const shown = this.rows.shown(this.win);
-    this.layout = new RowLayout(this.options.summary, this.folded.set, shown ?? undefined);
-    this.compact.setRows(shown?.rows ?? null);
-    this.scroll.update();
-    this.requestDraw();
-  }
-
-  /** Expands the groups hiding `row` and scrolls it into the middle of the view. */
-  private revealRow(row: number): void {
-    if (this.compact.on) this.setCompactMode(null); // a slice shown is a slice in its row
-    if (this.folded.unfoldFor(this.options.summary, row)) this.relayout();
-    const top = this.layout.rowTop(row);
-    if (Number.isNaN(top)) return;
-    const g = this.geometry();
-    const { top: vTop, bottom: vBottom } = g.visibleContent();
-    const h = this.layout.itemOfRow(row)?.height ?? 0;
-    if (top < vTop || top + h > vBottom) this.scroll.set(top - g.rowsHeight / 3);
+    if (this.screen.sized) this.tiles.ensure();
   }
 
   /** What a click at (x, y) on the canvas does. */
   clickAt(x: number, y: number): void {
     if (this.compact.on) return; // bands hold no slice to select
     const tile = this.tiles.current?.tile ?? null;
-    const action = clickAction(this.geometry(), this.layout, tile, x, y, (s) => this.options.style.visible(s));
+    const action = clickAction(this.geometry(), this.laidOut.layout, tile, x, y, (s) => this.options.style.visible(s));
     if (action.kind === 'toggle') this.toggleGroup(action.key);
     else if (action.kind === 'pin') this.rows.togglePin(action.row);
     else if (action.kind === 'zoom') this.setWindow(action.window);
@@ -504,20 +458,20 @@ export class TimelineView implements TimelineControl, AreaSource {
   private openBand(x: number, y: number | null): boolean {
     const row = this.compact.on && x >= this.labels && y !== null ? this.compact.rowAt(this.geometry(), y) : -1;
     if (row < 0) return false;
-    this.setCompactMode(null);
-    if (this.folded.unfoldFor(this.options.summary, row)) this.relayout();
-    this.scroll.set(this.layout.rowTop(row));
+    this.laidOut.openAt(row);
     return true;
   }
 
   /**
    * Test hooks on the canvas: data-label-width, data-rows-count (thread rows
-   * laid out, hidden ones in folded groups too) and data-rows-order (the
-   * first 64 of them, top to bottom).
+   * laid out, hidden ones in folded groups too), data-rows-order (the
+   * first 64 of them, top to bottom) and data-tile-covers (1 when the tile
+   * drawn spans the whole window, 0 while part of it waits for its tile).
    */
   private markRows(): void {
     const d = this.canvas.dataset;
     d['labelWidth'] = String(this.labels);
+    d['tileCovers'] = this.compact.on || this.tiles.covers(this.win.value) ? '1' : '0';
     const order = this.compact.order;
     d['rowsCount'] = String(order.length);
     d['rowsOrder'] = order.slice(0, 64).join(',');
@@ -565,10 +519,4 @@ export class TimelineView implements TimelineControl, AreaSource {
     return input;
   }
 
-  private bindEvents(): void {
-    const ro = new ResizeObserver(() => this.resize());
-    ro.observe(this.root);
-    this.cleanups.push(() => ro.disconnect());
-    this.cleanups.push(() => this.scroll.destroy());
-  }
 }
