@@ -4,7 +4,8 @@
 // pans (src/views/timeline/input.ts); a diagnostics list cut at the limit
 // says of how many (src/views/diagnostics); the matrix's mode buttons show
 // which is on (aria-pressed, styled in src/app/style.css); states that differ
-// get colours that differ (src/views/paradigm/palette.ts).
+// get colours that differ (src/views/paradigm/palette.ts); hovering a slice
+// tells what it is (src/views/timeline/hover.ts).
 // A real `parallax serve` over the demo trace, headless Chromium.
 //
 //   node e2e/legibility.mjs --parallax PARALLAX --trace-dir DIR [--out DIR]
@@ -63,6 +64,33 @@ try {
     assert.ok(Math.abs(parseShown(begin) - s.begin) < 0.5, `begin ${begin} is ${s.begin} ns`);
     assert.ok(Math.abs(parseShown(end) - s.end) < 0.5, `end ${end} is ${s.end} ns`);
     assert.equal(begin.split(' ')[1], end.split(' ')[1], 'in one unit');
+  });
+
+  await check('hovering a slice shows a tooltip: its state, duration, begin and end as the details give them', async () => {
+    // The slice selected above, under the pointer at its middle.
+    const sel = await page.evaluate(() => window.parallax.timeline.selected());
+    const d = await server.api(`/traces/${trace.id}/details?kind=slice&id=${sel}`);
+    const p = await page.evaluate((s) => {
+      const t = window.parallax.timeline;
+      return { x: (t.timeToX(s.begin) + t.timeToX(s.end)) / 2, y: t.laneY(s.row, s.depth) };
+    }, d);
+    await canvas.hover({ position: p });
+    const tip = page.locator('[data-testid=timeline-tooltip]');
+    assert.ok(await until(() => tip.isVisible(), (v) => v, 3000), 'the tooltip shows');
+    const lines = (await canvas.getAttribute('data-hover')).split('\n');
+    assert.equal(lines[0].split(' · ')[0], d.name, 'the state');
+    const [begin, end] = lines[1].split(' – ');
+    const field = (f) => page.locator(`[data-testid=details] dd[data-field=${f}]`).innerText();
+    assert.equal(begin, await field('begin'), 'begin as in the details');
+    assert.equal(end, await field('end'), 'end as in the details');
+    assert.ok(Math.abs(parseShown(lines[0].split(' · ')[1]) - (d.end - d.begin)) <= Math.max(1, (d.end - d.begin) * 1e-3),
+      `duration ${lines[0]} is ${d.end - d.begin} ns`);
+    assert.equal(await tip.innerText(), lines.join('\n'), 'the tooltip shows those lines');
+    // Off the bars (the label column's edge of the ruler), it goes away.
+    await canvas.hover({ position: { x: 300, y: 5 } });
+    await until(() => tip.isVisible(), (v) => !v, 3000);
+    assert.equal(await tip.isVisible(), false, 'hidden over nothing');
+    assert.equal(await canvas.getAttribute('data-hover'), '');
   });
 
   await check('? shows the keys and gestures; Escape or ? closes it, keeping the selection', async () => {
