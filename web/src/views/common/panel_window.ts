@@ -64,6 +64,36 @@ export function followPanelWindow(timeline: TimelineControl, changed: () => void
   };
 }
 
+/**
+ * A panel's part of the trace as it follows the timeline: `current()` is
+ * what to cover now; `asked(w)` notes what the panel asked for; `follow()`
+ * subscribes (returning the unsubscribe) so that `load` runs when the area,
+ * or the window once it rests, changes what to ask for.
+ */
+export class PanelWindowFollower {
+  private key = '';
+
+  constructor(
+    private readonly timeline: TimelineControl,
+    private readonly duration: () => number,
+    private readonly load: () => void,
+  ) {}
+
+  current(): PanelWindow {
+    return currentPanelWindow(this.timeline, this.duration());
+  }
+
+  asked(w: PanelWindow): void {
+    this.key = windowKey(w);
+  }
+
+  follow(): () => void {
+    return followPanelWindow(this.timeline, () => {
+      if (windowKey(this.current()) !== this.key) this.load();
+    });
+  }
+}
+
 /** The endpoint parameters of `w` (none for the whole trace); /stats, /matrix and /histogram take the same. */
 export function windowParams(w: PanelWindow): Pick<StatsParams, 'from' | 'to' | 'rows'> {
   if (w.kind === 'trace') return {};

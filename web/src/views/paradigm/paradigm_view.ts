@@ -7,10 +7,8 @@ import type { Diagnostics, StatsResult } from '../../protocol/api.gen';
 import { el, RequestSeq, StatusLine } from '../common/dom';
 import { formatDuration, formatPercent } from '../common/format';
 import {
-  currentPanelWindow,
-  followPanelWindow,
   markPanelWindow,
-  windowKey,
+  PanelWindowFollower,
   windowLine,
   windowParams,
   type PanelWindow,
@@ -45,13 +43,16 @@ export class ParadigmView implements View {
   private readonly programSeq = new RequestSeq();
   private unsubscribe: (() => void)[] = [];
   private host: HTMLElement | null = null;
-  private askedKey = '';
+  /** the part of the trace covered, following the timeline */
+  private readonly covered: PanelWindowFollower;
   private program!: HTMLDivElement;
   private windowInfo!: HTMLDivElement;
   private totals!: HTMLTableSectionElement;
   private bars!: HTMLDivElement;
 
-  constructor(private readonly ctx: ViewContext) {}
+  constructor(private readonly ctx: ViewContext) {
+    this.covered = new PanelWindowFollower(ctx.timeline, () => this.ctx.summary.duration, () => this.load());
+  }
 
   mount(host: HTMLElement): void {
     this.host = host;
@@ -68,7 +69,7 @@ export class ParadigmView implements View {
     body.style.cssText = 'display:flex;flex-wrap:wrap;gap:8px 24px;align-items:flex-start';
     this.bars.style.cssText = 'flex:1;min-width:320px';
     host.append(this.program, this.status.element, this.windowInfo, note, body);
-    this.unsubscribe.push(followPanelWindow(this.ctx.timeline, () => this.follow()));
+    this.unsubscribe.push(this.covered.follow());
     this.loadProgram();
     this.load();
   }
@@ -82,14 +83,6 @@ export class ParadigmView implements View {
     this.host = null;
   }
 
-  private window(): PanelWindow {
-    return currentPanelWindow(this.ctx.timeline, this.ctx.summary.duration);
-  }
-
-  private follow(): void {
-    if (windowKey(this.window()) !== this.askedKey) this.load();
-  }
-
   /** The processes with a row in the window (all of them but for an area selection). */
   private processesIn(w: PanelWindow): number[] {
     const ps = this.ctx.summary.processes;
@@ -100,9 +93,9 @@ export class ParadigmView implements View {
 
   private load(): void {
     if (!this.host) return;
-    const w = this.window();
+    const w = this.covered.current();
     const n = this.seq.next();
-    this.askedKey = windowKey(w);
+    this.covered.asked(w);
     this.host.setAttribute('data-pending', 'true');
     this.status.loading();
     const params = windowParams(w);

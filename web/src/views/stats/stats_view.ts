@@ -10,11 +10,9 @@ import { el, RequestSeq, StatusLine } from '../common/dom';
 import { formatDuration } from '../common/format';
 import type { View, ViewContext, ViewFactory } from '../context';
 import {
-  currentPanelWindow,
-  followPanelWindow,
   markPanelWindow,
+  PanelWindowFollower,
   PANEL_WINDOW_DEBOUNCE_MS,
-  windowKey,
   windowLine,
   windowParams,
   type PanelWindow,
@@ -54,7 +52,8 @@ export class StatsView implements View {
   private host: HTMLElement | null = null;
   /** the part of the trace of the table shown, and the key of the newest asked */
   private shownWindow: PanelWindow = { kind: 'trace' };
-  private askedKey = '';
+  /** the part of the trace covered, following the timeline */
+  private readonly covered: PanelWindowFollower;
 
   private scopeSelect!: HTMLSelectElement;
   private callsiteInput!: HTMLInputElement;
@@ -65,7 +64,9 @@ export class StatsView implements View {
   private table!: HTMLTableElement;
   private tbody!: HTMLTableSectionElement;
 
-  constructor(private readonly ctx: ViewContext) {}
+  constructor(private readonly ctx: ViewContext) {
+    this.covered = new PanelWindowFollower(ctx.timeline, () => this.ctx.summary.duration, () => this.load());
+  }
 
   mount(host: HTMLElement): void {
     this.mounted = true;
@@ -129,7 +130,7 @@ export class StatsView implements View {
 
     host.append(controls, this.status.element, this.windowInfo, this.info, el('div', { class: 'table-scroll' }, this.table), this.dropped);
     this.unsubscribe.push(this.ctx.states.onChange(() => this.render()));
-    this.unsubscribe.push(followPanelWindow(this.ctx.timeline, () => this.follow()));
+    this.unsubscribe.push(this.covered.follow());
     this.load();
   }
 
@@ -140,16 +141,6 @@ export class StatsView implements View {
     this.unsubscribe = [];
     markPanelWindow(this.host, null);
     this.host = null;
-  }
-
-  /** The part of the trace to cover now: the area selection, the zoomed window or the whole trace. */
-  private window(): PanelWindow {
-    return currentPanelWindow(this.ctx.timeline, this.ctx.summary.duration);
-  }
-
-  /** The selection or window changed: ask again when that changes what to ask for. */
-  private follow(): void {
-    if (windowKey(this.window()) !== this.askedKey) this.load();
   }
 
   /** The rows as shown (sorted). */
@@ -168,9 +159,9 @@ export class StatsView implements View {
 
   private load(): void {
     if (!this.mounted) return;
-    const w = this.window();
+    const w = this.covered.current();
     const n = this.seq.next();
-    this.askedKey = windowKey(w);
+    this.covered.asked(w);
     this.updateCallsiteInput(w);
     this.host?.setAttribute('data-pending', 'true');
     this.status.loading();
