@@ -96,7 +96,7 @@ export class PanelTabs {
     } catch (e) {
       this.options.onError(e);
     }
-    this.body.replaceChildren();
+    this.clearBody();
     this.openId = f.id;
     for (const b of buttons) {
       const on = b.dataset['view'] === f.id;
@@ -111,6 +111,13 @@ export class PanelTabs {
     this.options.onOpen();
   }
 
+  /** Empties the body for the next view: no children, none of the last view's classes or data-* (its test id stays). */
+  private clearBody(): void {
+    this.body.replaceChildren();
+    this.body.className = 'panel-body';
+    for (const k of Object.keys(this.body.dataset)) if (k !== 'testid') delete this.body.dataset[k];
+  }
+
   /** A live trace's newer summary for a panel view that does not follow updates itself. */
   private remount(summary: TraceSummary): void {
     const f = this.openFactory;
@@ -120,7 +127,8 @@ export class PanelTabs {
     } catch (e) {
       this.options.onError(e);
     }
-    this.body.replaceChildren();
+    this.clearBody();
+    this.body.dataset['view'] = f.id;
     this.openView = mountView(f, { ...this.ctx, summary }, this.body, this.options.onError);
   }
 }

@@ -11,6 +11,7 @@ import { ChartCanvas } from '../common/chart_canvas';
 import { debounce, el, releaseChartView, RequestSeq, StatusLine, tooltipElement } from '../common/dom';
 import { formatAverage, formatDurationTicks, formatTime, resolutionFor } from '../common/format';
 import { niceTicks } from '../common/ticks';
+import { niceTicks as rulerTicks } from '../../base/ticks';
 import type { View, ViewContext, ViewFactory } from '../context';
 import { nextPage } from '../timeline/follow';
 import { bucketAt, bucketsFor, bucketValues, stackAreas, timeToX, type Plot, type TimeWindow } from './mountain_layout';
@@ -169,7 +170,8 @@ export class MountainView implements View {
     // Time labels along the bottom, on the timeline's axis.
     const span = this.win.to - this.win.from;
     if (span > 0) {
-      const tv = niceTicks(this.win.from, this.win.to, Math.max(2, Math.floor(plot.w / 110)));
+      // The timeline ruler's ticks (base/ticks.ts, same count per width): the two axes line up.
+      const tv = rulerTicks(this.win.from, this.win.to, Math.max(2, Math.floor(plot.w / 110))).values;
       const labels = formatDurationTicks(tv, true);
       tv.forEach((t, i) => {
         const x = timeToX(t, this.win, plot);
