@@ -36,37 +36,40 @@ ImbalanceReport ComputeImbalance(const model::Trace& trace, const StateStatsRepo
     }
   }
 
-  for (size_t i = 0; i < report.rows.size(); ++i) {
-    ImbalanceRow& row = report.rows[i];
-    double sum = 0;
-    bool first = true;
-    for (uint32_t u = 0; u < units; ++u) {
-      if (!present[i][u]) continue;
-      const int64_t t = row.time_ns[u];
-      ++row.units;
-      sum += static_cast<double>(t);
-      if (first || t > row.max_ns) {
-        row.max_ns = t;
-        row.max_unit = u;
-      }
-      if (first || t < row.min_ns) {
-        row.min_ns = t;
-        row.min_unit = u;
-      }
-      first = false;
-    }
-    row.mean_ns = row.units > 0 ? sum / row.units : 0.0;
-    const double max = static_cast<double>(row.max_ns);
-    row.lost_ns = max - row.mean_ns;
-    row.imbalance = max > 0 ? row.lost_ns / max : 0.0;
-    row.percent = row.mean_ns > 0 ? (max / row.mean_ns - 1.0) * 100.0 : 0.0;
-  }
+  for (size_t i = 0; i < report.rows.size(); ++i)
+    SummarizeUnits(report.rows[i], present[i]);
   std::sort(report.rows.begin(), report.rows.end(),
             [](const ImbalanceRow& a, const ImbalanceRow& b) {
               if (a.lost_ns != b.lost_ns) return a.lost_ns > b.lost_ns;
               return a.state < b.state;
             });
   return report;
+}
+
+void SummarizeUnits(ImbalanceRow& row, const std::vector<bool>& present) {
+  double sum = 0;
+  bool first = true;
+  row.units = 0;
+  for (uint32_t u = 0; u < row.time_ns.size(); ++u) {
+    if (!present.empty() && (u >= present.size() || !present[u])) continue;
+    const int64_t t = row.time_ns[u];
+    ++row.units;
+    sum += static_cast<double>(t);
+    if (first || t > row.max_ns) {
+      row.max_ns = t;
+      row.max_unit = u;
+    }
+    if (first || t < row.min_ns) {
+      row.min_ns = t;
+      row.min_unit = u;
+    }
+    first = false;
+  }
+  row.mean_ns = row.units > 0 ? sum / row.units : 0.0;
+  const double max = static_cast<double>(row.max_ns);
+  row.lost_ns = max - row.mean_ns;
+  row.imbalance = max > 0 ? row.lost_ns / max : 0.0;
+  row.percent = row.mean_ns > 0 ? (max / row.mean_ns - 1.0) * 100.0 : 0.0;
 }
 
 }  // namespace plx::analysis

@@ -37,5 +37,10 @@ struct ImbalanceReport {
 ImbalanceReport ComputeImbalance(const model::Trace& trace);
 /// The same from statistics already computed on `trace`.
 ImbalanceReport ComputeImbalance(const model::Trace& trace, const StateStatsReport& stats);
+/// Fills `row`'s units, max, min, mean, imbalance, percent and lost_ns from
+/// its time_ns over the units `present` marks (every unit when empty): how
+/// ComputeImbalance compares one state, for other per-unit times too (the
+/// viewer's waits overlay compares the rows' waits in a window).
+void SummarizeUnits(ImbalanceRow& row, const std::vector<bool>& present = {});
 
 }  // namespace plx::analysis

@@ -228,8 +228,8 @@ bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::s
                      ApiResponse* r) {
   if (endpoint == "summary" || endpoint == "processes" || endpoint == "tile" ||
       endpoint == "rowmap" || endpoint == "details" || endpoint == "stats" ||
-      endpoint == "mountain" || endpoint == "query" || endpoint == "query-cancel" ||
-      endpoint == "source-files" || endpoint == "source")
+      endpoint == "mountain" || endpoint == "series" || endpoint == "query" ||
+      endpoint == "query-cancel" || endpoint == "source-files" || endpoint == "source")
     return true;
   // Search counts its matches from the statistics (made right after ready).
   if (endpoint == "search") {
@@ -238,9 +238,9 @@ bool FromFileAnswers(const ServedTrace& trace, const StoreTimeline& held, std::s
     r->retry_after = true;
     return false;
   }
-  const bool analysis = endpoint == "waits" || endpoint == "critical-path" ||
-                        endpoint == "diagnostics" || endpoint == "anomalies" ||
-                        endpoint == "matrix" || endpoint == "histogram";
+  const bool analysis = endpoint == "waits" || endpoint == "waits-window" ||
+                        endpoint == "critical-path" || endpoint == "diagnostics" ||
+                        endpoint == "anomalies" || endpoint == "matrix" || endpoint == "histogram";
   if (!analysis) {
     *r = ErrorResponse(501, "trace '" + trace.id() + "' is served from its file (" +
                                 std::to_string(trace.file_records()) +
@@ -378,8 +378,10 @@ ApiResponse Api::Handle(std::string_view path, std::string_view query) {
   if (endpoint == "histogram") return Histogram(*trace, q);
   if (endpoint == "anomalies") return Anomalies(*trace, q);
   if (endpoint == "mountain") return Mountain(*trace, q);
+  if (endpoint == "series") return Series(*trace, q);
   if (endpoint == "matrix") return Matrix(*trace, q);
   if (endpoint == "waits") return Waits(*trace, q);
+  if (endpoint == "waits-window") return WaitsWindow(*trace, q);
   if (endpoint == "critical-path") return CriticalPathHandler(*trace, q);
   if (endpoint == "diagnostics") return DiagnosticsHandler(*trace, q);
   if (endpoint == "at") return At(*trace, q);

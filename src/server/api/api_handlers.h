@@ -79,8 +79,12 @@ ApiResponse Stats(ServedTrace& trace, const QueryParams& q);
 ApiResponse Histogram(ServedTrace& trace, const QueryParams& q);
 ApiResponse Anomalies(ServedTrace& trace, const QueryParams& q);
 ApiResponse Mountain(ServedTrace& trace, const QueryParams& q);
+/// Time in some states per row and time bucket (api_series.cc).
+ApiResponse Series(ServedTrace& trace, const QueryParams& q);
 ApiResponse Matrix(ServedTrace& trace, const QueryParams& q);
 ApiResponse Waits(ServedTrace& trace, const QueryParams& q);
+/// /waits-window (api_waits.cc): the waits of a window, for the timeline overlay.
+ApiResponse WaitsWindow(ServedTrace& trace, const QueryParams& q);
 ApiResponse CriticalPathHandler(ServedTrace& trace, const QueryParams& q);
 ApiResponse DiagnosticsHandler(ServedTrace& trace, const QueryParams& q);
 ApiResponse At(ServedTrace& trace, const QueryParams& q);

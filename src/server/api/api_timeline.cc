@@ -186,12 +186,20 @@ ApiResponse Rowmap(ServedTrace& served, const QueryParams& q) {
   if (!width.ok()) return StatusResponse(width.status());
   const auto group = q.Integer("group", 1, 1, kMaxRowmapGroup);
   if (!group.ok()) return StatusResponse(group.status());
+  const auto stats = q.Bool("stats", false);
+  if (!stats.ok()) return StatusResponse(stats.status());
+  const auto state = q.Integer("state", -1, -1, UINT32_MAX - 1);
+  if (!state.ok()) return StatusResponse(state.status());
   request.rows = *rows;
   request.from = *from;
   request.to = *to;
   request.width = static_cast<uint32_t>(*width);
   request.group = static_cast<uint32_t>(*group);
-  if (Status s = CheckRowmapRequest(request, static_cast<uint32_t>(served.trace().threads.size()));
+  request.stats = *stats;
+  request.state = *state;
+  const model::Trace& trace = served.trace();
+  if (Status s = CheckRowmapRequest(request, static_cast<uint32_t>(trace.threads.size()),
+                                    static_cast<uint32_t>(trace.states.size()));
       !s.ok())
     return StatusResponse(s);
   ApiResponse r;

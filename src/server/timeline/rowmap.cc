@@ -1,5 +1,6 @@
 // BuildRowmap (rowmap.h): the rows' tiles, squeezed into one pixel row each,
-// then counted per band.
+// then counted per band; with stats, each row's share of the column in the
+// band's state, then their min, median, max and mean per band.
 #include "server/timeline/rowmap.h"
 
 #include <algorithm>
@@ -56,10 +57,10 @@ class BandVotes {
     }
   }
 
-  // Writes the band's cells (width of them) to `out` and starts the next
-  // band. Ties go to the lower state id: the answer does not depend on the
-  // order of the band's rows.
-  void Flush(char* out) {
+  // Writes the band's cells (width of them) to `out`, their states to
+  // *states, and starts the next band. Ties go to the lower state id: the
+  // answer does not depend on the order of the band's rows.
+  void Flush(char* out, std::vector<uint32_t>* states) {
     for (size_t x = 0; x < votes_.size(); ++x) {
       wire::RowmapCell cell;
       cell.state = kRowmapEmpty;
@@ -71,6 +72,7 @@ class BandVotes {
         }
       cell.rows = static_cast<uint16_t>(most);
       cell.busy = static_cast<uint16_t>(busy_[x]);
+      (*states)[x] = cell.state;
       std::memcpy(out + x * sizeof(cell), &cell, sizeof(cell));
       votes_[x].clear();
       busy_[x] = 0;
@@ -80,6 +82,93 @@ class BandVotes {
  private:
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> votes_;
   std::vector<uint32_t> busy_;
+};
+
+// Per pixel of the band being measured: each row's share of the column's
+// time in the pixel's target state, then their RowmapStat.
+class BandShares {
+ public:
+  explicit BandShares(const RowmapRequest& request)
+      : from_(request.from),
+        per_ns_(request.width / (request.to - request.from)),
+        width_(request.width),
+        acc_(request.width) {}
+
+  // Adds the shares of `row` (its tile records `slices`) in target[x] at
+  // each pixel x: the part of the pixel its slices of that state cover,
+  // overlapping ones (nested in one another) counted once.
+  void Add(uint32_t row, const TileSlice* slices, size_t n, const std::vector<uint32_t>& target) {
+    spans_.clear();
+    for (size_t i = 0; i < n; ++i) {
+      const TileSlice& s = slices[i];
+      const double b = std::max(0.0, (s.begin - from_) * per_ns_);
+      const double e = std::min<double>(width_, (s.end - from_) * per_ns_);
+      if (e > b) spans_.push_back({s.state, b, e});
+    }
+    std::sort(spans_.begin(), spans_.end(), [](const Span& a, const Span& b) {
+      return a.state != b.state ? a.state < b.state : a.b < b.b;
+    });
+    std::fill(acc_.begin(), acc_.end(), 0.0);
+    // Each state's spans merged into disjoint runs, each run over its pixels.
+    for (size_t i = 0; i < spans_.size();) {
+      Span run = spans_[i++];
+      while (i < spans_.size() && spans_[i].state == run.state && spans_[i].b <= run.e)
+        run.e = std::max(run.e, spans_[i++].e);
+      const auto x0 = static_cast<uint32_t>(run.b);
+      const auto x1 = std::min(width_, static_cast<uint32_t>(std::ceil(run.e)));
+      for (uint32_t x = x0; x < x1; ++x)
+        if (target[x] == run.state)
+          acc_[x] += std::min(run.e, x + 1.0) - std::max(run.b, static_cast<double>(x));
+    }
+    rows_.push_back(row);
+    for (uint32_t x = 0; x < width_; ++x)
+      values_.push_back(
+          static_cast<uint16_t>(std::lround(std::clamp(acc_[x], 0.0, 1.0) * kRowmapShareScale)));
+  }
+
+  // Writes the band's stats (width of them) to `out` and starts the next
+  // band: min and max with the first row of the band that has them, the
+  // lower median, the rounded mean.
+  void Flush(char* out) {
+    const size_t n = rows_.size();
+    column_.resize(n);
+    for (uint32_t x = 0; x < width_; ++x) {
+      wire::RowmapStat stat;
+      size_t lo = 0, hi = 0;
+      uint64_t sum = 0;
+      for (size_t k = 0; k < n; ++k) {
+        const uint16_t v = values_[k * width_ + x];
+        column_[k] = v;
+        sum += v;
+        if (v < column_[lo]) lo = k;
+        if (v > column_[hi]) hi = k;
+      }
+      stat.min_row = rows_[lo];
+      stat.max_row = rows_[hi];
+      stat.min = column_[lo];
+      stat.max = column_[hi];
+      stat.mean = static_cast<uint16_t>((sum + n / 2) / n);
+      const auto mid = column_.begin() + static_cast<ptrdiff_t>((n - 1) / 2);
+      std::nth_element(column_.begin(), mid, column_.end());
+      stat.median = *mid;
+      std::memcpy(out + x * sizeof(stat), &stat, sizeof(stat));
+    }
+    rows_.clear();
+    values_.clear();
+  }
+
+ private:
+  struct Span {
+    uint32_t state;
+    double b, e;  // pixels from the left edge
+  };
+  double from_, per_ns_;
+  uint32_t width_;
+  std::vector<double> acc_;
+  std::vector<Span> spans_;
+  std::vector<uint32_t> rows_;    // the band's rows so far
+  std::vector<uint16_t> values_;  // their shares, row by row, width each
+  std::vector<uint16_t> column_;
 };
 
 // Squeezes `slices` (one row's tile records) into `picks`, one per pixel.
@@ -117,7 +206,7 @@ void PickRow(const RowmapRequest& request, const TileSlice* slices, size_t n,
 
 }  // namespace
 
-Status CheckRowmapRequest(const RowmapRequest& request, uint32_t rows) {
+Status CheckRowmapRequest(const RowmapRequest& request, uint32_t rows, uint32_t states) {
   if (request.rows.empty()) return InvalidArgument("rows: at least one row is needed");
   for (uint32_t row : request.rows)
     if (row >= rows)
@@ -140,12 +229,27 @@ Status CheckRowmapRequest(const RowmapRequest& request, uint32_t rows) {
         "larger group",
         static_cast<unsigned long long>(bands), request.width,
         static_cast<unsigned long long>(kMaxRowmapCells)));
+  if (!request.stats && request.state != -1) return InvalidArgument("state: only with stats=1");
+  if (request.state < -1 || request.state >= int64_t{states})
+    return InvalidArgument(
+        StrFormat("state: must be -1 (each cell's dominant state) or a state "
+                  "of the trace (it has %u), got %lld",
+                  states, static_cast<long long>(request.state)));
+  const uint64_t band_rows = std::min<uint64_t>(request.group, request.rows.size());
+  if (request.stats && band_rows * request.width > kMaxRowmapStatValues)
+    return InvalidArgument(StrFormat(
+        "group: with stats, the rows of a band × width must be at most %llu, got %llu × %u",
+        static_cast<unsigned long long>(kMaxRowmapStatValues),
+        static_cast<unsigned long long>(band_rows), request.width));
   return Status::Ok();
 }
 
 Status BuildRowmap(const RowmapRequest& request, const TileSource& tiles, std::string* out) {
   const size_t n = request.rows.size();
   const uint32_t bands = static_cast<uint32_t>((n + request.group - 1) / request.group);
+  const size_t cell_bytes = size_t{bands} * request.width * sizeof(wire::RowmapCell);
+  const size_t stat_bytes =
+      request.stats ? size_t{bands} * request.width * sizeof(wire::RowmapStat) : 0;
   wire::RowmapHeader h;
   h.magic = kRowmapMagic;
   h.version = wire::kApiVersion;
@@ -155,21 +259,38 @@ Status BuildRowmap(const RowmapRequest& request, const TileSource& tiles, std::s
   h.bands = bands;
   h.group = request.group;
   const size_t at = out->size();
-  out->resize(at + sizeof h + size_t{bands} * request.width * sizeof(wire::RowmapCell));
+  out->resize(at + sizeof h + cell_bytes + stat_bytes);
   std::memcpy(out->data() + at, &h, sizeof h);
   char* cells = out->data() + at + sizeof h;
+  char* stats = cells + cell_bytes;
 
   BandVotes votes(request.width);
   std::vector<Pick> picks(request.width);
+  // The states the band's stats measure, per pixel.
+  std::vector<uint32_t> target(request.width);
+  BandShares shares(request);
   TileRequest tile;
   tile.from = request.from;
   tile.to = request.to;
   tile.width = request.width;
   tile.arrows = false;
+  // With stats, a tile holds whole bands: their rows' slices are measured
+  // again once the band's cells are known.
+  const size_t chunk = !request.stats ? kRowsPerTile
+                       : request.group >= kRowsPerTile
+                           ? request.group
+                           : kRowsPerTile / request.group * request.group;
   std::string bytes;
   std::vector<TileSlice> slices;
-  for (size_t first = 0; first < n; first += kRowsPerTile) {
-    const size_t end = std::min(n, first + kRowsPerTile);
+  const auto slices_of = [&](uint32_t row) {
+    const auto lo = std::partition_point(slices.begin(), slices.end(),
+                                         [row](const TileSlice& s) { return s.row < row; });
+    const auto hi =
+        std::partition_point(lo, slices.end(), [row](const TileSlice& s) { return s.row == row; });
+    return std::pair{slices.data() + (lo - slices.begin()), static_cast<size_t>(hi - lo)};
+  };
+  for (size_t first = 0; first < n; first += chunk) {
+    const size_t end = std::min(n, first + chunk);
     // Each row once, in index order.
     tile.rows.assign(request.rows.begin() + first, request.rows.begin() + end);
     std::sort(tile.rows.begin(), tile.rows.end());
@@ -188,17 +309,21 @@ Status BuildRowmap(const RowmapRequest& request, const TileSource& tiles, std::s
     if (!std::is_sorted(slices.begin(), slices.end(), by_row))
       std::stable_sort(slices.begin(), slices.end(), by_row);
     for (size_t i = first; i < end; ++i) {
-      const uint32_t row = request.rows[i];
-      const auto lo = std::partition_point(slices.begin(), slices.end(),
-                                           [row](const TileSlice& s) { return s.row < row; });
-      const auto hi = std::partition_point(lo, slices.end(),
-                                           [row](const TileSlice& s) { return s.row == row; });
-      PickRow(request, slices.data() + (lo - slices.begin()), static_cast<size_t>(hi - lo), &picks);
+      const auto [row_slices, count] = slices_of(request.rows[i]);
+      PickRow(request, row_slices, count, &picks);
       votes.Add(picks);
-      if ((i + 1) % request.group == 0 || i + 1 == n) {
-        votes.Flush(cells);
-        cells += request.width * sizeof(wire::RowmapCell);
+      if ((i + 1) % request.group != 0 && i + 1 != n) continue;
+      votes.Flush(cells, &target);
+      cells += request.width * sizeof(wire::RowmapCell);
+      if (!request.stats) continue;
+      if (request.state >= 0)
+        std::fill(target.begin(), target.end(), static_cast<uint32_t>(request.state));
+      for (size_t k = i / request.group * request.group; k <= i; ++k) {
+        const auto [measured, measured_count] = slices_of(request.rows[k]);
+        shares.Add(request.rows[k], measured, measured_count, target);
       }
+      shares.Flush(stats);
+      stats += request.width * sizeof(wire::RowmapStat);
     }
   }
   return Status::Ok();

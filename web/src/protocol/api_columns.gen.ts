@@ -2,7 +2,7 @@
 // The tile's records as columns of typed arrays, and their decoders: the
 // timeline loops over thousands of records per frame, and typed arrays keep
 // that fast and compact. web/src/engine/tile.ts composes them.
-import { TILESLICE_SIZE, TILEINSTANT_SIZE, TILEARROW_SIZE, TILECOUNTERPOINT_SIZE, ROWMAPCELL_SIZE } from './api_records.gen';
+import { TILESLICE_SIZE, TILEINSTANT_SIZE, TILEARROW_SIZE, TILECOUNTERPOINT_SIZE, ROWMAPCELL_SIZE, ROWMAPSTAT_SIZE } from './api_records.gen';
 
 /** TileSlice records as columns, one entry per record. */
 export interface TileSlices {
@@ -174,6 +174,44 @@ export function decodeRowmapCells(view: DataView, offset: number, count: number)
     c.state[i] = view.getUint32(o + 0, true);
     c.rows[i] = view.getUint16(o + 4, true);
     c.busy[i] = view.getUint16(o + 6, true);
+  }
+  return c;
+}
+
+/** RowmapStat records as columns, one entry per record. */
+export interface RowmapStats {
+  count: number;
+  /** the row (thread index) of the smallest share; ties to the first of the band */
+  minRow: Uint32Array;
+  /** the row of the largest share; ties to the first of the band */
+  maxRow: Uint32Array;
+  /** shares, 0..65535 for 0..1 */
+  min: Uint16Array;
+  /** the lower median: the ceil(n / 2)-th smallest of the band's n shares */
+  median: Uint16Array;
+  max: Uint16Array;
+  /** the rounded mean of the shares */
+  mean: Uint16Array;
+}
+
+/** Decodes `count` RowmapStat records from byte `offset` of `view`. */
+export function decodeRowmapStats(view: DataView, offset: number, count: number): RowmapStats {
+  const c: RowmapStats = {
+    count,
+    minRow: new Uint32Array(count),
+    maxRow: new Uint32Array(count),
+    min: new Uint16Array(count),
+    median: new Uint16Array(count),
+    max: new Uint16Array(count),
+    mean: new Uint16Array(count),
+  };
+  for (let i = 0, o = offset; i < count; i++, o += ROWMAPSTAT_SIZE) {
+    c.minRow[i] = view.getUint32(o + 0, true);
+    c.maxRow[i] = view.getUint32(o + 4, true);
+    c.min[i] = view.getUint16(o + 8, true);
+    c.median[i] = view.getUint16(o + 10, true);
+    c.max[i] = view.getUint16(o + 12, true);
+    c.mean[i] = view.getUint16(o + 14, true);
   }
   return c;
 }

@@ -208,7 +208,7 @@ export function writeTileCounterPoint(view: DataView, offset: number, r: TileCou
   view.setUint32(offset + 36, r.count, true);
 }
 
-/** Start of every row map: the answer of /rowmap, followed by bands × width RowmapCell, band by band (cell b * width + x is band b, pixel x). */
+/** Start of every row map: the answer of /rowmap, followed by bands × width RowmapCell, band by band (cell b * width + x is band b, pixel x), then with stats=1 as many RowmapStat in the same order. */
 export interface RowmapHeader {
   /** 0x524c5850 ('PXLR' read as bytes 'P','X','L','R') */
   magic: number;
@@ -281,4 +281,43 @@ export function writeRowmapCell(view: DataView, offset: number, r: RowmapCell): 
   view.setUint32(offset + 0, r.state, true);
   view.setUint16(offset + 4, r.rows, true);
   view.setUint16(offset + 6, r.busy, true);
+}
+
+/** With stats=1, after the cells: one per cell, in the same order. How much of the pixel column's time the band's rows spend in one state (the cell's dominant state, or `state`): a row's share is the part of the column its slices of that state cover (nested ones counted once, merged bars as their state, as the row's tile draws them), as a u16 of 65535ths; then min, lower median, max and mean over the band's rows. Where the cell has no state (and no `state` was asked) every value is 0. */
+export interface RowmapStat {
+  /** the row (thread index) of the smallest share; ties to the first of the band */
+  min_row: number;
+  /** the row of the largest share; ties to the first of the band */
+  max_row: number;
+  /** shares, 0..65535 for 0..1 */
+  min: number;
+  /** the lower median: the ceil(n / 2)-th smallest of the band's n shares */
+  median: number;
+  max: number;
+  /** the rounded mean of the shares */
+  mean: number;
+}
+
+export const ROWMAPSTAT_SIZE = 16;
+
+/** Reads the RowmapStat at byte `offset` of `view`. */
+export function readRowmapStat(view: DataView, offset: number): RowmapStat {
+  return {
+    min_row: view.getUint32(offset + 0, true),
+    max_row: view.getUint32(offset + 4, true),
+    min: view.getUint16(offset + 8, true),
+    median: view.getUint16(offset + 10, true),
+    max: view.getUint16(offset + 12, true),
+    mean: view.getUint16(offset + 14, true),
+  };
+}
+
+/** Writes `r` as a RowmapStat at byte `offset` of `view`. */
+export function writeRowmapStat(view: DataView, offset: number, r: RowmapStat): void {
+  view.setUint32(offset + 0, r.min_row, true);
+  view.setUint32(offset + 4, r.max_row, true);
+  view.setUint16(offset + 8, r.min, true);
+  view.setUint16(offset + 10, r.median, true);
+  view.setUint16(offset + 12, r.max, true);
+  view.setUint16(offset + 14, r.mean, true);
 }

@@ -309,6 +309,28 @@ export interface AnomalyList {
   total: number;
 }
 
+/** Time in states per row and time bucket. */
+export interface SeriesResult {
+  /** the window, trace times (ns) */
+  from: number;
+  to: number;
+  buckets: number;
+  /** thread | process */
+  unit: string;
+  /** self | inclusive */
+  time: string;
+  /** the names of the states counted */
+  states: string[];
+  /** buckets + 1 bucket edges, trace times */
+  edges: number[];
+  /** thread (or process) index of each row */
+  rows: number[];
+  /** each row's label */
+  labels: string[];
+  /** values[r][b]: ns rows[r] spent in the states during bucket b */
+  values: number[][];
+}
+
 /** The mountain range: how many rows are in each state over time. */
 export interface MountainResult {
   from: number;
@@ -449,6 +471,70 @@ export interface WaitsResult {
   callsites: CallsiteWaits[];
   /** longest first, at most `limit` */
   longest: WaitInstance[];
+}
+
+/** One wait overlapping the window: where the timeline draws it. */
+export interface WaitSpan {
+  /** the waiting row */
+  row: number;
+  /** late-sender | late-receiver | collective */
+  kind: string;
+  /** trace time: the wait began (the call's begin) ... */
+  begin: number;
+  /** ... and ended (not clipped to the window) */
+  end: number;
+  /** the waiting call (its depth is the lane drawn on) */
+  slice: SliceRef;
+  /** the row it waited for (sender, receiver, last or root participant), -1 when unknown */
+  cause_row: number;
+}
+
+/** How long one row waited. */
+export interface RowWaiting {
+  row: number;
+  /** ns of its waits inside the window (clipped to it) */
+  wait: number;
+  /** ns of its waits in the whole run */
+  run_wait: number;
+}
+
+/** The rows' waits in the window compared, as the imbalance analysis compares a state's time: over the rows that wait somewhere in the run, every row of the trace (not only those asked for). */
+export interface WaitImbalance {
+  /** rows compared */
+  units: number;
+  /** ns */
+  max: number;
+  /** ns */
+  min: number;
+  /** ns (rounded) */
+  mean: number;
+  /** the row waiting the most, -1 when none is compared */
+  max_row: number;
+  /** the row waiting the least, -1 when none is compared */
+  min_row: number;
+  /** (max - mean) / max, 0..1 */
+  imbalance: number;
+  /** (max / mean - 1) x 100 */
+  percent: number;
+}
+
+/** The answer of /waits-window: the waits overlapping [from, to] (both ends included) on the rows asked for. */
+export interface WaitsWindow {
+  /** trace time */
+  from: number;
+  /** trace time */
+  to: number;
+  /** rows covered */
+  rows: number;
+  /** longest first, at most `limit` */
+  waits: WaitSpan[];
+  /** waits overlapping the window on those rows (the viewer shows 'N of matched') */
+  matched: number;
+  /** false when served from the file: only the longest waits the file keeps (10000) are searched, and rows_waiting counts those only */
+  complete: boolean;
+  /** every row asked for (all when rows is absent), in row order */
+  rows_waiting: RowWaiting[];
+  imbalance: WaitImbalance;
 }
 
 /** A counter track's value at a moment: its last sample at or before it. */
