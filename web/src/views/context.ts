@@ -32,7 +32,7 @@ export interface TimelineControl {
   /** Called after every zoom or pan; returns an unsubscribe function. */
   onWindowChange(listener: (from: number, to: number) => void): () => void;
   /** Show or hide an overlay. */
-  setOverlay(overlay: 'critical-path' | 'anomalies', on: boolean): void;
+  setOverlay(overlay: 'critical-path' | 'anomalies' | 'waits', on: boolean): void;
   /** Width of the label column, CSS px: views on the timeline's time axis start their plot there. */
   labelWidth?(): number;
   /** Called when the label width or the rows shown change; returns an unsubscribe function. */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AnomalyList, CriticalPathResult, PathSegment, SliceRef } from '../../protocol/api.gen';
+import { RowLayout } from '../../base/layout';
+import type { WaitsWindowParams } from '../../protocol/api.gen';
+import type { ApiClient } from '../context';
+import { TimelineGeometry } from './geometry';
 import { TimelineOverlays, type TimelineOverlaysHost } from './overlays';
+import { TWO_RANKS } from './test_rows';
 
 const ref = (id: number): SliceRef => ({ id, row: 0, state: 0, begin: id, end: id + 1, depth: 0 });
 const segment = (begin: number): PathSegment => ({ row: 0, begin, end: begin + 10 });
@@ -94,5 +99,33 @@ describe('TimelineOverlays', () => {
     overlays.set('anomalies', true);
     await settle();
     expect(asked).toHaveLength(4);
+  });
+
+  it('turns the waits overlay on and off apart from the others, asking for the window given, again after a snapshot', async () => {
+    const { overlays, asked } = setup({ path: [segment(1)] });
+    const windows: WaitsWindowParams[] = [];
+    const api = {
+      get: (_e: string, p: WaitsWindowParams) => {
+        windows.push(p);
+        const imbalance = { units: 0, max: 0, min: 0, mean: 0, max_row: -1, min_row: -1, imbalance: 0, percent: 0 };
+        return Promise.resolve({ from: 0, to: 1000, rows: 2, waits: [], matched: 0, complete: true, rows_waiting: [], imbalance });
+      },
+    } as unknown as ApiClient;
+    const g = new TimelineGeometry({ from: 0, to: 1000 }, 1200, 300, new RowLayout(TWO_RANKS), 0, 200);
+    expect(overlays.waitsFor(api, g, 2, null)).toBeNull();
+    overlays.set('waits', true);
+    expect(overlays.isOn('waits')).toBe(true);
+    expect(overlays.isOn('critical-path')).toBe(false);
+    overlays.waitsFor(api, g, 2, null);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(windows).toHaveLength(1);
+    expect(overlays.waitsFor(api, g, 2, null)?.status).toBe('waits: 0 of 0 shown');
+    expect(asked).toEqual([]); // the critical path is not asked for
+    overlays.drop();
+    expect(overlays.waitsFor(api, g, 2, null)).toBeNull();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(windows).toHaveLength(2);
+    overlays.set('waits', false);
+    expect(overlays.waitsFor(api, g, 2, null)).toBeNull();
   });
 });

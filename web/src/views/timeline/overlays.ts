@@ -3,9 +3,14 @@
 // the toolbar turns on. The overlays' data is asked of the server the first
 // time one is turned on and kept, since it does not change with the window;
 // a live trace's new snapshot drops it and asks again for those that are on.
+// The waits overlay (waits_overlay.ts) is the exception: it follows the
+// window, asked for by waitsFor() from each frame.
 import type { AnomalyList, CriticalPathResult, PathSegment, SliceRef } from '../../protocol/api.gen';
+import type { ApiClient } from '../context';
+import type { TimelineGeometry } from './geometry';
+import { WaitsOverlay, type WaitsPaint } from './waits_overlay';
 
-export type OverlayName = 'critical-path' | 'anomalies';
+export type OverlayName = 'critical-path' | 'anomalies' | 'waits';
 
 /** What the overlays need of the timeline. */
 export interface TimelineOverlaysHost {
@@ -19,8 +24,11 @@ export class TimelineOverlays {
   private path: PathSegment[] | null = null;
   private anomalySlices: SliceRef[] | null = null;
   private readonly on = { 'critical-path': false, anomalies: false };
+  private readonly waits: WaitsOverlay;
 
-  constructor(private readonly host: TimelineOverlaysHost) {}
+  constructor(private readonly host: TimelineOverlaysHost) {
+    this.waits = new WaitsOverlay(() => host.requestDraw());
+  }
 
   /** The slices to blink; an empty list stops the blinking. */
   highlight(slices: readonly SliceRef[]): void {
@@ -44,6 +52,7 @@ export class TimelineOverlays {
 
   /** Turns an overlay on or off; turning it on asks for its data unless it is there. */
   set(overlay: OverlayName, on: boolean): void {
+    if (overlay === 'waits') return this.waits.setOn(on);
     this.on[overlay] = on;
     if (on && overlay === 'critical-path' && !this.path) {
       this.host.fetchCriticalPath().then(
@@ -78,10 +87,25 @@ export class TimelineOverlays {
     return this.on.anomalies ? this.anomalySlices : null;
   }
 
-  /** A new snapshot: the data no longer holds (refetch() asks for it again). */
+  /** Whether an overlay is on. */
+  isOn(overlay: OverlayName): boolean {
+    return overlay === 'waits' ? this.waits.enabled : this.on[overlay];
+  }
+
+  /**
+   * The waits of what `g` shows, while that overlay is on (else null): asks
+   * for them when the window or the rows on screen changed (debounced);
+   * `canvas` gets the test hooks (data-waits-shown, ...).
+   */
+  waitsFor(api: ApiClient, g: TimelineGeometry, threadCount: number, canvas: HTMLElement | null): WaitsPaint | null {
+    return this.waits.sync(api, g, threadCount, canvas);
+  }
+
+  /** A new snapshot: the data no longer holds (refetch() asks for it again; the waits, the next frame). */
   drop(): void {
     this.path = null;
     this.anomalySlices = null;
+    this.waits.drop();
   }
 
   /** Asks again for the data of the overlays that are on. */

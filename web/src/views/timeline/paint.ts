@@ -14,6 +14,8 @@ import { RULER_HEIGHT, type TimelineGeometry } from './geometry';
 import { INSTANT_SIZE } from './hit';
 import { paintSelectedMessage } from './message_mark';
 import type { SelectedMessage } from './selection';
+import type { WaitsPaint } from './waits_overlay';
+import { paintWaits, paintWaitsKey, paintWaitStrips } from './waits_overlay_paint';
 
 export const FONT = '11px sans-serif';
 export const LABEL_FONT = '12px sans-serif';
@@ -40,6 +42,8 @@ export interface PaintModel {
   blink: number;
   criticalPath: readonly PathSegment[] | null;
   anomalies: readonly SliceRef[] | null;
+  /** the waits overlay's window: bands, strips and key (absent or null: off) */
+  waits?: WaitsPaint | null;
   /** a range being measured or dragged, trace time */
   range: { from: number; to: number } | null;
   /** x of the cursor line, or null */
@@ -230,6 +234,8 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
     }
   }
 
+  if (m.waits) paintWaits(p, g, m.waits);
+
   // Anomalies: outlined.
   if (m.anomalies) {
     for (const a of m.anomalies) outlineSlice(p, g, a, '#ff7a00', 2, 0);
@@ -265,6 +271,10 @@ export function paintTimeline(p: Painter, m: PaintModel, textWidths: Map<string,
   p.restore();
 
   paintLabels(p, g, items, m.pinned);
+  if (m.waits) {
+    paintWaitStrips(p, g, m.waits);
+    paintWaitsKey(p, g, m.waits);
+  }
   paintRuler(p, g, ticks, m.range);
   // The replay cursor's handle on the ruler.
   if (rx !== null && rx >= left && rx <= right) {

@@ -179,7 +179,7 @@ export class TimelineView implements TimelineControl, AreaSource {
     this.overlays.highlight(slices);
   }
 
-  setOverlay(overlay: 'critical-path' | 'anomalies', on: boolean): void {
+  setOverlay(overlay: 'critical-path' | 'anomalies' | 'waits', on: boolean): void {
     this.overlays.set(overlay, on);
   }
 
@@ -367,6 +367,9 @@ export class TimelineView implements TimelineControl, AreaSource {
         blink: this.overlays.blink(performance.now()),
         criticalPath: this.overlays.criticalPath,
         anomalies: this.overlays.anomalies,
+        waits: this.overlays.waitsFor(
+          this.options.api, g, this.options.summary.threads.length, p === this.screen.painter ? this.canvas : null,
+        ),
         range: this.input.range,
         cursorX,
         replayX,
