@@ -1,7 +1,8 @@
 // The geometry of the timeline's compact mode (Paraver/Vampir style): every
 // thread row a thin strip, in layout order without headers or counters;
 // when rows outnumber pixel rows, `group` consecutive rows share one band
-// (one pixel row or more) showing their dominant state, as /rowmap answers.
+// (one pixel row or more) showing their dominant state, as /rowmap answers
+// (with the spread of its rows' shares in it, compact_stats.ts).
 // Pure math: which band is where, which rows it holds, which /rowmap tiles
 // cover the screen.
 import { RowLayout, type LayoutInput } from '../../base/layout';
@@ -116,6 +117,8 @@ export interface RowmapRequest {
   rows: number[];
   /** tells apart requests of other row lists with the same shape (folded groups) */
   tag?: string;
+  /** ask for the bands' stats too (compact_stats.ts): the answers of a layout are all with or all without */
+  stats?: boolean;
 }
 
 export function rowmapKey(r: Pick<RowmapRequest, 'from' | 'to' | 'width' | 'group' | 'band' | 'bands' | 'tag'>): string {
@@ -132,6 +135,7 @@ export function rowmapTiling(view: { from: number; to: number }, plotWidth: numb
  * The requests covering `view` (trace time) and content range [top, bottom):
  * the aligned time tiles within the trace, times the aligned band blocks on
  * screen. Aligned, so that panning, scrolling and zooming back reuse them.
+ * `stats` asks for the bands' statistics too.
  */
 export function planRowmaps(
   layout: CompactLayout,
@@ -140,6 +144,7 @@ export function planRowmaps(
   duration: number,
   top: number,
   bottom: number,
+  stats = false,
 ): RowmapRequest[] {
   const { span } = rowmapTiling(view, plotWidth);
   const { first, end } = layout.bandsIn(top, bottom);
@@ -158,7 +163,8 @@ export function planRowmaps(
     const bands = Math.min(block, layout.bands - band);
     const rows = layout.rowsOfBands(band, band + bands);
     for (let t = t0; t < t1; t++) {
-      out.push({ from: t * span, to: (t + 1) * span, width: ROWMAP_TILE_PX, group: layout.group, band, bands, rows });
+      const r: RowmapRequest = { from: t * span, to: (t + 1) * span, width: ROWMAP_TILE_PX, group: layout.group, band, bands, rows };
+      out.push(stats ? { ...r, stats } : r);
     }
   }
   return out;

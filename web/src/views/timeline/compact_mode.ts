@@ -1,5 +1,7 @@
 // The timeline's compact mode (compact.ts says what it shows): whether it is
-// on and at which row height, the /rowmap tiles it asks for, and its frame.
+// on and at which row height, what its bands show (the dominant state or a
+// statistic of their rows, compact_stats.ts), the /rowmap tiles it asks for
+// (with the stats when bands hold several rows), and its frame.
 // The screen is painted as an image (ImageData, put once per frame) over
 // the plot; while tiles load, the last complete image is drawn under the new
 // one, moved and scaled to the new window and scroll, so the plot is never
@@ -27,6 +29,7 @@ import {
   paintRuns,
   type CompactFrame,
 } from './compact_paint';
+import type { BandStat } from './compact_stats';
 import { RowmapTiles, type RowmapFetcher } from './compact_tiles';
 import { RULER_HEIGHT, type TimelineGeometry } from './geometry';
 import type { TimelineOptions } from './options';
@@ -66,6 +69,7 @@ interface Snapshot {
 export class CompactMode {
   private onValue = false;
   private heightValue: CompactRowHeight = 'fit';
+  private statValue: BandStat = 'dominant';
   private rows: number[];
   private layoutMemo: CompactLayout | null = null;
   readonly tiles: RowmapTiles;
@@ -91,7 +95,10 @@ export class CompactMode {
 
   /** How a /rowmap request is asked of the server. */
   fetcher(): RowmapFetcher {
-    return (r) => this.options().api.get('rowmap', { rows: r.rows, from: r.from, to: r.to, width: r.width, group: r.group });
+    return (r) => {
+      const stats = r.stats ? { stats: true } : {};
+      return this.options().api.get('rowmap', { rows: r.rows, from: r.from, to: r.to, width: r.width, group: r.group, ...stats });
+    };
   }
 
   /** The row height, or null when the mode is off. */
@@ -104,6 +111,20 @@ export class CompactMode {
   }
   get rowHeight(): CompactRowHeight {
     return this.heightValue;
+  }
+
+  /** What the bands show: their dominant state, or the min, median or max share of their rows in it. */
+  get stat(): BandStat {
+    return this.statValue;
+  }
+
+  /** Sets what the bands show (tiles are not asked again: they hold every statistic). */
+  setStat(stat: BandStat): void {
+    if (stat === this.statValue) return;
+    this.statValue = stat;
+    for (const l of [...this.listeners]) l();
+    this.changed();
+    this.requestDraw();
   }
 
   /** Turns the mode on or off and sets the row height (unchanged when absent). */
@@ -167,7 +188,8 @@ export class CompactMode {
   ensure(g: TimelineGeometry): void {
     const layout = this.layout(g.rowsHeight);
     const { top, bottom } = g.visibleContent();
-    this.tiles.want(planRowmaps(layout, g.window, g.plotWidth, this.options().summary.duration, top, bottom));
+    // Bands of one row have no spread: their tiles go without stats.
+    this.tiles.want(planRowmaps(layout, g.window, g.plotWidth, this.options().summary.duration, top, bottom, layout.group > 1));
   }
 
   /** The frame of `g`: its plot in whole pixels, the tiling, the colours. */
@@ -187,6 +209,7 @@ export class CompactMode {
       ...rowmapTiling(g.window, g.plotWidth),
       tile: (key) => this.tiles.get(key),
       colors,
+      stat: this.statValue,
     };
   }
 
@@ -249,20 +272,22 @@ export class CompactMode {
    * data-rows-shown, the thread rows the screen shows (of the bands on
    * screen; in the normal mode `normalShown()`); in compact mode also
    * data-rows-first (the first of them), data-rowmap-pending (requests not
-   * answered yet) and data-hover (the words for the cell under the pointer).
+   * answered yet), data-hover (the words for the cell under the pointer)
+   * and data-band-stat (what the bands show: dominant, min, median, max).
    */
   mark(canvas: HTMLElement, g: TimelineGeometry, normalShown: () => number): void {
     const d = canvas.dataset;
     const layout = this.layout(g.rowsHeight);
     d['rowsShown'] = String(this.on ? this.rowsShown(g) : normalShown());
     d['rowsGroup'] = String(this.on ? layout.group : 1);
-    for (const k of ['compact', 'rowsFirst', 'rowmapPending', 'hover']) delete d[k];
+    for (const k of ['compact', 'rowsFirst', 'rowmapPending', 'hover', 'bandStat']) delete d[k];
     if (!this.on) return;
     d['compact'] = '1';
     const first = layout.bandsIn(g.scrollTop, g.scrollTop + g.rowsHeight).first;
     d['rowsFirst'] = String(layout.rows[first * layout.group] ?? -1);
     d['rowmapPending'] = String(this.tiles.pending);
     d['hover'] = this.hover;
+    d['bandStat'] = this.statValue;
   }
 
   /** How many thread rows the bands on screen hold. */

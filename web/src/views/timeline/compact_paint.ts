@@ -3,14 +3,17 @@
 // colour), sparse labels in the label column, and the words for the cell
 // under the pointer. compose() runs over every pixel of the plot each frame
 // (1.4 M at 1600 × 1000), so it works on typed arrays: a line of packed
-// colours per band, copied to the band's pixel rows.
+// colours per band, copied to the band's pixel rows. A frame may draw a
+// band statistic instead of the dominant state (compact_stats.ts): the
+// state's colour, paler the smaller the statistic.
 import { parseHex } from '../../base/color';
-import { NO_STATE, type Rowmap } from '../../engine/rowmap';
+import { NO_STATE } from '../../engine/rowmap';
 import type { TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
 import { ROWMAP_TILE_PX, rowmapKey, type CompactLayout } from './compact';
 import { LABEL_WIDTH, RULER_HEIGHT } from './geometry';
 import { fitText, LABEL_FONT } from './paint';
+import { cellStats, describeStats, shade, statColumn, type BandStat, type CellStats, type StatRowmap } from './compact_stats';
 
 /** Packed RGBA (little-endian, as ImageData's bytes read as a Uint32Array) of `color`, opaque. */
 export function packColor(color: string): number {
@@ -36,9 +39,11 @@ export interface CompactFrame {
   /** ns per tile pixel and per tile (rowmapTiling) */
   res: number;
   span: number;
-  tile(key: string): Rowmap | undefined;
+  tile(key: string): StatRowmap | undefined;
   /** packed colour per state; hidden states are BACKGROUND */
   colors: Uint32Array;
+  /** what a band shows (default the dominant state); tiles without stats show the dominant state */
+  stat?: BandStat;
   /** the tag of its requests (RowmapRequest.tag) */
   tag?: string;
 }
@@ -69,6 +74,9 @@ export function compose(f: CompactFrame, line: (y0: number, y1: number, colors: 
   const segStart: number[] = [];
   const segEnd: number[] = [];
   const segStates: Array<Uint32Array | null | undefined> = [];
+  // Per segment, the statistic drawn (null: the dominant state's colour).
+  const segValues: Array<Uint16Array | null> = [];
+  const stat = f.stat ?? 'dominant';
   const colors = f.colors;
   const nColors = colors.length;
   const other = packColor('#999999');
@@ -80,7 +88,7 @@ export function compose(f: CompactFrame, line: (y0: number, y1: number, colors: 
     if (block !== blockStart) {
       // A new block of bands: other tiles, the same columns.
       blockStart = block;
-      segStart.length = segEnd.length = segStates.length = 0;
+      segStart.length = segEnd.length = segStates.length = segValues.length = 0;
       let lastTile = -2;
       for (let x = 0; x < w; x++) {
         // As cellRef(), with the key made only where the tile changes.
@@ -92,6 +100,7 @@ export function compose(f: CompactFrame, line: (y0: number, y1: number, colors: 
           // null: outside the trace; undefined: not come yet.
           const tile = ti < 0 ? null : f.tile(cellRef(f, x, block)!.key);
           segStates.push(tile === null ? null : tile ? tile.cells.state : undefined);
+          segValues.push(tile?.stats ? statColumn(tile.stats, stat) : null);
           if (tile === undefined) complete = false;
           lastTile = ti;
         }
@@ -108,9 +117,12 @@ export function compose(f: CompactFrame, line: (y0: number, y1: number, colors: 
         out.fill(states === null ? BACKGROUND : MISSING, x0, x1);
         continue;
       }
+      const values = segValues[s];
       for (let x = x0; x < x1; x++) {
-        const st = states[colCell[x]! + offset]!;
-        out[x] = st < nColors ? colors[st]! : st === NO_STATE ? BACKGROUND : other;
+        const i = colCell[x]! + offset;
+        const st = states[i]!;
+        const c = st < nColors ? colors[st]! : st === NO_STATE ? BACKGROUND : other;
+        out[x] = values && c !== BACKGROUND ? shade(c, values[i]!) : c;
       }
     }
     const top = f.layout.bandTop(b) - f.scrollTop;
@@ -179,21 +191,35 @@ export function paintCompactLabels(
   p.restore();
 }
 
+/** What one cell holds: its dominant state, how many rows are in it and busy, and its stats when asked. */
+export interface CellInfo {
+  state: number;
+  rows: number;
+  busy: number;
+  stats?: CellStats;
+}
+
 /** What the cell at plot column `x` of `band` holds; null outside the trace or before its tile came. */
-export function cellAt(f: CompactFrame, x: number, band: number): { state: number; rows: number; busy: number } | null {
+export function cellAt(f: CompactFrame, x: number, band: number): CellInfo | null {
   const ref = cellRef(f, x, band);
   const tile = ref && f.tile(ref.key);
   if (!ref || !tile) return null;
   const c = tile.cells;
-  return { state: c.state[ref.cell]!, rows: c.rows[ref.cell]!, busy: c.busy[ref.cell]! };
+  const cell: CellInfo = { state: c.state[ref.cell]!, rows: c.rows[ref.cell]!, busy: c.busy[ref.cell]! };
+  if (tile.stats) cell.stats = cellStats(tile.stats, ref.cell);
+  return cell;
 }
 
-/** Words for a band and its cell: "rank 0 – rank 16 (17 rows): 12 of 17 rows in MPI_Wait, 15 busy". */
+/**
+ * Words for a band and its cell: "rank 0 – rank 16 (17 rows): 12 of 17 rows
+ * in MPI_Wait, 15 busy", and with its stats "; min 0% (rank 7) · median 45%
+ * · max 100% (rank 3)" (the shares of the rows' time in that state).
+ */
 export function describeCell(
   summary: Pick<TraceSummary, 'processes' | 'threads' | 'states'>,
   layout: CompactLayout,
   band: number,
-  cell: { state: number; rows: number; busy: number } | null,
+  cell: CellInfo | null,
 ): string {
   const { first, last } = layout.bandRows(band);
   const n = last - first + 1;
@@ -203,5 +229,6 @@ export function describeCell(
   if (cell.state === NO_STATE) return `${who}: no slice`;
   const name = summary.states[cell.state]?.name ?? `state ${cell.state}`;
   if (n === 1) return `${who}: ${name}`;
-  return `${who}: ${cell.rows} of ${n} rows in ${name}, ${cell.busy} busy`;
+  const words = `${who}: ${cell.rows} of ${n} rows in ${name}, ${cell.busy} busy`;
+  return cell.stats ? `${words}; ${describeStats(cell.stats, (r) => rowName(summary, r))}` : words;
 }

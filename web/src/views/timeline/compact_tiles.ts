@@ -4,8 +4,8 @@
 // a trace since replaced (a live snapshot) are dropped; a request that
 // failed is asked again only after RETRY_MS (frames come at every move).
 import { LruCache } from '../../base/lru';
-import { decodeRowmap, type Rowmap } from '../../engine/rowmap';
 import { rowmapKey, type RowmapRequest } from './compact';
+import { decodeRowmapAnswer, type StatRowmap } from './compact_stats';
 
 /** Requests under way at once: a screen of 1600 × 1000 px needs 50 to 70 tiles of about 1024 rows × 512 px. */
 export const MAX_IN_FLIGHT = 6;
@@ -14,7 +14,7 @@ export const RETRY_MS = 3000;
 export type RowmapFetcher = (r: RowmapRequest) => Promise<ArrayBuffer>;
 
 export class RowmapTiles {
-  private readonly cache: LruCache<string, Rowmap>;
+  private readonly cache: LruCache<string, StatRowmap>;
   private readonly inFlight = new Set<string>();
   private queue: RowmapRequest[] = [];
   /** keys of failed requests and when they failed */
@@ -39,7 +39,7 @@ export class RowmapTiles {
   }
 
   /** The cached answer of the request with `key`, or undefined. */
-  get(key: string): Rowmap | undefined {
+  get(key: string): StatRowmap | undefined {
     return this.cache.get(key);
   }
 
@@ -74,7 +74,7 @@ export class RowmapTiles {
           if (generation !== this.generation) return;
           this.inFlight.delete(key);
           try {
-            this.cache.set(key, decodeRowmap(buffer));
+            this.cache.set(key, decodeRowmapAnswer(buffer));
           } catch (e) {
             this.onError(e);
           }
