@@ -11,6 +11,7 @@ import type { View, ViewContext, ViewFactory } from '../context';
 import { layoutBars, layoutLights, layoutLines, lightsCellAt, type LightsLayout } from './counters_layout';
 import { buildModel, type CounterModel, defaultTracks, metricLabel, valuesAt } from './counters_model';
 import { paintBars, paintLights, paintLines } from './counters_paint';
+import { DerivedPanel } from './derived_panel';
 import { LatestRequest } from '../common/latest_request';
 
 export type CounterMode = 'lights' | 'bars' | 'lines';
@@ -51,6 +52,8 @@ export class CountersView implements View {
   private empty!: HTMLDivElement;
   private chartBox!: HTMLDivElement;
   private tooltip!: HTMLDivElement;
+  /** the derived series, under the lines */
+  private derived: DerivedPanel | null = null;
 
   constructor(
     private readonly ctx: ViewContext,
@@ -95,6 +98,9 @@ export class CountersView implements View {
       this.empty,
       this.chartBox,
     );
+    this.derived = new DerivedPanel(this.ctx);
+    host.append(this.derived.element);
+    this.derived.attach();
     this.chart = new ChartCanvas(
       (p) => {
         this.paint(p);
@@ -128,6 +134,8 @@ export class CountersView implements View {
 
   unmount(): void {
     this.atRequest.cancel();
+    this.derived?.detach();
+    this.derived = null;
     releaseChartView(this.tileSeq, this.debouncedTile, this.unsubscribe, this.chart);
     this.chart = null;
   }
@@ -177,7 +185,11 @@ export class CountersView implements View {
     this.metricSelect.value = String(this.metric);
     this.metricSelect.disabled = this.mode === 'lights';
     this.buildTrackBox();
-    if (none) return;
+    if (this.derived) this.derived.element.hidden = this.mode !== 'lines';
+    if (none) {
+      if (this.mode === 'lines') this.derived?.load();
+      return;
+    }
     if (this.mode === 'lines') {
       // The window may have moved while another sub-view was shown.
       this.loadTile();
@@ -207,6 +219,7 @@ export class CountersView implements View {
 
   private loadTile(): void {
     if (!this.chart) return;
+    this.derived?.load();
     const { from, to } = this.ctx.timeline.window();
     const n = this.tileSeq.next();
     if (this.tracks.length === 0 || !(to > from)) {
