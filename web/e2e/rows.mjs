@@ -3,16 +3,22 @@
 // mountain strip's plot follows, the URL keeps it); the rows sort by name
 // and by time in a state (as /query counts it), filter on names, hide the
 // empty ones over the window, pin on a label click; the URL brings it all
-// back on reload, and the compact mode's bands hold the same rows.
-// A real `parallax serve` over the demo trace, headless Chromium.
+// back on reload, and the compact mode's bands hold the same rows; sorted by
+// imbalance, the order and the notes equal the loads computed from /query.
+// A real `parallax serve` over the demo trace, headless Chromium. With
+// --ring (examples/mpi/mpi_ring), the ring with --split is recorded under
+// mpirun and served: the communicator filter keeps the rows /query says
+// took part in the sub-communicator, also after a reload.
 //
-//   node e2e/rows.mjs --parallax PARALLAX --trace-dir DIR [--out DIR]
+//   node e2e/rows.mjs --parallax PARALLAX --trace-dir DIR [--out DIR] [--ring MPI_RING] [--mpirun MPIRUN]
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { checks, closeRun, demoTraceArgs, launchBrowser, startServer, until, watchPageErrors } from './harness.mjs';
 
-const { args, traceFile } = demoTraceArgs('rows.mjs', { out: 'e2e-rows-out' });
+const { args, traceFile } = demoTraceArgs('rows.mjs', { out: 'e2e-rows-out', ring: '', mpirun: '/usr/bin/mpirun' });
 const { check, fail, finish } = checks();
 
 const server = await startServer(args.parallax, [join(args['trace-dir'], traceFile)]);
@@ -33,7 +39,8 @@ try {
   const order = async () => (await data('rows-order')).split(',').filter((x) => x !== '').map(Number);
   const params = async () => new URLSearchParams(await page.evaluate(() => window.location.search));
   const urlHas = (key, value) => until(params, (u) => u.get(key) === value, 3000).then((u) => u.get(key));
-  let bySend = []; // the rows by time in MPI_Send, most first
+  let bySend = []; // the rows by time in `sortState`, most first
+  let sortState = '';
   const orderIs = async (want) => assert.deepEqual(await until(order, (o) => o.join() === want.join()), want);
 
   await check('dragging the label column edge resizes it; the mountain strip and the URL follow', async () => {
@@ -65,16 +72,27 @@ try {
   });
 
   await check('the rows sort by time in a state, as /query counts it per row, and by name', async () => {
+    // A state whose per-row times order the rows otherwise than recorded,
+    // with no two rows alike (recordings differ: which one is not fixed).
     const q = await server.api(
-      `/traces/${trace.id}/query?sql=${encodeURIComponent("SELECT thread, sum(dur) FROM slices WHERE state IN ('MPI_Send') GROUP BY thread")}`,
+      `/traces/${trace.id}/query?sql=${encodeURIComponent('SELECT state, thread, sum(dur) FROM slices GROUP BY state, thread')}`,
     );
-    const ns = new Map(q.rows.map(([r, v]) => [r, v]));
-    const want = [...rows].sort((a, b) => (ns.get(b) ?? 0) - (ns.get(a) ?? 0));
-    assert.notDeepEqual(want, rows, 'the demo trace sorts differently by time in MPI_Send');
+    const byState = new Map();
+    for (const [state, r, v] of q.rows) {
+      if (!byState.has(state)) byState.set(state, new Map());
+      byState.get(state).set(r, v);
+    }
+    const orderBy = (ns) => [...rows].sort((a, b) => (ns.get(b) ?? 0) - (ns.get(a) ?? 0));
+    const distinct = (ns) => new Set(rows.map((r) => ns.get(r) ?? 0)).size === rows.length;
+    const candidates = [...byState].filter(([, ns]) => distinct(ns) && orderBy(ns).join() !== rows.join());
+    assert.ok(candidates.length > 0, 'some state sorts the demo rows otherwise than recorded');
+    const [state, ns] = candidates.find(([name]) => name.startsWith('MPI_')) ?? candidates[0];
+    sortState = `state:${state}`;
+    const want = orderBy(ns);
     bySend = want;
-    await page.locator('[data-testid=rows-sort]').selectOption('state:MPI_Send');
+    await page.locator('[data-testid=rows-sort]').selectOption(sortState);
     await orderIs(want);
-    assert.equal(await urlHas('sort', 'state:MPI_Send'), 'state:MPI_Send');
+    assert.equal(await urlHas('sort', sortState), sortState);
     await page.locator('[data-testid=rows-sort]').selectOption('name');
     const name = (r) => `${summary.processes[summary.threads[r].process].name} ${summary.threads[r].name}`;
     const byName = [...rows].sort((a, b) => name(a).localeCompare(name(b), undefined, { numeric: true }));
@@ -137,7 +155,7 @@ try {
   });
 
   await check('the compact mode bands hold the rows shown, in their order', async () => {
-    await page.locator('[data-testid=rows-sort]').selectOption('state:MPI_Send');
+    await page.locator('[data-testid=rows-sort]').selectOption(sortState);
     const pinned = rows.at(-1);
     const want = [pinned, ...bySend.filter((r) => r !== pinned)];
     await orderIs(want);
@@ -160,10 +178,109 @@ try {
     await page.locator('[data-testid=compact-toggle]').uncheck();
   });
 
+  await check('sorted by imbalance, the rows go by load (span less time in MPI, as /query counts it), noted against the mean', async () => {
+    await page.locator('[data-testid=rows-unpin]').click();
+    // The viewer's MPI states: category MPI or named MPI_*.
+    const mpiStates = summary.states.filter((st) => st.category === 'MPI' || st.name.startsWith('MPI_')).map((st) => `'${st.name}'`);
+    const sql = `SELECT thread, sum(dur) FROM slices WHERE state IN (${mpiStates.join(', ')}) GROUP BY thread`;
+    const q = await server.api(`/traces/${trace.id}/query?sql=${encodeURIComponent(sql)}`);
+    const mpi = new Map(q.rows.map(([r, v]) => [r, v]));
+    const load = (r) => {
+      const t = summary.threads[r];
+      return t.records > 0 ? Math.max(0, t.end - t.begin - (mpi.get(r) ?? 0)) : 0;
+    };
+    const want = [...rows].sort((a, b) => load(b) - load(a));
+    // Start from a sort whose order differs, so the switch shows.
+    const before = [[sortState, bySend], ['host', rows]].find(([, order]) => order.join() !== want.join());
+    assert.ok(before, 'some other sort orders the rows otherwise than by load');
+    await page.locator('[data-testid=rows-sort]').selectOption(before[0]);
+    await orderIs(before[1]);
+    await page.locator('[data-testid=rows-sort]').selectOption('imbalance');
+    await orderIs(want);
+    assert.equal(await urlHas('sort', 'imbalance'), 'imbalance');
+    const mean = rows.reduce((a, r) => a + load(r), 0) / rows.length;
+    const note = (r) => {
+      const pct = Math.round((100 * (load(r) - mean)) / mean);
+      return pct > 0 ? `+${pct} %` : pct < 0 ? `−${-pct} %` : '±0 %';
+    };
+    const notes = want.map((r) => `${r}:${note(r)}`).join(',');
+    const sort = page.locator('[data-testid=rows-sort]');
+    assert.equal(await until(() => sort.getAttribute('data-row-notes'), (n) => n === notes), notes);
+    assert.ok(notes.startsWith(`${want[0]}:+`), `the most loaded row is above the mean: ${notes}`);
+    await page.reload();
+    await ready();
+    await orderIs(want);
+    assert.equal(await page.locator('[data-testid=rows-sort]').inputValue(), 'imbalance');
+  });
+
   await check('no uncaught errors in the page', noPageErrors);
 } catch (e) {
   fail('setup', e);
 } finally {
-  await closeRun(page, browser, server, join(args.out, 'last.png'));
+  // The browser stays for the ring's checks.
+  if (page) writeFileSync(join(args.out, 'last.png'), await page.screenshot().catch(() => Buffer.alloc(0)));
+  await page?.close();
+  await server.stop();
 }
+
+// The communicator filter, over the ring run with a sub-communicator (the demo trace has MPI_COMM_WORLD alone).
+if (!args.ring || !existsSync(args.mpirun)) {
+  console.log(`skipped: the communicator filter needs --ring and ${args.mpirun}`);
+} else {
+  const plx = join(args.out, 'ring-split.plx');
+  rmSync(plx, { force: true });
+  rmSync(`${plx}.parts`, { recursive: true, force: true });
+  const root = process.getuid?.() === 0 ? ['--allow-run-as-root'] : [];
+  const run = spawnSync(args.parallax, ['record', '-o', plx, '--', args.mpirun, ...root, '--oversubscribe', '--mca', 'btl', 'self,vader',
+    '-np', '4', args.ring, '--rounds', '20', '--split'], { encoding: 'utf8', timeout: 120000 });
+  let ringServer = null;
+  let ringPage;
+  try {
+    assert.equal(run.status, 0, `parallax record of the ring failed: ${run.stdout}${run.stderr}`);
+    ringServer = await startServer(args.parallax, [plx]);
+    const [trace] = await ringServer.waitAllReady(120000);
+    const comms = new Map();
+    const sql = 'SELECT comm, thread FROM collectives WHERE comm IS NOT NULL UNION SELECT comm, send_thread FROM messages ' +
+      'WHERE comm IS NOT NULL UNION SELECT comm, recv_thread FROM messages WHERE comm IS NOT NULL';
+    for (const [comm, row] of (await ringServer.api(`/traces/${trace.id}/query?sql=${encodeURIComponent(sql)}`)).rows) {
+      comms.set(comm, [...(comms.get(comm) ?? []), row]);
+    }
+    const sub = [...comms.keys()].find((c) => c !== 'MPI_COMM_WORLD');
+    ringPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const noPageErrors = watchPageErrors(ringPage);
+    await ringPage.goto(ringServer.url);
+    await ringPage.waitForFunction(() => window.parallax?.ready === true, null, { timeout: 60000 });
+    const canvas = ringPage.locator('#timeline canvas').first();
+    const order = async () => (await canvas.getAttribute('data-rows-order')).split(',').filter((x) => x !== '').map(Number);
+    const orderIs = async (want) => assert.deepEqual(await until(order, (o) => o.join() === want.join()), want);
+    await check('the communicator filter lists the communicators and keeps the rows of one, as /query says', async () => {
+      assert.ok(sub, `the ring run has a sub-communicator: ${[...comms.keys()]}`);
+      const want = [...comms.get(sub)].sort((a, b) => a - b);
+      const all = (await ringServer.api(`/traces/${trace.id}/summary`)).threads.map((t) => t.index);
+      assert.ok(want.length > 0 && want.length < all.length, `${sub} holds some of the rows: ${want}`);
+      const select = ringPage.locator('[data-testid=rows-comm]');
+      await select.focus();
+      const listed = await until(() => select.locator('option').allTextContents(), (o) => o.length === comms.size + 1);
+      assert.deepEqual(new Set(listed.slice(1)), new Set(comms.keys()));
+      await select.selectOption(sub);
+      await orderIs(want);
+      const params = () => ringPage.evaluate(() => new URLSearchParams(window.location.search).get('comm'));
+      assert.equal(await until(params, (c) => c === sub), sub);
+      await ringPage.reload();
+      await ringPage.waitForFunction(() => window.parallax?.ready === true, null, { timeout: 60000 });
+      await orderIs(want);
+      assert.equal(await select.inputValue(), sub);
+      await select.selectOption('MPI_COMM_WORLD');
+      await orderIs([...comms.get('MPI_COMM_WORLD')].sort((a, b) => a - b));
+      await select.selectOption('');
+      await orderIs(all);
+    });
+    await check('no uncaught errors in the ring page', noPageErrors);
+  } catch (e) {
+    fail('ring', e);
+  } finally {
+    if (ringServer) await closeRun(ringPage, browser, ringServer, join(args.out, 'ring.png'));
+  }
+}
+if (browser.isConnected()) await browser.close();
 finish('rows checks');

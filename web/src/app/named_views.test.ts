@@ -20,6 +20,7 @@ const view = (from: number): ViewState => ({
   labels: null,
   rows: DEFAULT_ROW_VIEW,
   paradigm: false,
+  series: '',
 });
 
 describe('NamedViews', () => {

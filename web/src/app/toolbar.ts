@@ -4,6 +4,8 @@
 import type { Painter } from '../render/painter';
 import type { View } from '../views/context';
 import { COMPACT_ROW_HEIGHTS, parseRowHeight } from '../views/timeline/compact';
+import { BAND_STATS, parseBandStat } from '../views/timeline/compact_stats';
+import { communicatorNames } from '../views/timeline/row_comm';
 import { parseRowSort } from '../views/timeline/row_view';
 import type { TimelineView } from '../views/timeline/timeline';
 import { h } from '../widgets/dom';
@@ -71,8 +73,8 @@ export class ViewExport {
 }
 
 /**
- * The compact mode's toggle (key C) and row height: fit puts every row on
- * screen, 1–8 px per row scroll. Picking a height turns the mode on; both
+ * The compact mode's toggle (key C), row height (fit puts every row on
+ * screen, 1–8 px per row scroll) and what its bands show. Picking a height turns the mode on; both
  * follow the mode however it changes (the key, a band opened, the URL).
  */
 function compactControls(timeline: TimelineView): HTMLElement {
@@ -84,14 +86,28 @@ function compactControls(timeline: TimelineView): HTMLElement {
   );
   box.addEventListener('change', () => timeline.setCompactMode(box.checked ? parseRowHeight(heights.value) : null));
   heights.addEventListener('change', () => timeline.setCompactMode(parseRowHeight(heights.value)));
+  // What a band of several rows shows: its dominant state, or the min, median or max share of its rows in it.
+  const stat = h(
+    'select',
+    {
+      'data-testid': 'compact-stat',
+      title: 'Bands of several rows: the state most rows are in, or the min, median or max share of their time in it',
+    },
+    ...BAND_STATS.map((v) => h('option', { value: v }, v)),
+  );
+  stat.addEventListener('change', () => {
+    timeline.compact.setStat(parseBandStat(stat.value) ?? 'dominant');
+    if (!timeline.compact.on) timeline.setCompactMode(parseRowHeight(heights.value));
+  });
   const follow = (): void => {
     box.checked = timeline.compact.on;
     heights.value = String(timeline.compact.rowHeight);
+    stat.value = timeline.compact.stat;
   };
   timeline.compact.onChange(follow);
   follow();
   const label = h('label', { class: 'toggle', title: 'Every thread row a thin strip, all ranks on one screen (C)' }, box, 'compact');
-  return h('span', { class: 'group' }, label, heights);
+  return h('span', { class: 'group' }, label, heights, stat);
 }
 
 /** How many states the sort menu offers to sort by (the trace's first ones). */
@@ -99,7 +115,8 @@ const SORT_STATES = 40;
 
 /**
  * Which rows the timeline shows: the sort (as recorded, by name, by time in
- * MPI or in a state), a filter on host, process and thread names, hiding the
+ * MPI or in a state, by imbalance), a filter on host, process and thread
+ * names, an MPI communicator (its list asked of /query when first opened), hiding the
  * rows with nothing in the window, and unpinning the rows pinned (a click on
  * a thread's label pins it). All follow the row view however it changes.
  */
@@ -110,12 +127,38 @@ function rowControls(timeline: TimelineView, states: readonly string[]): HTMLEle
     h('option', { value: 'host' }, 'by host'),
     h('option', { value: 'name' }, 'by name'),
     h('option', { value: 'mpi' }, 'by time in MPI'),
+    h('option', { value: 'imbalance', title: 'Most loaded (time outside MPI) first, each row against the mean' }, 'by imbalance'),
     ...states.slice(0, SORT_STATES).map((s) => h('option', { value: `state:${s}` }, `by time in ${s}`)),
   );
   const filter = h('input', {
     type: 'search', 'data-testid': 'rows-filter', placeholder: 'filter rows', style: 'width: 8em',
     title: 'Show only rows whose host, process or thread name holds one of these comma-separated words',
   });
+  const comm = h(
+    'select',
+    {
+      'data-testid': 'rows-comm', style: 'max-width: 9em',
+      title: 'Show only the rows that took part in the collectives or messages of this MPI communicator',
+    },
+    h('option', { value: '' }, 'all comms'),
+  );
+  const addComm = (name: string): void => {
+    if (![...comm.options].some((o) => o.value === name)) comm.append(h('option', { value: name }, name));
+  };
+  let listed = false;
+  const listComms = (): void => {
+    if (listed) return;
+    listed = true;
+    timeline.rows.communicators().then(
+      (comms) => communicatorNames(comms).forEach(addComm),
+      (e: unknown) => {
+        listed = false;
+        console.warn('communicators', e);
+      },
+    );
+  };
+  for (const ev of ['focus', 'pointerdown', 'pointerenter']) comm.addEventListener(ev, listComms);
+  comm.addEventListener('change', () => timeline.rows.set({ comm: comm.value }));
   const empty = h('input', { type: 'checkbox', 'data-testid': 'rows-empty' });
   const unpin = h('button', { type: 'button', 'data-testid': 'rows-unpin', style: 'white-space: nowrap' }, 'unpin');
   sort.addEventListener('change', () => timeline.rows.set({ sort: parseRowSort(sort.value) }));
@@ -126,7 +169,14 @@ function rowControls(timeline: TimelineView, states: readonly string[]): HTMLEle
     const v = timeline.rows.view;
     if (![...sort.options].some((o) => o.value === v.sort)) sort.append(h('option', { value: v.sort }, `by time in ${v.sort.slice(6)}`));
     sort.value = v.sort;
+    // Test hook: the rows' notes as laid out, "row:note,…" (their load against the mean when sorted by imbalance).
+    sort.dataset.rowNotes = [...timeline.rows.notes()].map(([r, n]) => `${r}:${n}`).join(',');
     if (filter.value !== v.filter) filter.value = v.filter;
+    if (v.comm) {
+      addComm(v.comm);
+      listComms(); // the filter asked for them already
+    }
+    comm.value = v.comm;
     empty.checked = v.hideEmpty;
     unpin.disabled = v.pinned.length === 0;
     unpin.textContent = v.pinned.length ? `unpin ${v.pinned.length}` : 'unpin';
@@ -135,7 +185,7 @@ function rowControls(timeline: TimelineView, states: readonly string[]): HTMLEle
   timeline.onViewChange(follow);
   follow();
   const label = h('label', { class: 'toggle', title: 'Hide the rows with no record in the time window' }, empty, 'hide empty');
-  return h('span', { class: 'group' }, sort, filter, label, unpin);
+  return h('span', { class: 'group' }, sort, filter, comm, label, unpin);
 }
 
 /** The top bar's groups of controls: zoom, compact mode, rows, overlays, export. */
@@ -145,11 +195,15 @@ export function timelineControls(timeline: TimelineView, exportAs: (format: Expo
     b.addEventListener('click', fn);
     return b;
   };
-  const overlay = (label: string, which: 'critical-path' | 'anomalies'): HTMLElement => {
+  type Overlay = 'critical-path' | 'anomalies' | 'waits';
+  const overlay = (label: string, which: Overlay, title = `Show the ${label} on the timeline`): HTMLElement => {
     const box = h('input', { type: 'checkbox', 'data-testid': `overlay-${which}` });
     box.addEventListener('change', () => timeline.setOverlay(which, box.checked));
-    return h('label', { class: 'toggle', title: `Show the ${label} on the timeline` }, box, label);
+    return h('label', { class: 'toggle', title }, box, label);
   };
+  const waitsTitle =
+    'Show the wait states on the timeline (late sender, late receiver, collective) and, in the labels, ' +
+    "each row's share of the window spent waiting against the ranks' mean";
   return [
     h(
       'span',
@@ -160,7 +214,7 @@ export function timelineControls(timeline: TimelineView, exportAs: (format: Expo
     ),
     compactControls(timeline),
     rowControls(timeline, timeline.stateNames()),
-    h('span', { class: 'group' }, overlay('critical path', 'critical-path'), overlay('anomalies', 'anomalies')),
+    h('span', { class: 'group' }, overlay('critical path', 'critical-path'), overlay('anomalies', 'anomalies'), overlay('waits', 'waits', waitsTitle)),
     h(
       'span',
       { class: 'group' },

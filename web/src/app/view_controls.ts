@@ -15,6 +15,7 @@ import type { PanelTabs } from './panels';
 import type { KeyValueStore } from './state_style';
 import { emptyView, queryOf, writeView } from './view_url';
 import { ViewSync } from './view_sync';
+import { onDerivedSeriesChange } from '../views/counters/derived';
 
 export interface ViewControlsOptions {
   api: TraceApi;
@@ -58,6 +59,7 @@ export function mountViewControls(o: ViewControlsOptions): ViewSync {
   );
   timeline.onWindowChange(() => sync.changed());
   styles.onChange(() => sync.changed());
+  onDerivedSeriesChange(() => sync.changed());
   const named = new NamedViews(o.traceName, o.store);
   o.viewsSlot.replaceChildren(
     new ViewsMenu({

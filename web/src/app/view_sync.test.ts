@@ -3,6 +3,7 @@ import type { Details, StateInfo } from '../protocol/api.gen';
 import type { CompactRowHeight } from '../views/timeline/compact';
 import { DEFAULT_ROW_VIEW, type RowView } from '../views/timeline/row_view';
 import { ViewSync, WRITE_MS, type UrlPlace, type ViewParts } from './view_sync';
+import { getDerivedSeriesParam } from '../views/counters/derived';
 import { paradigmColoring } from './state_style';
 
 const STATES: StateInfo[] = [
@@ -146,12 +147,14 @@ describe('ViewSync', () => {
   it('applies a named view in place', async () => {
     const { s, sync } = setup('?token=abc');
     await sync.start();
-    await sync.apply({ trace: null, window: { from: 5, to: 6 }, selection: null, tab: 'matrix', hidden: [], folded: ['host:h'], compact: 'fit', labels: 300, rows: { ...DEFAULT_ROW_VIEW, sort: 'name', pinned: [2] }, paradigm: true });
+    await sync.apply({ trace: null, window: { from: 5, to: 6 }, selection: null, tab: 'matrix', hidden: [], folded: ['host:h'], compact: 'fit', labels: 300, rows: { ...DEFAULT_ROW_VIEW, sort: 'name', pinned: [2] }, paradigm: true, series: 'sp:MPI_*|sum' });
+    expect(getDerivedSeriesParam()).toBe('sp:MPI_*|sum');
     expect(paradigmColoring()).toBe(true);
     expect(s).toMatchObject({ window: { from: 5, to: 6 }, tab: 'matrix', folded: ['host:h'], hidden: [false, false], slice: -1, compact: 'fit', labels: 300 });
     expect(s.rows).toMatchObject({ sort: 'name', pinned: [2] });
-    await sync.apply({ trace: null, window: null, selection: null, tab: '', hidden: [], folded: [], compact: null, labels: null, rows: DEFAULT_ROW_VIEW, paradigm: false });
+    await sync.apply({ trace: null, window: null, selection: null, tab: '', hidden: [], folded: [], compact: null, labels: null, rows: DEFAULT_ROW_VIEW, paradigm: false, series: '' });
     expect(paradigmColoring()).toBe(false);
+    expect(getDerivedSeriesParam()).toBe('');
     expect(s.labels).toBe(200);
     expect(s.rows).toEqual(DEFAULT_ROW_VIEW);
     sync.stop();

@@ -11,6 +11,7 @@ import type { RowView } from '../views/timeline/row_view';
 import type { TimelineSelection } from '../views/timeline/selection';
 import { queryOf, readView, writeView, type ViewState } from './view_url';
 import { paradigmColoring, setParadigmColoring } from './state_style';
+import { getDerivedSeriesParam, setDerivedSeriesParam } from '../views/counters/derived';
 
 /** Milliseconds between URL writes at most. */
 export const WRITE_MS = 250;
@@ -78,6 +79,7 @@ export class ViewSync {
       labels: timeline.labelWidth() === LABEL_WIDTH ? null : timeline.labelWidth(),
       rows: timeline.rows.view,
       paradigm: paradigmColoring(),
+      series: getDerivedSeriesParam(),
     };
   }
 
@@ -122,6 +124,8 @@ export class ViewSync {
     timeline.rows.set(v.rows);
     // === true: named views saved before the field have none.
     setParadigmColoring(v.paradigm === true);
+    // ?? '': named views saved before the field have none.
+    setDerivedSeriesParam(v.series ?? '');
     if (v.hidden) {
       const hidden = new Set(v.hidden);
       styles.states.forEach((s, i) => styles.setVisible(i, !hidden.has(s.name)));

@@ -10,8 +10,9 @@ const VIEW: ViewState = {
   folded: ['host:node1', 'process:3'],
   compact: 4,
   labels: 320,
-  rows: { sort: 'state:MPI_Wait', filter: 'rank 1, node2', pinned: [7, 3], hideEmpty: true },
+  rows: { sort: 'state:MPI_Wait', filter: 'rank 1, node2', pinned: [7, 3], hideEmpty: true, comm: 'comm 2' },
   paradigm: true,
+  series: 'st:MPI_*|avg5|sum;ctr:heap|x2|rate',
 };
 
 describe('view URL', () => {
@@ -27,6 +28,9 @@ describe('view URL', () => {
     expect(params.get('sort')).toBe('state:MPI_Wait');
     expect(params.get('pin')).toBe('7,3');
     expect(params.get('empty')).toBe('hide');
+    expect(params.get('comm')).toBe('comm 2');
+    expect(params.get('series')).toBe('st:MPI_*|avg5|sum;ctr:heap|x2|rate');
+    expect(readView(writeView({ ...VIEW, rows: { ...VIEW.rows, sort: 'imbalance' } })).rows.sort).toBe('imbalance');
     const back = readView(new URLSearchParams(queryOf(params)));
     expect(back).toEqual({ ...VIEW, window: { from: 1500, to: 98001 } });
   });
@@ -49,7 +53,7 @@ describe('view URL', () => {
     expect(readView(new URLSearchParams('labels=9999')).labels).toBe(600);
     expect(readView(new URLSearchParams('labels=x')).labels).toBeNull();
     const rows = readView(new URLSearchParams('sort=bogus&pin=2,x,5&empty=no')).rows;
-    expect(rows).toEqual({ sort: 'host', filter: '', pinned: [2, 5], hideEmpty: false });
+    expect(rows).toEqual({ sort: 'host', filter: '', pinned: [2, 5], hideEmpty: false, comm: '' });
     expect(writeView(emptyView('t')).toString()).toBe('trace=t');
   });
 

@@ -2,9 +2,11 @@
 // named view) opens the same view: the trace, the time window, the
 // selection, the open panel tab, the hidden states, the folded groups and
 // the timeline's compact mode (its row height: fit, 1, 2, 4 or 8 px), the
-// label column's width and the rows shown (sort, filter, pins, empty rows).
+// label column's width, the rows shown (sort, filters, pins, empty rows),
+// paradigm colouring and the Counters view's derived series.
 //   ?token=…&trace=ID&from=NS&to=NS&sel=s12|m34&tab=stats&hide=NAME…&fold=KEY…&compact=fit
-//   &labels=260&sort=name|mpi|state:NAME&filter=WORDS&pin=3,7&empty=hide
+//   &labels=260&sort=name|mpi|imbalance|state:NAME&filter=WORDS&comm=NAME&pin=3,7&empty=hide
+//   &color=paradigm&series=st:MPI_*|avg5|sum
 // `hide` and `fold` repeat, once per state name and group key. Pure: reads
 // and writes URLSearchParams, leaving other parameters (the token) alone.
 import { parseRowHeight, type CompactRowHeight } from '../views/timeline/compact';
@@ -36,13 +38,15 @@ export interface ViewState {
   rows: RowView;
   /** states painted in their paradigm's colour (?color=paradigm) */
   paradigm: boolean;
+  /** the Counters view's derived series (?series=, views/counters/derived.ts); '' none */
+  series: string;
 }
 
 /** The parameters a view owns (the rest, e.g. token, is kept as is). */
-export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold', 'compact', 'labels', 'sort', 'filter', 'pin', 'empty', 'color'] as const;
+export const VIEW_PARAMS = ['trace', 'from', 'to', 'sel', 'tab', 'hide', 'fold', 'compact', 'labels', 'sort', 'filter', 'comm', 'pin', 'empty', 'color', 'series'] as const;
 
 export function emptyView(trace: string | null = null): ViewState {
-  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [], compact: null, labels: null, rows: DEFAULT_ROW_VIEW, paradigm: false };
+  return { trace, window: null, selection: null, tab: '', hidden: null, folded: [], compact: null, labels: null, rows: DEFAULT_ROW_VIEW, paradigm: false, series: '' };
 }
 
 function number(text: string | null): number | null {
@@ -71,8 +75,10 @@ export function readView(params: URLSearchParams): ViewState {
     filter: params.get('filter') ?? '',
     pinned: (params.get('pin') ?? '').split(',').filter((p) => /^\d+$/.test(p)).map(Number),
     hideEmpty: params.get('empty') === 'hide',
+    comm: params.get('comm') ?? '',
   };
   v.paradigm = params.get('color') === 'paradigm';
+  v.series = params.get('series') ?? '';
   return v;
 }
 
@@ -93,9 +99,11 @@ export function writeView(v: ViewState, base: URLSearchParams = new URLSearchPar
   if (v.labels !== null) out.set('labels', String(v.labels));
   if (v.rows.sort !== 'host') out.set('sort', v.rows.sort);
   if (v.rows.filter) out.set('filter', v.rows.filter);
+  if (v.rows.comm) out.set('comm', v.rows.comm);
   if (v.rows.pinned.length) out.set('pin', v.rows.pinned.join(','));
   if (v.rows.hideEmpty) out.set('empty', 'hide');
   if (v.paradigm) out.set('color', 'paradigm');
+  if (v.series) out.set('series', v.series);
   return out;
 }
 

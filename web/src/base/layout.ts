@@ -42,6 +42,8 @@ export type LayoutInput = Pick<TraceSummary, 'processes' | 'threads' | 'counters
 export interface ShownRows {
   rows: readonly number[];
   flat: boolean;
+  /** a note put before a row's thread label, e.g. its load against the mean ('+23 %'); absent: none */
+  notes?: ReadonlyMap<number, string>;
 }
 
 export function threadRowHeight(maxDepth: number): number {
@@ -180,8 +182,10 @@ export class RowLayout {
           continue;
         }
       }
+      const note = shown.notes?.get(r);
+      const name = shown.flat ? `${proc.name} · ${t.name}` : t.name;
       const idx = push({
-        kind: 'thread', key: '', label: shown.flat ? `${proc.name} · ${t.name}` : t.name, level: shown.flat ? 0 : 2,
+        kind: 'thread', key: '', label: note ? `${note} · ${name}` : name, level: shown.flat ? 0 : 2,
         height: threadRowHeight(t.max_depth), row: r, process: t.process, track: -1, collapsed: false,
       });
       this.rowItem.set(r, idx);
