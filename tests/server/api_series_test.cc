@@ -40,24 +40,24 @@ TEST(SeriesTest, SmallTraceBuckets) {
   const json a = Get(api, "/traces/t/series", "states=MPI_*&from=0&to=10000&buckets=4");
   EXPECT_EQ(a["unit"], "thread");
   EXPECT_EQ(a["time"], "self");
-  EXPECT_EQ(a["states"],
-            json({"MPI_Send", "MPI_Recv", "MPI_Ssend", "MPI_Barrier", "MPI_Bcast", "MPI_Reduce"}));
-  EXPECT_EQ(a["edges"], json({0, 2500, 5000, 7500, 10000}));
-  EXPECT_EQ(a["rows"], json({0, 1}));
+  EXPECT_EQ(a["states"], json::array({"MPI_Send", "MPI_Recv", "MPI_Ssend", "MPI_Barrier",
+                                      "MPI_Bcast", "MPI_Reduce"}));
+  EXPECT_EQ(a["edges"], json::array({0, 2500, 5000, 7500, 10000}));
+  EXPECT_EQ(a["rows"], json::array({0, 1}));
   EXPECT_EQ(Row(a, 0), (std::vector<int64_t>{500, 500, 0, 0}));
   EXPECT_EQ(Row(a, 1), (std::vector<int64_t>{2500, 2500, 0, 0}));
   // Self time of compute on rank 0 excludes the send; inclusive does not.
   const json self = Get(api, "/traces/t/series", "states=compute&rows=0&buckets=2&to=10000");
-  EXPECT_EQ(self["rows"], json({0}));
+  EXPECT_EQ(self["rows"], json::array({0}));
   EXPECT_EQ(Row(self, 0), (std::vector<int64_t>{4000, 4000}));
   const json incl =
       Get(api, "/traces/t/series", "states=compute&rows=0&buckets=2&to=10000&time=inclusive");
   EXPECT_EQ(Row(incl, 0), (std::vector<int64_t>{5000, 4000}));
   // Per process: one row per rank (one thread each here); uneven edges.
   const json p = Get(api, "/traces/t/series", "states=MPI_Recv&unit=process&to=1000&buckets=3");
-  EXPECT_EQ(p["rows"], json({0, 1}));
+  EXPECT_EQ(p["rows"], json::array({0, 1}));
   EXPECT_EQ(p["labels"].size(), 2u);
-  EXPECT_EQ(p["edges"], json({0, 333, 666, 1000}));
+  EXPECT_EQ(p["edges"], json::array({0, 333, 666, 1000}));
   EXPECT_EQ(Row(p, 0), (std::vector<int64_t>{0, 0, 0}));
   EXPECT_EQ(Row(p, 1), (std::vector<int64_t>{333, 333, 334}));
 }
