@@ -110,17 +110,18 @@ void CommMatrixBuilder::AddUnmatched(uint32_t process, bool send) {
   if (process < m_.processes) ++(send ? m_.unmatched_sends : m_.unmatched_recvs)[process];
 }
 
+void CommMatrixBuilder::AddCell(uint64_t key, const CommCell& b, __int128 latency_sum) {
+  const uint32_t slot = Slot(key);
+  CommCell& a = cells_[slot];
+  a.max_latency_ns = a.count == 0 ? b.max_latency_ns : std::max(a.max_latency_ns, b.max_latency_ns);
+  a.count += b.count;
+  a.bytes += b.bytes;
+  latency_sum_[slot] += latency_sum;
+}
+
 void CommMatrixBuilder::Merge(const CommMatrixBuilder& o) {
-  for (uint32_t i = 0; i < o.cells_.size(); ++i) {
-    const CommCell& b = o.cells_[i];
-    const uint32_t slot = Slot(o.slots_.keys()[i]);
-    CommCell& a = cells_[slot];
-    a.max_latency_ns =
-        a.count == 0 ? b.max_latency_ns : std::max(a.max_latency_ns, b.max_latency_ns);
-    a.count += b.count;
-    a.bytes += b.bytes;
-    latency_sum_[slot] += o.latency_sum_[i];
-  }
+  for (uint32_t i = 0; i < o.cells_.size(); ++i)
+    AddCell(o.slots_.keys()[i], o.cells_[i], o.latency_sum_[i]);
   for (size_t p = 0; p < m_.processes; ++p) {
     m_.unmatched_sends[p] += o.m_.unmatched_sends[p];
     m_.unmatched_recvs[p] += o.m_.unmatched_recvs[p];
@@ -210,17 +211,19 @@ uint32_t RmaMatrixBuilder::Slot(uint64_t key) {
   return slot;
 }
 
-void RmaMatrixBuilder::Merge(const RmaMatrixBuilder& o) {
-  for (uint32_t i = 0; i < o.cells_.size(); ++i) {
-    const RmaCell& b = o.cells_[i];
-    RmaCell& a = cells_[Slot(o.slots_.keys()[i])];
-    a.count += b.count;
-    a.bytes += b.bytes;
-    for (size_t k = 0; k < 4; ++k) {
-      a.op_count[k] += b.op_count[k];
-      a.op_bytes[k] += b.op_bytes[k];
-    }
+void RmaMatrixBuilder::AddCell(uint64_t key, const RmaCell& b) {
+  RmaCell& a = cells_[Slot(key)];
+  a.count += b.count;
+  a.bytes += b.bytes;
+  for (size_t k = 0; k < 4; ++k) {
+    a.op_count[k] += b.op_count[k];
+    a.op_bytes[k] += b.op_bytes[k];
   }
+}
+
+void RmaMatrixBuilder::Merge(const RmaMatrixBuilder& o) {
+  for (uint32_t i = 0; i < o.cells_.size(); ++i)
+    AddCell(o.slots_.keys()[i], o.cells_[i]);
   m_.operations += o.m_.operations;
   m_.bytes += o.m_.bytes;
   m_.unmapped += o.m_.unmapped;

@@ -5,10 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/selection.h"
+#include "base/status.h"
 #include "model/trace.h"
 #include "time/message_pairs.h"
 
@@ -104,9 +107,16 @@ class CommMatrixBuilder {
   void AddUnmatched(uint32_t process, bool send);
   void Merge(const CommMatrixBuilder& other);
   CommMatrix Finish() const;
+  /// The builder as bytes another process of an MPI-parallel analysis
+  /// merges with MergeSaved (comm_matrix_wire.cc); exact, like Merge.
+  std::string Save() const;
+  /// InvalidArgument (nothing merged) when `saved` is cut or is of another
+  /// process count.
+  Status MergeSaved(std::string_view saved);
 
  private:
   uint32_t Slot(uint64_t key);
+  void AddCell(uint64_t key, const CommCell& cell, __int128 latency_sum);
 
   CommMatrix m_;  // all but its cells
   CellSlots slots_;
@@ -121,9 +131,13 @@ class RmaMatrixBuilder {
   void AddRows(const model::RmaTable& rma, size_t begin, size_t end);
   void Merge(const RmaMatrixBuilder& other);
   RmaMatrix matrix() const;
+  /// As CommMatrixBuilder's.
+  std::string Save() const;
+  Status MergeSaved(std::string_view saved);
 
  private:
   uint32_t Slot(uint64_t key);
+  void AddCell(uint64_t key, const RmaCell& cell);
 
   RmaMatrix m_;  // all but its cells
   CellSlots slots_;

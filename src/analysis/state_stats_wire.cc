@@ -1,71 +1,43 @@
 // StateStatsBuilder's bytes: what one process of an MPI-parallel analysis
 // sends the process that merges. Per thread its (state, sums) rows, then
 // every (state, call site) key with its sums; counts before lists, each
-// field at its own width in the machine's byte order (the processes of one
-// job run the same program on the same kind of machine). The sums are exact
-// integers, so the merged report is the one-process report.
-#include <cstring>
+// field as base/wire.h writes it. The sums are exact integers, so the
+// merged report is the one-process report.
 #include <type_traits>
 
 #include "analysis/state_stats.h"
+#include "base/wire.h"
 
 namespace plx::analysis {
 
-namespace {
-
 static_assert(std::is_trivially_copyable_v<DurationSums>);
-
-template <typename T>
-void Put(std::string* out, const T& v) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  out->append(reinterpret_cast<const char*>(&v), sizeof(T));
-}
-
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  template <typename T>
-  bool Get(T* v) {
-    if (bytes_.size() - at_ < sizeof(T)) return false;
-    std::memcpy(v, bytes_.data() + at_, sizeof(T));
-    at_ += sizeof(T);
-    return true;
-  }
-  bool done() const { return at_ == bytes_.size(); }
-
- private:
-  std::string_view bytes_;
-  size_t at_ = 0;
-};
-
-}  // namespace
 
 std::string StateStatsBuilder::Save() const {
   std::string out;
-  Put(&out, uint64_t{threads_.size()});
+  WirePut(&out, uint64_t{threads_.size()});
   for (const auto& rows : threads_) {
-    Put(&out, uint64_t{rows.size()});
+    WirePut(&out, uint64_t{rows.size()});
     for (const auto& [state, sums] : rows) {
-      Put(&out, state);
-      Put(&out, sums);
+      WirePut(&out, state);
+      WirePut(&out, sums);
     }
   }
   uint64_t keys = 0;
   for (uint32_t id = 0; id < keys_.size(); ++id)
     keys += id < callsites_.size() && callsites_[id].count > 0;
-  Put(&out, keys);
+  WirePut(&out, keys);
   for (uint32_t id = 0; id < keys_.size(); ++id) {
     if (id >= callsites_.size() || callsites_[id].count == 0) continue;
-    Put(&out, keys_.state(id));
-    Put(&out, keys_.callsite(id));
-    Put(&out, callsites_[id]);
+    WirePut(&out, keys_.state(id));
+    WirePut(&out, keys_.callsite(id));
+    WirePut(&out, callsites_[id]);
   }
   return out;
 }
 
 Status StateStatsBuilder::MergeSaved(std::string_view saved) {
   StateStatsBuilder other(trace_);
-  Reader in(saved);
+  WireReader in(saved);
   const size_t states = trace_.states.size();
   uint64_t threads = 0;
   if (!in.Get(&threads) || threads != threads_.size())

@@ -1,10 +1,12 @@
 // ComputeCommMatrix and ComputeRmaMatrix on hand-built messages and RMA
-// records: counts, bytes, latencies, unmatched records, rank mapping.
+// records: counts, bytes, latencies, unmatched records, rank mapping; the
+// builders' bytes for MPI-parallel analyses.
 #include "analysis/comm_matrix.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 
 #include "stats_test_trace.h"
 
@@ -133,6 +135,76 @@ TEST(CommMatrixTest, ManyProcessesKeepOnlyTheirCells) {
       EXPECT_EQ(m.at(p, p).count, 0u);
     }
   }
+}
+
+// What one process of `parallax-mpi` sends another: merged from its bytes,
+// a builder is what Merge makes of the builder itself; bytes that are cut,
+// of another process count or with a cell out of range merge nothing.
+TEST(CommMatrixTest, SavedBuildersMergeAsTheBuildersDo) {
+  const uint32_t n = 5;
+  CommMatrixBuilder a(n), b(n), c(n);
+  for (uint32_t p = 0; p < n; ++p) {
+    a.AddPair(p, (p + 1) % n, 8 * p, static_cast<int64_t>(p) - 2);
+    b.AddPair(p, (p + 1) % n, 3, 7);
+    b.AddPair(p, (p + 2) % n, 1, -5);
+  }
+  a.AddUnmatched(1, true);
+  b.AddUnmatched(4, false);
+  CommMatrixBuilder merged = a, from_bytes = a;
+  merged.Merge(b);
+  ASSERT_TRUE(from_bytes.MergeSaved(b.Save()).ok());
+  const CommMatrix want = merged.Finish(), got = from_bytes.Finish();
+  EXPECT_EQ(got.keys, want.keys);
+  EXPECT_EQ(got.messages, want.messages);
+  EXPECT_EQ(got.bytes, want.bytes);
+  EXPECT_EQ(got.unmatched_sends, want.unmatched_sends);
+  EXPECT_EQ(got.unmatched_recvs, want.unmatched_recvs);
+  for (size_t i = 0; i < want.cells.size(); ++i) {
+    EXPECT_EQ(got.cells[i].count, want.cells[i].count);
+    EXPECT_EQ(got.cells[i].bytes, want.cells[i].bytes);
+    EXPECT_EQ(got.cells[i].max_latency_ns, want.cells[i].max_latency_ns);
+    EXPECT_EQ(got.cells[i].mean_latency_ns, want.cells[i].mean_latency_ns);
+  }
+
+  const std::string saved = b.Save();
+  for (size_t cut : {size_t{0}, size_t{7}, saved.size() / 2, saved.size() - 1}) {
+    CommMatrixBuilder d = c;
+    EXPECT_FALSE(d.MergeSaved(saved.substr(0, cut)).ok()) << cut;
+    EXPECT_EQ(d.Finish().messages, 0u) << cut;
+    EXPECT_EQ(d.Finish().unmatched_recvs[4], 0u) << cut;
+  }
+  EXPECT_FALSE(c.MergeSaved(saved + "x").ok());
+  CommMatrixBuilder other(n + 1);
+  EXPECT_FALSE(other.MergeSaved(saved).ok());
+  std::string far = saved;  // the first cell's key past n * n
+  const uint64_t key = uint64_t{n} * n;
+  far.replace(sizeof(uint64_t) * (1 + 2 * n + 3), sizeof key, reinterpret_cast<const char*>(&key),
+              sizeof key);
+  EXPECT_FALSE(c.MergeSaved(far).ok());
+  EXPECT_EQ(c.Finish().messages, 0u);
+}
+
+TEST(CommMatrixTest, SavedRmaBuildersMergeAsTheBuildersDo) {
+  testing::StatsTestTrace t;
+  const uint32_t p0 = t.Process(0), p1 = t.Process(1);
+  const uint32_t t0 = t.Thread(p0), t1 = t.Thread(p1);
+  t.Rma(t0, 10, kRmaPut, 0, 1, 32);
+  t.Rma(t1, 20, kRmaGet, 1, 0, 16);
+  t.Rma(t1, 30, kRmaPut, 1, 7, 4);  // no rank 7
+  RmaMatrixBuilder a(t.trace), b(t.trace);
+  a.AddRows(t.trace.rma, 0, 1);
+  b.AddRows(t.trace.rma, 1, t.trace.rma.size());
+  ASSERT_TRUE(a.MergeSaved(b.Save()).ok());
+  const RmaMatrix want = ComputeRmaMatrix(t.trace), got = a.matrix();
+  EXPECT_EQ(got.keys, want.keys);
+  EXPECT_EQ(got.operations, want.operations);
+  EXPECT_EQ(got.bytes, want.bytes);
+  EXPECT_EQ(got.unmapped, 1u);
+  EXPECT_EQ(got.at(1, 0).op_bytes[kRmaGet], 16u);
+  const std::string saved = b.Save();
+  RmaMatrixBuilder c(t.trace);
+  EXPECT_FALSE(c.MergeSaved(saved.substr(0, saved.size() - 3)).ok());
+  EXPECT_EQ(c.matrix().operations, 0u);
 }
 
 }  // namespace

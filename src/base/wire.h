@@ -1,0 +1,40 @@
+// Bytes one process of an MPI-parallel analysis sends another: fields at
+// their own width in the machine's byte order (the processes of one job run
+// the same program on the same kind of machine), read back with a bounds
+// check on every field.
+#pragma once
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace plx {
+
+/// Appends `v`'s bytes to `out`.
+template <typename T>
+void WirePut(std::string* out, const T& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  out->append(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+
+/// Reads what WirePut wrote, in order; Get is false when the bytes end first.
+class WireReader {
+ public:
+  explicit WireReader(std::string_view bytes) : bytes_(bytes) {}
+  template <typename T>
+  bool Get(T* v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (bytes_.size() - at_ < sizeof(T)) return false;
+    std::memcpy(v, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return true;
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  std::string_view bytes_;
+  size_t at_ = 0;
+};
+
+}  // namespace plx
