@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""`parallax stats` against `mpirun -np N parallax-mpi stats` on the same trace.
+"""`parallax CMD` against `mpirun -np N parallax-mpi CMD` on the same trace.
 
-  spread_stats.py --build DIR --trace T [--processes 1 2] [--md FILE] [--json OUT]
+  spread_stats.py --build DIR --trace T [--processes 1 2] [--commands stats matrix]
+                  [--md FILE] [--json OUT]
 
-Runs `parallax stats --json T` (every core), then for each N `mpirun -np N
-parallax-mpi stats --json T --threads C/N` (the machine's C cores dealt out),
-each process under /usr/bin/time for its peak resident memory. An untimed
+For each command (`stats` and `matrix` unless told), runs `parallax CMD
+--json T` (every core), then for each N `mpirun -np N parallax-mpi CMD
+--json T --threads C/N` (the machine's C cores dealt out), each process
+under /usr/bin/time for its peak resident memory. An untimed
 `parallax stats` first makes sure the trace's index exists, so every timed
 run reads it. Checks that every output is the one-process output and reports wall
 seconds, events per second and the largest peak memory of a process. With
@@ -45,7 +47,7 @@ def timed(cmd, work, env=None):
     return wall, hashlib.sha256(p.stdout).hexdigest(), peak
 
 
-def measure(build, trace, processes):
+def measure(build, trace, processes, commands):
     cores = os.cpu_count() or 1
     events = json.loads(subprocess.run([f"{build}/src/cli/parallax", "info", "--json", trace],
                                        capture_output=True, check=True).stdout)["events"]
@@ -53,25 +55,31 @@ def measure(build, trace, processes):
     rows = []
     with tempfile.TemporaryDirectory() as work:
         rss = os.path.join(work, "rss.%p")
-        wall, digest, peak = timed(["/usr/bin/time", "-o", rss.replace("%p", "0"), "-f", "%M",
-                                    f"{build}/src/cli/parallax", "stats", "--json", trace], work)
-        rows.append({"program": "parallax", "processes": 1, "threads": cores, "seconds": wall,
-                     "peak_kb": peak})
-        mpirun = shutil.which("mpirun.openmpi") or "mpirun"
-        for n in processes:
-            threads = max(1, cores // n)
-            cmd = [mpirun, "--oversubscribe", "--bind-to", "none", "--mca", "btl", "self,vader", "-np", str(n),
-                   "/bin/sh", "-c", f'exec /usr/bin/time -o "{work}/rss.$$" -f %M "$0" "$@"',
-                   f"{build}/src/cli/parallax-mpi", "stats", "--json", trace, "--threads",
-                   str(threads)]
-            if os.geteuid() == 0:
-                cmd.insert(1, "--allow-run-as-root")
-            w, d, p = timed(cmd, work)
-            if d != digest:
-                sys.exit(f"spread_stats.py: -np {n} printed other statistics than parallax")
-            rows.append({"program": "parallax-mpi", "processes": n, "threads": threads,
-                         "seconds": w, "peak_kb": p})
-            print(f"  -np {n}: {w:.1f} s, {p / 1024:.0f} MiB per process at most", flush=True)
+        for command in commands:
+            wall, digest, peak = timed(["/usr/bin/time", "-o", rss.replace("%p", "0"), "-f", "%M",
+                                        f"{build}/src/cli/parallax", command, "--json", trace],
+                                       work)
+            rows.append({"command": command, "program": "parallax", "processes": 1,
+                         "threads": cores, "seconds": wall, "peak_kb": peak})
+            print(f"  {command}: {wall:.1f} s, {peak / 1024:.0f} MiB", flush=True)
+            mpirun = shutil.which("mpirun.openmpi") or "mpirun"
+            for n in processes:
+                threads = max(1, cores // n)
+                cmd = [mpirun, "--oversubscribe", "--bind-to", "none", "--mca", "btl",
+                       "self,vader", "-np", str(n), "/bin/sh", "-c",
+                       f'exec /usr/bin/time -o "{work}/rss.$$" -f %M "$0" "$@"',
+                       f"{build}/src/cli/parallax-mpi", command, "--json", trace, "--threads",
+                       str(threads)]
+                if os.geteuid() == 0:
+                    cmd.insert(1, "--allow-run-as-root")
+                w, d, p = timed(cmd, work)
+                if d != digest:
+                    sys.exit(f"spread_stats.py: -np {n} {command} printed another answer "
+                             "than parallax")
+                rows.append({"command": command, "program": "parallax-mpi", "processes": n,
+                             "threads": threads, "seconds": w, "peak_kb": p})
+                print(f"  {command} -np {n}: {w:.1f} s, {p / 1024:.0f} MiB per process at most",
+                      flush=True)
     for r in rows:
         r["events_per_second"] = events / r["seconds"]
     return {"trace": os.path.basename(trace), "events": events, "rows": rows}
@@ -85,7 +93,7 @@ def table(result, cpus):
            "| program | processes × threads | wall | events/s | peak memory per process |",
            "|---|---:|---:|---:|---:|"]
     for r in result["rows"]:
-        out.append(f"| `{r['program']} stats` | {r['processes']} × {r['threads']} | "
+        out.append(f"| `{r['program']} {r['command']}` | {r['processes']} × {r['threads']} | "
                    f"{r['seconds']:.1f} s | {r['events_per_second'] / 1e6:.0f} M/s | "
                    f"{r['peak_kb'] / 1024:.0f} MiB |")
     return "\n".join(out) + "\n"
@@ -96,10 +104,12 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--trace", required=True)
     ap.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--commands", nargs="+", default=["stats", "matrix"])
     ap.add_argument("--md")
     ap.add_argument("--json")
     a = ap.parse_args()
-    result = measure(os.path.abspath(a.build), os.path.abspath(a.trace), a.processes)
+    result = measure(os.path.abspath(a.build), os.path.abspath(a.trace), a.processes,
+                     a.commands)
     report.publish(table(result, os.cpu_count()), (BEGIN, END), a.md, a.json, result)
 
 

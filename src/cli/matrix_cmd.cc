@@ -21,6 +21,8 @@
 #include "cli/selection_arg.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "distributed/group.h"
+#include "distributed/spread_messages.h"
 #include "store/stream_messages.h"
 #include "time/message_pairs.h"
 
@@ -194,6 +196,34 @@ void PrintRma(const model::Trace& t, const MatrixOptions& o, const analysis::Rma
   });
 }
 
+// The same spread over the processes of `parallax-mpi`: each decodes its
+// share of the threads and pairs the channels it joins; process 0 prints.
+Status MatrixOfGroup(const MatrixOptions& o, const GlobalOptions& global,
+                     const format::TraceFile& file) {
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(file, global));
+  PLX_ASSIGN_OR_RETURN(const std::optional<analysis::Selection> selection,
+                       ParseSelection(store->trace(), o.selection, "matrix"));
+  distributed::Group& group = *global.group;
+  if (o.rma) {
+    StatusOr<analysis::RmaMatrix> m = [&] {
+      LoadProgress drawer(global.progress, "analysing");
+      return distributed::SpreadRmaMatrix(*store, group, drawer.Callback());
+    }();
+    if (!m.ok()) return m.status();
+    if (group.rank() == 0) PrintRma(store->trace(), o, *m, o.json);
+    return Status::Ok();
+  }
+  StatusOr<store::StreamedMessages> m = [&] {
+    LoadProgress drawer(global.progress, "pairing messages");
+    return distributed::SpreadMessages(*store, group, drawer.Callback(),
+                                       selection ? &*selection : nullptr);
+  }();
+  if (!m.ok()) return m.status();
+  if (group.rank() == 0)
+    PrintMessages(store->trace(), o, m->matrix, o.json, selection ? &*selection : nullptr);
+  return Status::Ok();
+}
+
 Status RunMatrix(const MatrixOptions& o, const GlobalOptions& global) {
   if (o.rma && o.metric == "latency")
     return InvalidArgument("--metric latency: one-sided operations have no latency");
@@ -202,6 +232,7 @@ Status RunMatrix(const MatrixOptions& o, const GlobalOptions& global) {
         "matrix: --rma covers the whole trace; it does not combine with --from, --to, "
         "--processes or --rows");
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
+  if (global.group != nullptr) return MatrixOfGroup(o, global, *file);
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     PLX_ASSIGN_OR_RETURN(const std::optional<analysis::Selection> selection,

@@ -3,6 +3,7 @@
 // the trace and analyses its share of the threads; process 0 merges, prints
 // what `parallax` prints, and shows progress and warnings; the others print
 // only their own errors, prefixed with their process (docs/distributed.md).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -17,14 +18,20 @@ namespace {
 constexpr char kDescription[] =
     "parallax-mpi - parallax's analyses spread over the processes of an MPI job";
 
-constexpr char kCommandList[] = "(commands: stats)";
+constexpr char kCommandList[] = "(commands: stats, matrix)";
+
+// Long enough for process 0 to merge a large parts directory and build its
+// index while the others wait (docs/distributed.md).
+constexpr double kStepTimeout = 900;
 
 constexpr char kFooter[] =
     "Run under the MPI launcher; every process reads the trace (a .plx file or a\n"
-    "parts directory), process 0 prints. The output is that of `parallax`.\n"
+    "parts directory), process 0 prints. The output is that of `parallax`. A process\n"
+    "that waits for the others in a step longer than --step-timeout ends the job.\n"
     "\n"
     "Examples:\n"
     "  mpirun -np 4 parallax-mpi stats run.plx --json\n"
+    "  mpirun -np 4 parallax-mpi matrix run.plx.parts --metric bytes\n"
     "\n"
     "Exit status: 0 success, 1 error (on any process), 2 bad usage.";
 
@@ -38,13 +45,26 @@ int main(int argc, char** argv) {
   program.command_list = kCommandList;
   program.footer = kFooter;
   program.commands = [](CLI::App& app, const plx::cli::GlobalOptions& global) {
-    return std::vector<plx::cli::Command>{plx::cli::AddStatsCommand(app, global)};
+    return std::vector<plx::cli::Command>{plx::cli::AddStatsCommand(app, global),
+                                          plx::cli::AddMatrixCommand(app, global)};
+  };
+  double step_timeout = kStepTimeout;
+  program.options = [&step_timeout](CLI::App& app) {
+    app.add_option("--step-timeout", step_timeout,
+                   "Seconds a process waits for the others in a step (opening included) before "
+                   "it ends the job; 0: no limit")
+        ->check(CLI::Range(0.0, 1e9).description(""))
+        ->type_name("SECONDS")
+        ->capture_default_str();
   };
   // Only process 0 prints the answer, the help, progress and warnings.
   const bool first = group.rank() == 0;
+  program.parsed = [&group, &step_timeout, first](plx::cli::GlobalOptions& global) {
+    group.set_step_timeout(step_timeout);
+    if (!first) global.progress = false;
+  };
   if (!first) {
     program.error_prefix = "process " + std::to_string(group.rank()) + ": ";
-    program.parsed = [](plx::cli::GlobalOptions& global) { global.progress = false; };
     plx::cli::DropWarnings();
     if (std::freopen("/dev/null", "w", stdout) == nullptr) return 1;
   }

@@ -66,6 +66,7 @@ int RunProgram(int argc, char** argv, const Program& program, GlobalOptions& glo
   app.get_formatter()->column_width(24);
   app.fallthrough();  // `parallax stats x.plx --progress` reaches the global flag
   AddGlobalOptions(app, global);
+  if (program.options) program.options(app);
   std::vector<Command> commands = program.commands(app, global);
   app.footer(program.footer);  // after the subcommands, which would inherit it
   // CLI11 would call an unknown command a missing one; name it instead.

@@ -19,6 +19,8 @@ struct Program {
   std::string footer;        // the end of --help
   /// Adds the program's subcommands to `app`.
   std::function<std::vector<Command>(CLI::App& app, const GlobalOptions& global)> commands;
+  /// Adds options of this program alone to `app` (may be empty).
+  std::function<void(CLI::App& app)> options;
   /// Called once the command line is parsed, before the command runs.
   std::function<void(GlobalOptions& global)> parsed;
   /// Put in front of error messages ("" for none): "process 3: ".

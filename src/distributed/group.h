@@ -1,5 +1,5 @@
 // Group: the processes of an MPI-parallel command (`parallax-mpi`), as the
-// analyses see them: who this is, how many there are, and the two
+// analyses see them: who this is, how many there are, and the
 // collective steps the spread analyses need. Every process calls each step
 // in the same order; a process that failed still takes part (AllOk tells
 // the others), so a failure never leaves the others waiting. The MPI
@@ -21,6 +21,9 @@ class Group {
   /// On process 0: every process's bytes, by rank (its own included);
   /// elsewhere empty.
   virtual std::vector<std::string> Gather(std::string mine) = 0;
+  /// Every process sends `to[r]` to process r (to.size() == size()) and
+  /// gets, by rank, what each sent it.
+  virtual std::vector<std::string> Exchange(std::vector<std::string> to) = 0;
   /// Whether `ok` holds on every process (each learns the answer).
   virtual bool AllOk(bool ok) = 0;
 };

@@ -1,5 +1,8 @@
 // MpiGroup: the Group of MPI_COMM_WORLD. Making one initialises MPI (once
-// per program) and destroying it finalises MPI.
+// per program) and destroying it finalises MPI. Every step waits at most
+// the step timeout for the others: a process that stopped or is stuck
+// (alive, so the launcher does not end the job) makes the others say so
+// and end the job (MPI_Abort) instead of waiting forever.
 #pragma once
 
 #include <string>
@@ -19,10 +22,18 @@ class MpiGroup : public Group {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::vector<std::string> Gather(std::string mine) override;
+  std::vector<std::string> Exchange(std::vector<std::string> to) override;
   bool AllOk(bool ok) override;
+  /// Seconds a step waits for the others; 0: no limit.
+  void set_step_timeout(double seconds) { timeout_s_ = seconds; }
 
  private:
+  // Waits for `request` (a step's collective), or ends the job past the
+  // timeout with a message naming `step`.
+  void Wait(void* request, const char* step);
+
   int rank_ = 0, size_ = 1;
+  double timeout_s_ = 0;
 };
 
 }  // namespace plx::distributed

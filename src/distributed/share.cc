@@ -24,4 +24,10 @@ std::vector<uint32_t> ShareThreads(const model::Trace& trace, int processes) {
   return first;
 }
 
+ThreadShare ShareOf(const model::Trace& trace, int rank, int processes) {
+  const std::vector<uint32_t> first = ShareThreads(trace, processes);
+  const auto r = static_cast<size_t>(rank);
+  return {first[r], first[r + 1]};
+}
+
 }  // namespace plx::distributed

@@ -15,4 +15,11 @@ namespace plx::distributed {
 /// owns threads [first[r], first[r + 1]).
 std::vector<uint32_t> ShareThreads(const model::Trace& trace, int processes);
 
+/// Process `rank`'s threads of ShareThreads.
+struct ThreadShare {
+  uint32_t begin = 0, end = 0;
+  bool Has(uint32_t thread) const { return thread >= begin && thread < end; }
+};
+ThreadShare ShareOf(const model::Trace& trace, int rank, int processes);
+
 }  // namespace plx::distributed

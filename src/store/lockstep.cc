@@ -41,7 +41,8 @@ int64_t SlabStep(const TraceStore& store, uint64_t slab_records) {
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
                  const std::function<bool(const Slab&)>& consume,
                  const std::function<void(uint64_t, uint64_t)>& progress,
-                 const std::vector<time::ThreadTimeMap>* maps, const LockstepVisits& visits) {
+                 const std::vector<time::ThreadTimeMap>* maps, const LockstepVisits& visits,
+                 const std::function<bool(uint32_t thread)>& only) {
   const model::Trace& trace = store.trace();
   const uint32_t threads = store.threads();
   const int64_t step = SlabStep(store, slab_records);
@@ -64,7 +65,15 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
   std::vector<model::UndefinedLog> logs;
   for (size_t i = 0; i < decoders.size(); ++i)
     logs.emplace_back(&store.undefined());
-  SharedProgress shared(progress, store.file().total_records());
+  uint64_t records = store.file().total_records();
+  if (only) {
+    records = 0;
+    for (uint32_t t = 0; t < threads; ++t)
+      if (only(t))
+        for (const ChunkEntry& chunk : store.skeleton(t).chunks)
+          records += store.file().event_chunks()[chunk.file_chunk].header.record_count;
+  }
+  SharedProgress shared(progress, records);
 
   // Fills `slab` with the records from `from` on; true for the last slab.
   const auto fill = [&](Slab* slab, int64_t from) {
@@ -77,6 +86,12 @@ void RunLockstep(const TraceStore& store, uint64_t slab_records,
     pool->ParallelFor(threads, [&](size_t t, size_t w) {
       ThreadCursor& c = cursors[t];
       const auto thread = static_cast<uint32_t>(t);
+      if (only && !only(thread)) {
+        slab->messages[t].clear();
+        slab->collectives[t].clear();
+        slab->posts[t].clear();
+        return;
+      }
       const ThreadSkeleton& skeleton = store.skeleton(thread);
       ChunkVisitor* visitor = visits.visitors ? (*visits.visitors)[w] : nullptr;
       if (visitor && !c.begun) visitor->BeginThread(thread);

@@ -46,11 +46,14 @@ struct LockstepVisits {
 /// Runs the pass, calling `consume` for each slab in time order (on the
 /// calling thread) until it returns false. `slab_records` is about how many
 /// records a slab holds. With `maps` (per thread), the records come on the
-/// repaired times.
+/// repaired times. With `only`, the threads it refuses are not decoded and
+/// their lists stay empty (the slabs are the same: a process of an
+/// MPI-parallel pass takes its own threads, docs/distributed.md).
 void RunLockstep(const TraceStore& store, uint64_t slab_records,
                  const std::function<bool(const Slab&)>& consume,
                  const std::function<void(uint64_t, uint64_t)>& progress = {},
                  const std::vector<time::ThreadTimeMap>* maps = nullptr,
-                 const LockstepVisits& visits = {});
+                 const LockstepVisits& visits = {},
+                 const std::function<bool(uint32_t thread)>& only = {});
 
 }  // namespace plx::store

@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "store/lockstep.h"
@@ -34,7 +35,25 @@ class MessageConsumer {
   virtual void Frontier(int64_t time) {}
 };
 
+/// A message pass spread over the processes of an MPI job
+/// (distributed/spread_messages.h). Each process decodes its own threads;
+/// every slab, each record goes to the process that joins its channel (the
+/// receiving process's index modulo the process count) through Exchange,
+/// and every process learns through AllOk whether any join lost its order.
+/// Every process calls these in the same order.
+class PassSpread {
+ public:
+  virtual ~PassSpread() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  virtual bool Decodes(uint32_t thread) const = 0;
+  /// `to[r]` goes to process r; returns, by rank, what each sent here.
+  virtual std::vector<std::string> Exchange(std::vector<std::string> to) = 0;
+  virtual bool AllOk(bool ok) = 0;
+};
+
 struct MessagePassOptions {
+  /// Per process when spread (a slab of N processes holds N times this).
   uint64_t slab_records = 4'000'000;
   /// The first horizon tried is two slabs' time (at least 1 ms), at most this.
   int64_t horizon_ns = 100'000'000;
@@ -54,6 +73,10 @@ struct MessagePassOptions {
   /// an attempt that stops early leaves them partway: begin_attempt must
   /// make them start over.
   LockstepVisits visits;
+  /// Spread over processes: each joins only its channels, and its
+  /// consumers see only their records. after_slab and end_attempt are then
+  /// asked on every process, and the visitors see only its threads' chunks.
+  PassSpread* spread = nullptr;
 };
 
 /// Runs the pass with consumers made by make(partition); returns them. An

@@ -46,36 +46,52 @@ class RmaVisitor : public ChunkVisitor {
 
 }  // namespace
 
-StreamedMessages StreamMessages(const TraceStore& store,
-                                const std::function<void(uint64_t, uint64_t)>& progress,
-                                const std::vector<time::ThreadTimeMap>* maps,
-                                const analysis::Selection* selection) {
+MessageSums StreamMessageSums(const TraceStore& store,
+                              const std::function<void(uint64_t, uint64_t)>& progress,
+                              const std::vector<time::ThreadTimeMap>* maps,
+                              const analysis::Selection* selection, PassSpread* spread) {
   const model::Trace& trace = store.trace();
   MessagePassOptions options;
   options.maps = maps;
+  options.spread = spread;
   auto consumers = RunMessagePass(
       store, [&](size_t) { return std::make_unique<Counter>(trace, selection); }, options,
       progress);
-  StreamedMessages out;
-  analysis::CommMatrixBuilder matrix(trace.processes.size());
+  MessageSums out;
+  out.matrix = analysis::CommMatrixBuilder(trace.processes.size());
   for (const auto& c : consumers) {
     const Counter& x = static_cast<const Counter&>(*c);
     out.pairs += x.pairs;
     out.unmatched_sends += x.unmatched_sends;
     out.unmatched_recvs += x.unmatched_recvs;
-    matrix.Merge(x.matrix);
+    out.matrix.Merge(x.matrix);
   }
-  out.matrix = matrix.Finish();
   return out;
+}
+
+StreamedMessages StreamMessages(const TraceStore& store,
+                                const std::function<void(uint64_t, uint64_t)>& progress,
+                                const std::vector<time::ThreadTimeMap>* maps,
+                                const analysis::Selection* selection) {
+  const MessageSums sums = StreamMessageSums(store, progress, maps, selection, nullptr);
+  return {sums.pairs, sums.unmatched_sends, sums.unmatched_recvs, sums.matrix.Finish()};
+}
+
+analysis::RmaMatrixBuilder StreamRmaBuilder(const TraceStore& store,
+                                            const std::function<void(uint64_t, uint64_t)>& progress,
+                                            const std::function<bool(uint32_t thread)>& only) {
+  ThreadPassOptions options = WithProgress(progress);
+  options.only = only;
+  std::vector<RmaVisitor> visitors = RunThreadPass<RmaVisitor>(
+      store, [&] { return RmaVisitor(store.trace()); }, options);
+  for (size_t w = 1; w < visitors.size(); ++w)
+    visitors[0].builder.Merge(visitors[w].builder);
+  return std::move(visitors[0].builder);
 }
 
 analysis::RmaMatrix StreamRmaMatrix(const TraceStore& store,
                                     const std::function<void(uint64_t, uint64_t)>& progress) {
-  std::vector<RmaVisitor> visitors = RunThreadPass<RmaVisitor>(
-      store, [&] { return RmaVisitor(store.trace()); }, WithProgress(progress));
-  for (size_t w = 1; w < visitors.size(); ++w)
-    visitors[0].builder.Merge(visitors[w].builder);
-  return visitors[0].builder.matrix();
+  return StreamRmaBuilder(store, progress, {}).matrix();
 }
 
 }  // namespace plx::store

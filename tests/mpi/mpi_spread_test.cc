@@ -4,8 +4,10 @@
 // parts directory of a real MPI run left unmerged, with 1, 2 and 4
 // processes each analysing its share of the threads (and 2 under MPICH,
 // parallax-mpi-mpich). A trace no process can
-// open is one error and an exit, never a hang; so is a process that dies.
+// open is one error and an exit, never a hang; so is a process that dies,
+// and one stuck opening the trace (after --step-timeout).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -86,6 +88,9 @@ const std::vector<std::vector<std::string>>& Commands() {
       {"stats", "--by", "thread", "--sort", "self"},
       {"stats", "--by", "callsite", "--top", "5"},
       {"stats", "--json", "--from", "50us", "--to", "20ms"},
+      {"matrix", "--json"},
+      {"matrix", "--metric", "latency", "--from", "50us", "--to", "20ms"},
+      {"matrix", "--rma", "--json"},
   };
   return commands;
 }
@@ -168,6 +173,34 @@ TEST_F(MpiSpreadTest, AProcessThatDiesEndsTheJob) {
   EXPECT_TRUE(spread.all.find("rank 1") != std::string::npos ||
               spread.all.find("1 process returned") != std::string::npos)
       << spread.all;
+  EXPECT_EQ(spread.out, "");
+}
+
+// A process stuck without dying (here reading a FIFO no one writes, as in a
+// hung file system) is alive to the launcher: the others would wait for it
+// forever in their next step. Past --step-timeout they end the job
+// instead, saying why.
+TEST_F(MpiSpreadTest, AProcessStuckOpeningTheTraceEndsTheJobAfterTheStepTimeout) {
+  TempDir dir;
+  const std::vector<TestTrace>& traces = *traces_;
+  ASSERT_FALSE(traces.empty());
+  const std::string fifo = dir.File("stuck.fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::vector<std::string> argv = Spread(2, {"stats", traces.front().path, "--step-timeout", "2"});
+  const auto program = std::find(argv.begin(), argv.end(), BuildPath("src/cli/parallax-mpi"));
+  ASSERT_NE(program, argv.end());
+  // Rank 1 runs `parallax-mpi stats FIFO --step-timeout 2` instead.
+  argv.insert(program, {"/bin/sh", "-c",
+                        "if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then p=$1; c=$2; shift 3; "
+                        "set -- \"$p\" \"$c\" '" +
+                            fifo + "' \"$@\"; fi; exec \"$@\"",
+                        "sh"});
+  const Output spread = RunKept(dir, argv);
+  EXPECT_NE(spread.exit_code, 0) << spread.all;
+  EXPECT_NE(spread.all.find("parallax-mpi: process 0: error: waited 2 s for the other processes"),
+            std::string::npos)
+      << spread.all;
+  EXPECT_NE(spread.all.find("--step-timeout"), std::string::npos) << spread.all;
   EXPECT_EQ(spread.out, "");
 }
 
