@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 namespace plx::distributed {
@@ -24,6 +25,20 @@ MpiGroup::MpiGroup(int* argc, char*** argv) {
 }
 
 MpiGroup::~MpiGroup() {
+  if (const char* path = std::getenv("PLX_GROUP_STATS"); path != nullptr && *path != 0) {
+    if (std::FILE* f = std::fopen(path, "a")) {
+      std::fprintf(f,
+                   "{\"rank\": %d, \"processes\": %d, \"steps\": %llu, \"exchanged_sent\": "
+                   "%llu, \"exchanged_received\": %llu, \"gathered_sent\": %llu, "
+                   "\"gathered_received\": %llu, \"seconds_waiting\": %.6f}\n",
+                   rank_, size_, static_cast<unsigned long long>(steps_),
+                   static_cast<unsigned long long>(exchanged_sent_),
+                   static_cast<unsigned long long>(exchanged_received_),
+                   static_cast<unsigned long long>(gathered_sent_),
+                   static_cast<unsigned long long>(gathered_received_), waited_s_);
+      std::fclose(f);
+    }
+  }
   MPI_Finalize();
 }
 
@@ -35,8 +50,12 @@ void MpiGroup::Wait(void* request, const char* step) {
   for (int tests = 0;; ++tests) {
     int done = 0;
     MPI_Test(r, &done, MPI_STATUS_IGNORE);
-    if (done != 0) return;
     const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    if (done != 0) {
+      ++steps_;
+      waited_s_ += waited;
+      return;
+    }
     if (timeout_s_ > 0 && waited > timeout_s_) {
       std::fprintf(stderr,
                    "parallax-mpi: process %d: error: waited %.0f s for the other processes in "
@@ -66,8 +85,11 @@ std::vector<std::string> MpiGroup::Gather(std::string mine) {
   MPI_Iallreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &request);
   Wait(&request, "gathering sizes");
   std::vector<std::string> out(sizes.size());
-  for (size_t r = 0; r < out.size(); ++r)
+  for (size_t r = 0; r < out.size(); ++r) {
     out[r].resize(sizes[r]);
+    if (r != 0) gathered_received_ += sizes[r];
+  }
+  if (rank_ != 0) gathered_sent_ += my_size;
   constexpr uint64_t kPiece = uint64_t{1} << 30;
   std::vector<char> buffer;
   std::vector<int> counts(out.size()), offsets(out.size());
@@ -112,8 +134,12 @@ std::vector<std::string> MpiGroup::Exchange(std::vector<std::string> to) {
   MPI_Iallreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &request);
   Wait(&request, "exchanging sizes");
   std::vector<std::string> from(n);
-  for (size_t r = 0; r < n; ++r)
+  for (size_t r = 0; r < n; ++r) {
     from[r].resize(recv_sizes[r]);
+    if (r == static_cast<size_t>(rank_)) continue;
+    exchanged_sent_ += send_sizes[r];
+    exchanged_received_ += recv_sizes[r];
+  }
   std::vector<char> send_buffer, recv_buffer;
   std::vector<int> send_counts(n), send_offsets(n), recv_counts(n), recv_offsets(n);
   const auto part = [&](uint64_t size, uint64_t at) {

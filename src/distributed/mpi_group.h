@@ -2,7 +2,10 @@
 // per program) and destroying it finalises MPI. Every step waits at most
 // the step timeout for the others: a process that stopped or is stuck
 // (alive, so the launcher does not end the job) makes the others say so
-// and end the job (MPI_Abort) instead of waiting forever.
+// and end the job (MPI_Abort) instead of waiting forever. With the
+// environment variable PLX_GROUP_STATS=FILE, each process appends to FILE
+// at its end one JSON line: its steps, the bytes it exchanged and gathered,
+// and the seconds it waited (what docs/distributed.md's cost model counts).
 #pragma once
 
 #include <string>
@@ -34,6 +37,11 @@ class MpiGroup : public Group {
 
   int rank_ = 0, size_ = 1;
   double timeout_s_ = 0;
+  // Counted for PLX_GROUP_STATS; bytes to or from other processes only.
+  uint64_t steps_ = 0;
+  uint64_t exchanged_sent_ = 0, exchanged_received_ = 0;
+  uint64_t gathered_sent_ = 0, gathered_received_ = 0;
+  double waited_s_ = 0;
 };
 
 }  // namespace plx::distributed

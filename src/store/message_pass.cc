@@ -2,13 +2,17 @@
 // process that receives them (threads in parallel), then every partition's
 // join takes its posts and messages and pairs what is past its horizon.
 // Spread over processes, a slab's records first go to the process that
-// joins them: each process sends every other the records of its threads,
-// thread by thread, so each thread's records arrive in their order.
+// joins them (the one that decodes the receiving process's threads, so
+// receives stay where they are and sends travel): each process sends every
+// other the records of its threads, thread by thread, so each thread's
+// records arrive in their order.
 #include "store/message_pass.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "base/wire.h"
 #include "time/message_pairs.h"
@@ -31,11 +35,26 @@ uint32_t JoinKey(const time::ChannelContext& context, const model::Trace& trace,
              : trace.threads[m.thread].process;
 }
 
-// Per destination process: the count, then the records.
+// The records one thread sends to other processes: (rank, index).
+using Away = std::vector<std::pair<int, uint32_t>>;
+
+// Per destination, the count, then the records, thread by thread.
 template <typename Side>
-void PutSides(const std::vector<Side>& sides, std::string* out) {
-  WirePut(out, uint64_t{sides.size()});
-  out->append(reinterpret_cast<const char*>(sides.data()), sides.size() * sizeof(Side));
+void PutAway(const std::vector<Away>& away, const std::vector<std::vector<Side>>& sides,
+             std::vector<std::string>* to) {
+  std::vector<size_t> at(to->size());
+  for (size_t r = 0; r < to->size(); ++r) {
+    at[r] = (*to)[r].size();
+    WirePut(&(*to)[r], uint64_t{0});
+  }
+  std::vector<uint64_t> counts(to->size(), 0);
+  for (size_t t = 0; t < away.size(); ++t)
+    for (const auto& [rank, i] : away[t]) {
+      WirePut(&(*to)[static_cast<size_t>(rank)], sides[t][i]);
+      ++counts[static_cast<size_t>(rank)];
+    }
+  for (size_t r = 0; r < to->size(); ++r)
+    std::memcpy((*to)[r].data() + at[r], &counts[r], sizeof counts[r]);
 }
 
 template <typename Side>
@@ -46,41 +65,6 @@ void GetSides(WireReader* in, uint32_t threads, std::vector<std::vector<Side>>* 
     Side side;
     if (!in->Get(&side)) return;
     if (side.thread < threads) (*by_thread)[side.thread].push_back(side);
-  }
-}
-
-// Sends each record of `decoded` (this process's threads) to the process
-// that joins it and fills `joined` with what every process sent here.
-void Route(const TraceStore& store, const time::ChannelContext& context, PassSpread* spread,
-           const Slab& decoded, Slab* joined) {
-  const model::Trace& trace = store.trace();
-  const uint32_t threads = store.threads();
-  const auto procs = static_cast<size_t>(spread->size());
-  std::vector<std::vector<MessageSide>> messages(procs);
-  std::vector<std::vector<PostSide>> posts(procs);
-  for (uint32_t t = 0; t < threads; ++t) {
-    for (const MessageSide& m : decoded.messages[t])
-      messages[JoinKey(context, trace, m) % procs].push_back(m);
-    for (const PostSide& p : decoded.posts[t])
-      posts[trace.threads[p.thread].process % procs].push_back(p);
-  }
-  std::vector<std::string> to(procs);
-  for (size_t r = 0; r < procs; ++r) {
-    PutSides(messages[r], &to[r]);
-    PutSides(posts[r], &to[r]);
-  }
-  joined->until = decoded.until;
-  joined->messages.resize(threads);
-  joined->posts.resize(threads);
-  for (uint32_t t = 0; t < threads; ++t) {
-    joined->messages[t].clear();
-    joined->posts[t].clear();
-  }
-  // By rank: a thread belongs to one process, so its records stay in order.
-  for (const std::string& from : spread->Exchange(std::move(to))) {
-    WireReader in(from);
-    GetSides(&in, threads, &joined->messages);
-    GetSides(&in, threads, &joined->posts);
   }
 }
 
@@ -106,23 +90,47 @@ bool Attempt(const TraceStore& store, int64_t horizon,
   const time::ChannelContext context(trace);
   // Per thread, per partition: indices of the slab's messages and posts.
   std::vector<std::vector<std::vector<uint32_t>>> messages(threads), posts(threads);
-  // Spread, this process joins the keys k with k % processes == rank;
-  // its partitions divide those by k / processes.
+  // Spread: this process joins the keys (receiving processes) Joiner gives
+  // it, partitioned as one process would; the records of its threads that
+  // others join go to them (away), the records others send it are joined.
   PassSpread* spread = options.spread;
-  const size_t procs = spread != nullptr ? static_cast<size_t>(spread->size()) : 1;
-  const auto part = [&](uint32_t key) { return key / procs % parts; };
-  const auto own = [&](uint32_t thread) { return part(trace.threads[thread].process); };
+  const int rank = spread != nullptr ? spread->rank() : 0;
+  const auto part = [&](uint32_t key) { return key % parts; };
+  std::vector<Away> away_messages(threads), away_posts(threads);
   std::function<bool(uint32_t)> decodes;
   if (spread != nullptr) decodes = [spread](uint32_t t) { return spread->Decodes(t); };
+  const auto here = [&](uint32_t t) { return spread == nullptr || spread->Decodes(t); };
   Slab joined;
+  joined.messages.resize(threads);
+  joined.posts.resize(threads);
+  // Thread t's records of `slab` into the partitions' lists, or away when
+  // `filter` and another process joins them.
+  const auto sort = [&](uint32_t t, const Slab& slab, bool filter) {
+    const std::vector<MessageSide>& ms = slab.messages[t];
+    for (uint32_t i = 0; i < ms.size(); ++i) {
+      const uint32_t key = JoinKey(context, trace, ms[i]);
+      const int joiner = filter ? spread->Joiner(key) : rank;
+      if (joiner == rank)
+        messages[t][part(key)].push_back(i);
+      else
+        away_messages[t].emplace_back(joiner, i);
+    }
+    const std::vector<PostSide>& ps = slab.posts[t];
+    for (uint32_t i = 0; i < ps.size(); ++i) {
+      const uint32_t key = trace.threads[ps[i].thread].process;
+      const int joiner = filter ? spread->Joiner(key) : rank;
+      if (joiner == rank)
+        posts[t][part(key)].push_back(i);
+      else
+        away_posts[t].emplace_back(joiner, i);
+    }
+  };
   if (options.begin_attempt) options.begin_attempt(horizon);
   bool in_order = true;
 
   RunLockstep(
       store, SlabRecords(options),
       [&](const Slab& decoded) {
-        if (spread != nullptr) Route(store, context, spread, decoded, &joined);
-        const Slab& slab = spread != nullptr ? joined : decoded;
         store.pool()->ParallelFor(threads, [&](size_t t) {
           // Cleared, not made anew: their room is reused slab after slab.
           messages[t].resize(parts);
@@ -131,27 +139,47 @@ bool Attempt(const TraceStore& store, int64_t horizon,
             messages[t][p].clear();
             posts[t][p].clear();
           }
-          const std::vector<MessageSide>& ms = slab.messages[t];
-          for (uint32_t i = 0; i < ms.size(); ++i)
-            messages[t][part(JoinKey(context, trace, ms[i]))].push_back(i);
-          const std::vector<PostSide>& ps = slab.posts[t];
-          for (uint32_t i = 0; i < ps.size(); ++i)
-            posts[t][own(ps[i].thread)].push_back(i);
+          away_messages[t].clear();
+          away_posts[t].clear();
+          const auto thread = static_cast<uint32_t>(t);
+          if (here(thread)) sort(thread, decoded, spread != nullptr);
         });
+        if (spread != nullptr) {
+          std::vector<std::string> to(static_cast<size_t>(spread->size()));
+          PutAway(away_messages, decoded.messages, &to);
+          PutAway(away_posts, decoded.posts, &to);
+          for (uint32_t t = 0; t < threads; ++t) {
+            joined.messages[t].clear();
+            joined.posts[t].clear();
+          }
+          // By rank: a thread belongs to one process, so its records stay
+          // in their order.
+          for (const std::string& from : spread->Exchange(std::move(to))) {
+            WireReader in(from);
+            GetSides(&in, threads, &joined.messages);
+            GetSides(&in, threads, &joined.posts);
+          }
+          store.pool()->ParallelFor(threads, [&](size_t t) {
+            const auto thread = static_cast<uint32_t>(t);
+            if (!here(thread)) sort(thread, joined, false);
+          });
+        }
+        const auto slab = [&](uint32_t t) -> const Slab& { return here(t) ? decoded : joined; };
         store.pool()->ParallelFor(parts, [&](size_t p) {
           MessageJoin& join = *joins[p];
           MessageConsumer& consumer = *(*consumers)[p];
           for (uint32_t t = 0; t < threads; ++t)
             for (uint32_t i : posts[t][p])
-              join.AddPost(slab.posts[t][i]);
+              join.AddPost(slab(t).posts[t][i]);
           for (uint32_t t = 0; t < threads; ++t)
             for (uint32_t i : messages[t][p]) {
-              consumer.Message(slab.messages[t][i]);
-              join.Add(slab.messages[t][i]);
+              const MessageSide& m = slab(t).messages[t][i];
+              consumer.Message(m);
+              join.Add(m);
             }
-          join.Advance(slab.until, [&](const MessageSide& s, const MessageSide& r, bool has,
-                                       int64_t post) { consumer.Pair(s, r, has, post); });
-          consumer.Frontier(slab.until);
+          join.Advance(decoded.until, [&](const MessageSide& s, const MessageSide& r, bool has,
+                                          int64_t post) { consumer.Pair(s, r, has, post); });
+          consumer.Frontier(decoded.until);
         });
         if (options.after_slab && in_order) in_order = options.after_slab(decoded);
         // Out of order: this attempt is lost, the next starts now.

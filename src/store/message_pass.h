@@ -37,16 +37,19 @@ class MessageConsumer {
 
 /// A message pass spread over the processes of an MPI job
 /// (distributed/spread_messages.h). Each process decodes its own threads;
-/// every slab, each record goes to the process that joins its channel (the
-/// receiving process's index modulo the process count) through Exchange,
-/// and every process learns through AllOk whether any join lost its order.
-/// Every process calls these in the same order.
+/// every slab, each record goes to the process that joins its channel
+/// (Joiner of the receiving process) through Exchange, and every process
+/// learns through AllOk whether any join lost its order. Every process
+/// calls these in the same order.
 class PassSpread {
  public:
   virtual ~PassSpread() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
   virtual bool Decodes(uint32_t thread) const = 0;
+  /// The rank that joins the records a process (index into
+  /// Trace::processes) receives, posts, or sends outside any channel.
+  virtual int Joiner(uint32_t process) const = 0;
   /// `to[r]` goes to process r; returns, by rank, what each sent here.
   virtual std::vector<std::string> Exchange(std::vector<std::string> to) = 0;
   virtual bool AllOk(bool ok) = 0;
