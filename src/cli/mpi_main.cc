@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
         ->capture_default_str();
   };
   // Only process 0 prints the answer, the help, progress and warnings.
+  plx::cli::SetWarningProgram("parallax-mpi");
   const bool first = group.rank() == 0;
   program.parsed = [&group, &step_timeout, first](plx::cli::GlobalOptions& global) {
     group.set_step_timeout(step_timeout);

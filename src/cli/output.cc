@@ -11,11 +11,16 @@ namespace plx::cli {
 
 namespace {
 std::atomic<bool> drop_warnings{false};
+std::atomic<const char*> program_name{"parallax"};
 }  // namespace
 
 void Warn(std::string_view line) {
   if (drop_warnings.load(std::memory_order_relaxed)) return;
-  fmt::print(stderr, "parallax: warning: {}\n", line);
+  fmt::print(stderr, "{}: warning: {}\n", program_name.load(std::memory_order_relaxed), line);
+}
+
+void SetWarningProgram(const char* name) {
+  program_name.store(name, std::memory_order_relaxed);
 }
 
 void DropWarnings() {

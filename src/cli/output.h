@@ -10,6 +10,9 @@ namespace plx::cli {
 
 /// "parallax: warning: <line>" on stderr.
 void Warn(std::string_view line);
+/// The program Warn names from now on ("parallax-mpi"); `name` must outlive
+/// the warnings.
+void SetWarningProgram(const char* name);
 /// Warnings are dropped from now on (the processes of `parallax-mpi` but
 /// the first, which prints the warnings they all meet).
 void DropWarnings();

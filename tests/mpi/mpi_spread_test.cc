@@ -171,6 +171,7 @@ TEST_F(MpiSpreadTest, APartsDirectoryWithADamagedAndAMissingPartAnswersAsInOnePr
     const Output spread = RunKept(dir, Spread(processes, args));
     ASSERT_EQ(spread.exit_code, 0) << spread.all;
     EXPECT_EQ(spread.out, alone.out);
+    EXPECT_NE(spread.all.find("parallax-mpi: warning: "), std::string::npos) << spread.all;
     EXPECT_NE(spread.all.find("rank 3 of 4 (MPI_COMM_WORLD) has no rank-<R>.plx part"),
               std::string::npos)
         << spread.all;
