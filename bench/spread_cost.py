@@ -27,13 +27,13 @@ import hashlib
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpi_runs  # noqa: E402  (bench/mpi_runs.py)
 import report  # noqa: E402  (bench/report.py)
 
 BEGIN, END = "<!-- BEGIN SPREAD COST -->", "<!-- END SPREAD COST -->"
@@ -77,23 +77,16 @@ def measure(build, events, ranks, process_counts):
     pairs = [tuple(int(x) for x in line.split(","))
              for line in out.decode().splitlines()[1:] if line.strip()]
     rows = []
-    mpirun = shutil.which("mpirun.openmpi") or "mpirun"
     for n in process_counts:
         with tempfile.TemporaryDirectory() as work:
             stats = os.path.join(work, "group.jsonl")
-            cmd = [mpirun, "--oversubscribe", "--bind-to", "none", "--mca", "btl", "self,vader",
-                   "-np", str(n), "/bin/sh", "-c",
-                   f'exec /usr/bin/time -o "{work}/rss.$$" -f %M "$0" "$@"',
-                   f"{build}/src/cli/parallax-mpi", "matrix", trace, "--threads", "1"]
-            if os.geteuid() == 0:
-                cmd.insert(1, "--allow-run-as-root")
+            cmd = mpi_runs.parallax_mpi(build, n, ["matrix", trace, "--threads", "1"], work)
             wall, out = run(cmd, dict(os.environ, PLX_GROUP_STATS=stats))
             if hashlib.sha256(out).hexdigest() != digest:
                 sys.exit(f"spread_cost.py: -np {n} printed another matrix than parallax")
             with open(stats) as f:
                 group = [json.loads(line) for line in f if line.strip()]
-            peak = max(int(open(os.path.join(work, name)).read().split()[-1])
-                       for name in os.listdir(work) if name.startswith("rss."))
+            peak = mpi_runs.take_peak_kb(work)
         row = {"processes": n, "seconds": wall, "peak_kb": peak,
                "steps": max(g["steps"] for g in group),
                "exchanged_bytes": sum(g["exchanged_sent"] for g in group),

@@ -18,13 +18,13 @@ import datetime
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mpi_runs  # noqa: E402  (bench/mpi_runs.py)
 import report  # noqa: E402  (bench/report.py)
 
 BEGIN, END = "<!-- BEGIN SPREAD -->", "<!-- END SPREAD -->"
@@ -38,13 +38,7 @@ def timed(cmd, work, env=None):
     if p.returncode != 0:
         sys.exit(f"spread_stats.py: {' '.join(cmd)} failed ({p.returncode}):\n"
                  f"{p.stderr.decode(errors='replace')}")
-    peak = 0
-    for name in os.listdir(work):
-        if name.startswith("rss."):
-            with open(os.path.join(work, name)) as f:
-                peak = max(peak, int(f.read().split()[-1]))
-            os.unlink(os.path.join(work, name))
-    return wall, hashlib.sha256(p.stdout).hexdigest(), peak
+    return wall, hashlib.sha256(p.stdout).hexdigest(), mpi_runs.take_peak_kb(work)
 
 
 def measure(build, trace, processes, commands):
@@ -62,17 +56,10 @@ def measure(build, trace, processes, commands):
             rows.append({"command": command, "program": "parallax", "processes": 1,
                          "threads": cores, "seconds": wall, "peak_kb": peak})
             print(f"  {command}: {wall:.1f} s, {peak / 1024:.0f} MiB", flush=True)
-            mpirun = shutil.which("mpirun.openmpi") or "mpirun"
             for n in processes:
                 threads = max(1, cores // n)
-                cmd = [mpirun, "--oversubscribe", "--bind-to", "none", "--mca", "btl",
-                       "self,vader", "-np", str(n), "/bin/sh", "-c",
-                       f'exec /usr/bin/time -o "{work}/rss.$$" -f %M "$0" "$@"',
-                       f"{build}/src/cli/parallax-mpi", command, "--json", trace, "--threads",
-                       str(threads)]
-                if os.geteuid() == 0:
-                    cmd.insert(1, "--allow-run-as-root")
-                w, d, p = timed(cmd, work)
+                w, d, p = timed(mpi_runs.parallax_mpi(
+                    build, n, [command, "--json", trace, "--threads", str(threads)], work), work)
                 if d != digest:
                     sys.exit(f"spread_stats.py: -np {n} {command} printed another answer "
                              "than parallax")
