@@ -4,10 +4,12 @@
 // check on every field.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace plx {
 
@@ -16,6 +18,14 @@ template <typename T>
 void WirePut(std::string* out, const T& v) {
   static_assert(std::is_trivially_copyable_v<T>);
   out->append(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+
+/// Appends the count of `v`, then its elements' bytes in one go.
+template <typename T>
+void WirePutAll(std::string* out, const std::vector<T>& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  WirePut(out, static_cast<uint64_t>(v.size()));
+  out->append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
 /// Reads what WirePut wrote, in order; Get is false when the bytes end first.
@@ -28,6 +38,18 @@ class WireReader {
     if (bytes_.size() - at_ < sizeof(T)) return false;
     std::memcpy(v, bytes_.data() + at_, sizeof(T));
     at_ += sizeof(T);
+    return true;
+  }
+  /// What WirePutAll wrote, appended to `*v`.
+  template <typename T>
+  bool GetAll(std::vector<T>* v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    uint64_t n = 0;
+    if (!Get(&n) || n > (bytes_.size() - at_) / sizeof(T)) return false;
+    const size_t old = v->size();
+    v->resize(old + n);
+    std::memcpy(v->data() + old, bytes_.data() + at_, n * sizeof(T));
+    at_ += n * sizeof(T);
     return true;
   }
   bool done() const { return at_ == bytes_.size(); }
