@@ -8,10 +8,12 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <tuple>
 
 #include "base/serial_worker.h"
+#include "base/wire.h"
 #include "store/collective_groups.h"
 #include "store/message_pass.h"
 #include "store/thread_pass.h"
@@ -26,15 +28,19 @@ namespace {
 class PairCollector : public MessageConsumer {
  public:
   void Pair(const MessageSide& send, const MessageSide& recv, bool, int64_t) override {
-    pairs.push_back({{send.thread, send.time}, {recv.thread, recv.time}, send.row, recv.row});
+    pairs.push_back({send.time, recv.time, send.thread, recv.thread, send.row, recv.row});
   }
   // What the solver takes of a pair: 32 bytes, not the sides' 176.
   struct Ends {
-    ConstraintEvent send, recv;
+    int64_t send_time, recv_time;
+    uint32_t send_thread, recv_thread;
     uint32_t send_row, recv_row;
+    ConstraintEvent send() const { return {send_thread, send_time}; }
+    ConstraintEvent recv() const { return {recv_thread, recv_time}; }
   };
   std::vector<Ends> pairs;
 };
+static_assert(sizeof(PairCollector::Ends) == 32);
 
 uint64_t Ordered(int64_t t) {
   return static_cast<uint64_t>(t) ^ (uint64_t{1} << 63);
@@ -55,9 +61,11 @@ class NoVisitor : public ChunkVisitor {
 
 time::TimeMapStats MeasureTimeMaps(const TraceStore& store,
                                    const std::vector<time::ThreadTimeMap>& maps,
-                                   const std::function<void(uint64_t, uint64_t)>& progress) {
+                                   const std::function<void(uint64_t, uint64_t)>& progress,
+                                   const std::function<bool(uint32_t thread)>& only) {
   time::TimeMapStats stats;
   ThreadPassOptions options = WithProgress(progress, &maps);
+  options.only = only;
   options.moved = &stats;
   RunThreadPass<NoVisitor>(
       store, [] { return NoVisitor(); }, options);
@@ -71,11 +79,21 @@ model::Trace RepairedDefinitions(const model::Trace& trace,
   return out;
 }
 
-namespace {
+Status CheckRepairOptions(const time::RepairOptions& options) {
+  if (options.min_latency_ns < 0)
+    return InvalidArgument("RepairCausality: min_latency_ns must not be negative");
+  if (!(options.max_slope > 0 && options.max_slope < 1))
+    return InvalidArgument("RepairCausality: max_slope must be in (0, 1)");
+  // Counting collectives' violations without repairing them needs them
+  // recounted on the repaired times; no command asks for it.
+  if (!options.collectives)
+    return Unimplemented("causal repair without collectives is done in memory only");
+  return Status::Ok();
+}
 
-StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options,
-                     const std::function<void(uint64_t, uint64_t)>& progress,
-                     const RepairPassSize& size) {
+StatusOr<StreamedRepair> SolveRepair(const TraceStore& store, const time::RepairOptions& options,
+                                     const std::function<void(uint64_t, uint64_t)>& progress,
+                                     const RepairPassSize& size, PassSpread* spread) {
   const model::Trace& trace = store.trace();
   const auto by_rank = time::ProcessesByRank(trace);
   std::vector<PairCollector*> collectors;
@@ -85,8 +103,8 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
 
   const auto message_group = [&](const PairCollector::Ends& p, uint32_t send_anchor,
                                  uint32_t recv_anchor) {
-    const bool same = trace.threads[p.send.thread].process == trace.threads[p.recv.thread].process;
-    solver->AddMessage(p.send, send_anchor, p.send_row, p.recv, recv_anchor, p.recv_row,
+    const bool same = trace.threads[p.send_thread].process == trace.threads[p.recv_thread].process;
+    solver->AddMessage(p.send(), send_anchor, p.send_row, p.recv(), recv_anchor, p.recv_row,
                        same ? 0 : options.min_latency_ns);
   };
   // The rules of time::BuildCausalConstraints for one instance.
@@ -146,8 +164,8 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
     events.clear();
     for (const auto& pairs : batch.pairs)
       for (const PairCollector::Ends& p : pairs) {
-        events.push_back(p.send);
-        events.push_back(p.recv);
+        events.push_back(p.send());
+        events.push_back(p.recv());
       }
     for (const CollectiveConstraint& g : batch.collectives) {
       events.insert(events.end(), g.sources.begin(), g.sources.end());
@@ -177,8 +195,9 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
   std::mutex spare_mu;
   std::vector<std::shared_ptr<Batch>> spare;
   SerialWorker worker(/*max_queued=*/1);
-  // Hands what the slab paired and completed to the solver.
-  const auto drain = [&](bool advance, int64_t frontier) {
+  // Hands what the slab paired (lists of pairs) and completed to the solver.
+  const auto drain = [&](std::vector<std::vector<PairCollector::Ends>>& lists, bool advance,
+                         int64_t frontier) {
     std::shared_ptr<Batch> batch;
     {
       std::lock_guard<std::mutex> lock(spare_mu);
@@ -188,9 +207,9 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
       }
     }
     if (!batch) batch = std::make_shared<Batch>();
-    batch->pairs.resize(collectors.size());
-    for (size_t p = 0; p < collectors.size(); ++p)
-      batch->pairs[p].swap(collectors[p]->pairs);
+    batch->pairs.resize(lists.size());
+    for (size_t p = 0; p < lists.size(); ++p)
+      batch->pairs[p].swap(lists[p]);
     batch->collectives.swap(pending);
     batch->advance = advance;
     batch->frontier = frontier;
@@ -204,28 +223,88 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
     });
   };
 
+  // What the partitions paired since the last drain.
+  std::vector<std::vector<PairCollector::Ends>> paired;
+  const auto take_pairs = [&] {
+    paired.resize(collectors.size());
+    for (size_t p = 0; p < collectors.size(); ++p)
+      paired[p].swap(collectors[p]->pairs);
+  };
+  // Spread: every process sends process 0, the only one that solves, its
+  // pairs and its threads' collective records of the slab (`collectives`;
+  // null after the last). True on process 0, with them in `gathered`.
+  const bool solves = spread == nullptr || spread->rank() == 0;
+  std::vector<std::vector<PairCollector::Ends>> gathered;
+  std::vector<std::vector<CollectiveSide>> gathered_collectives(trace.threads.size());
+  int cut_from = -1;  // a process whose bytes were cut (never, but said)
+  const auto gather = [&](const std::vector<std::vector<CollectiveSide>>* collectives) {
+    std::string mine;
+    WirePut(&mine, static_cast<uint64_t>(paired.size()));
+    for (std::vector<PairCollector::Ends>& pairs : paired) {
+      WirePutAll(&mine, pairs);
+      pairs.clear();
+    }
+    std::vector<uint32_t> with;
+    for (uint32_t t = 0; collectives != nullptr && t < collectives->size(); ++t)
+      if (!(*collectives)[t].empty()) with.push_back(t);
+    WirePut(&mine, static_cast<uint64_t>(with.size()));
+    for (uint32_t t : with) {
+      WirePut(&mine, t);
+      WirePutAll(&mine, (*collectives)[t]);
+    }
+    std::vector<std::string> to(static_cast<size_t>(spread->size()));
+    to[0] = std::move(mine);
+    const std::vector<std::string> from = spread->Exchange(std::move(to));
+    if (!solves) return false;
+    gathered.clear();
+    for (std::vector<CollectiveSide>& c : gathered_collectives)
+      c.clear();
+    for (size_t r = 0; r < from.size(); ++r) {
+      WireReader in(from[r]);
+      uint64_t lists = 0, threads = 0;
+      bool ok = in.Get(&lists);
+      for (uint64_t k = 0; ok && k < lists; ++k)
+        ok = in.GetAll(&gathered.emplace_back());
+      ok = ok && in.Get(&threads);
+      for (uint64_t k = 0; ok && k < threads; ++k) {
+        uint32_t t = 0;
+        ok = in.Get(&t) && t < gathered_collectives.size() && in.GetAll(&gathered_collectives[t]);
+      }
+      if (!ok && cut_from < 0) cut_from = static_cast<int>(r);
+    }
+    return true;
+  };
+
   MessagePassOptions pass;
   pass.slab_records = size.slab_records;
   pass.horizon_ns = size.horizon_ns;
+  pass.spread = spread;
   pass.begin_attempt = [&](int64_t horizon) {
     worker.Wait();  // what an attempt that stopped early still had queued
     // Pairs come a horizon after their records: the window is a few more.
     const int64_t window =
         horizon > std::numeric_limits<int64_t>::max() / 16 ? horizon : 2 * horizon;
-    solver = std::make_unique<WindowSolver>(trace, options, window);
+    if (solves) solver = std::make_unique<WindowSolver>(trace, options, window);
     exceeded = false;
     groups.Reset(horizon);
   };
   pass.after_slab = [&](const Slab& slab) {
-    const bool in_order = groups.Add(slab.collectives, slab.until, collective_group);
+    take_pairs();
+    // Not process 0: its verdict reaches every process with the pass's.
+    if (spread != nullptr && !gather(&slab.collectives)) return true;
+    const bool in_order = groups.Add(spread != nullptr ? gathered_collectives : slab.collectives,
+                                     slab.until, collective_group);
     // After the last slab, pairs still come (sends to any stream): the
     // window stays open until Finish.
-    drain(slab.until != std::numeric_limits<int64_t>::max(), slab.until);
+    drain(spread != nullptr ? gathered : paired, slab.until != std::numeric_limits<int64_t>::max(),
+          slab.until);
     return in_order && !exceeded;
   };
   pass.end_attempt = [&] {
+    take_pairs();
+    if (spread != nullptr && !gather(nullptr)) return true;
     groups.Finish(collective_group);
-    drain(false, 0);
+    drain(spread != nullptr ? gathered : paired, false, 0);
     worker.Wait();
     solver->Finish();
     return !solver->exceeded();
@@ -240,29 +319,24 @@ StreamedRepair Solve(const TraceStore& store, const time::RepairOptions& options
       },
       pass, progress);
   worker.Wait();
+  if (cut_from >= 0)
+    return Internal("the causal repair's pairs from process " + std::to_string(cut_from) +
+                    " are cut");
+  if (!solves) return StreamedRepair{};
   return StreamedRepair{std::move(solver->report()), std::move(solver->maps())};
 }
-
-}  // namespace
 
 StatusOr<StreamedRepair> StreamRepair(const TraceStore& store, const time::RepairOptions& options,
                                       const std::function<void(uint64_t, uint64_t)>& progress,
                                       const RepairPassSize& size) {
-  if (options.min_latency_ns < 0)
-    return InvalidArgument("RepairCausality: min_latency_ns must not be negative");
-  if (!(options.max_slope > 0 && options.max_slope < 1))
-    return InvalidArgument("RepairCausality: max_slope must be in (0, 1)");
-  // Counting collectives' violations without repairing them needs them
-  // recounted on the repaired times; no command asks for it.
-  if (!options.collectives)
-    return Unimplemented("causal repair without collectives is done in memory only");
+  PLX_RETURN_IF_ERROR(CheckRepairOptions(options));
   // The repair depends only on the trace and the options: the index keeps
   // the last one computed.
   if (std::optional<IndexedRepair> kept = store.FindRepair(options)) {
     if (progress) progress(1, 1);
     return StreamedRepair{std::move(kept->report), std::move(kept->maps)};
   }
-  StreamedRepair solved = Solve(store, options, progress, size);
+  PLX_ASSIGN_OR_RETURN(StreamedRepair solved, SolveRepair(store, options, progress, size));
   if (options.pairs == nullptr) {
     IndexedRepair keep{options, std::move(solved.report), std::move(solved.maps)};
     store.KeepRepair(&keep);
