@@ -18,6 +18,8 @@
 #include "cli/table.h"
 #include "cli/time_arg.h"
 #include "cli/trace_input.h"
+#include "distributed/group.h"
+#include "distributed/spread_repair.h"
 #include "model/collective_ops.h"
 #include "store/row_fetch.h"
 #include "store/stream_repair.h"
@@ -249,12 +251,50 @@ void Print(const model::Trace& t, const CheckOptions& o, const RepairReport& r,
   }
 }
 
+// What applying the maps moved, into the report.
+void AddMoved(const time::TimeMapStats& stats, RepairReport* r) {
+  r->events_moved = stats.events_moved;
+  r->max_shift_ns = stats.max_shift_ns;
+  r->max_duration_change_ns = stats.max_duration_change_ns;
+  r->max_relative_change = stats.max_relative_change;
+}
+
+bool Moves(const std::vector<time::ThreadTimeMap>& maps) {
+  return std::any_of(maps.begin(), maps.end(),
+                     [](const time::ThreadTimeMap& m) { return !m.is_identity(); });
+}
+
+// parallax-mpi: the repair's pairing and the measure of what it moved
+// spread over the processes, the solver on process 0, which prints.
+Status CheckOfGroup(const CheckOptions& o, const GlobalOptions& global,
+                    const format::TraceFile& file, const time::RepairOptions& ro) {
+  distributed::Group& group = *global.group;
+  PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> st, OpenStore(file, global));
+  StatusOr<store::StreamedRepair> repaired = [&] {
+    StepProgress progress(global.progress, "checking", 2);
+    progress.Step("causal repair");
+    return distributed::SpreadRepair(*st, group, ro);
+  }();
+  PLX_ASSIGN_OR_RETURN(store::StreamedRepair r, std::move(repaired));
+  // Process 0 has every map; the others only their threads'.
+  if (!group.AllOk(!Moves(r.maps))) {
+    PLX_ASSIGN_OR_RETURN(time::TimeMapStats stats,
+                         distributed::SpreadTimeMapStats(*st, group, r.maps));
+    AddMoved(stats, &r.report);
+  }
+  if (group.rank() != 0) return Status::Ok();
+  Print(st->trace(), o, r.report, Records(*st, r.report, Shown(o, r.report)), ro.min_latency_ns,
+        st->trace().begin_ns);
+  return Status::Ok();
+}
+
 Status RunCheck(const CheckOptions& o, const GlobalOptions& global) {
   time::RepairOptions ro;
   if (!ParseDuration(o.min_latency, &ro.min_latency_ns))
     return InvalidArgument("--min-latency: '" + o.min_latency + "' is not a time");
   ro.max_slope = o.max_slope;
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
+  if (global.group != nullptr) return CheckOfGroup(o, global, *file, ro);
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     const int64_t begin_ns = trace.begin_ns;
@@ -274,15 +314,7 @@ Status RunCheck(const CheckOptions& o, const GlobalOptions& global) {
     return store::StreamRepair(*st, ro);
   }();
   PLX_ASSIGN_OR_RETURN(store::StreamedRepair r, std::move(repaired));
-  const bool moved = std::any_of(r.maps.begin(), r.maps.end(),
-                                 [](const time::ThreadTimeMap& m) { return !m.is_identity(); });
-  if (moved) {
-    const time::TimeMapStats stats = store::MeasureTimeMaps(*st, r.maps);
-    r.report.events_moved = stats.events_moved;
-    r.report.max_shift_ns = stats.max_shift_ns;
-    r.report.max_duration_change_ns = stats.max_duration_change_ns;
-    r.report.max_relative_change = stats.max_relative_change;
-  }
+  if (Moves(r.maps)) AddMoved(store::MeasureTimeMaps(*st, r.maps), &r.report);
   Print(st->trace(), o, r.report, Records(*st, r.report, Shown(o, r.report)), ro.min_latency_ns,
         st->trace().begin_ns);
   return Status::Ok();

@@ -18,7 +18,7 @@ namespace {
 constexpr char kDescription[] =
     "parallax-mpi - parallax's analyses spread over the processes of an MPI job";
 
-constexpr char kCommandList[] = "(commands: stats, matrix)";
+constexpr char kCommandList[] = "(commands: stats, matrix, check)";
 
 // Long enough for process 0 to merge a large parts directory and build its
 // index while the others wait (docs/distributed.md).
@@ -32,6 +32,7 @@ constexpr char kFooter[] =
     "Examples:\n"
     "  mpirun -np 4 parallax-mpi stats run.plx --json\n"
     "  mpirun -np 4 parallax-mpi matrix run.plx.parts --metric bytes\n"
+    "  mpirun -np 4 parallax-mpi check run.plx --json\n"
     "\n"
     "Exit status: 0 success, 1 error (on any process), 2 bad usage.";
 
@@ -46,7 +47,8 @@ int main(int argc, char** argv) {
   program.footer = kFooter;
   program.commands = [](CLI::App& app, const plx::cli::GlobalOptions& global) {
     return std::vector<plx::cli::Command>{plx::cli::AddStatsCommand(app, global),
-                                          plx::cli::AddMatrixCommand(app, global)};
+                                          plx::cli::AddMatrixCommand(app, global),
+                                          plx::cli::AddCheckCommand(app, global)};
   };
   double step_timeout = kStepTimeout;
   program.options = [&step_timeout](CLI::App& app) {

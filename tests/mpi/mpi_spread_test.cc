@@ -92,22 +92,41 @@ const std::vector<std::vector<std::string>>& Commands() {
       {"matrix", "--json"},
       {"matrix", "--metric", "latency", "--from", "50us", "--to", "20ms"},
       {"matrix", "--rma", "--json"},
+      // The first computes the repair (each run below has an index of its
+      // own), the second finds it in the index.
+      {"check", "--json", "--repairs", "0"},
+      {"check", "--min-latency", "1us"},
   };
   return commands;
 }
 
+int NextIndex() {
+  static int next = 0;
+  return next++;
+}
+
 // Every command on `trace`: the spread output is the one-process output.
+// Each run has an index directory of its own, so what one keeps there (the
+// causal repair) is computed by that run first.
 void Compare(const TempDir& dir, const std::string& trace) {
+  const std::string index = dir.File("index-" + std::to_string(NextIndex()));
   for (const std::vector<std::string>& command : Commands()) {
     std::vector<std::string> args = command;
     args.insert(args.begin() + 1, trace);
-    args.insert(args.end(), {"--threads", "1", "--index-dir", dir.File("index")});
-    const Output alone = RunKept(dir, Alone(args));
+    args.insert(args.end(), {"--threads", "1"});
+    const auto with_index = [&](std::string name) {
+      std::vector<std::string> a = args;
+      a.insert(a.end(), {"--index-dir", index + "-" + name});
+      return a;
+    };
+    const Output alone = RunKept(dir, Alone(with_index("alone")));
     for (const SpreadProgram& program : SpreadPrograms()) {
       for (int processes : program.processes) {
         SCOPED_TRACE(command[0] + " " + command.back() + ", " + program.flavor.name + ", " +
                      std::to_string(processes) + " processes");
-        const Output spread = RunKept(dir, Spread(program, processes, args));
+        const Output spread =
+            RunKept(dir, Spread(program, processes,
+                                with_index(program.flavor.name + "-" + std::to_string(processes))));
         ASSERT_EQ(spread.exit_code, alone.exit_code) << spread.all;
         EXPECT_EQ(spread.out, alone.out);
       }
