@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """`parallax CMD` against `mpirun -np N parallax-mpi CMD` on the same trace.
 
-  spread_stats.py --build DIR --trace T [--processes 1 2] [--commands stats matrix]
-                  [--md FILE] [--json OUT]
+  spread_stats.py --build DIR --trace T [--processes 1 2]
+                  [--commands stats matrix check] [--md FILE] [--json OUT]
 
-For each command (`stats` and `matrix` unless told), runs `parallax CMD
---json T` (every core), then for each N `mpirun -np N parallax-mpi CMD
---json T --threads C/N` (the machine's C cores dealt out), each process
-under /usr/bin/time for its peak resident memory. An untimed
+For each command (`stats`, `matrix` and `check` unless told), runs
+`parallax CMD --json T` (every core), then for each N `mpirun -np N
+parallax-mpi CMD --json T --threads C/N` (the machine's C cores dealt out),
+each process under /usr/bin/time for its peak resident memory. An untimed
 `parallax stats` first makes sure the trace's index exists, so every timed
-run reads it. Checks that every output is the one-process output and reports wall
+run reads it. `check` keeps the causal repair it computes in the index, so
+each run of it gets a copy of an index without one (built once by an
+untimed `parallax info`) and computes the repair. Checks that every output is the one-process output and reports wall
 seconds, events per second and the largest peak memory of a process. With
 --md, rewrites the table between the SPREAD markers of that file.
 """
@@ -18,6 +20,7 @@ import datetime
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +31,7 @@ import mpi_runs  # noqa: E402  (bench/mpi_runs.py)
 import report  # noqa: E402  (bench/report.py)
 
 BEGIN, END = "<!-- BEGIN SPREAD -->", "<!-- END SPREAD -->"
+REPAIRS = {"check"}  # commands that keep the causal repair in the index
 
 
 def timed(cmd, work, env=None):
@@ -49,9 +53,25 @@ def measure(build, trace, processes, commands):
     rows = []
     with tempfile.TemporaryDirectory() as work:
         rss = os.path.join(work, "rss.%p")
+        base = os.path.join(work, "index")
+        fresh = []  # the index copies given out
+
+        def index_for(command):
+            """Options that give `command` an index without a causal repair."""
+            if command not in REPAIRS:
+                return []
+            if not os.path.isdir(base):
+                subprocess.run([f"{build}/src/cli/parallax", "info", trace, "--index-dir", base],
+                               capture_output=True, check=True)
+            copy = os.path.join(work, f"index-{len(fresh)}")
+            shutil.copytree(base, copy)
+            fresh.append(copy)
+            return ["--index-dir", copy]
+
         for command in commands:
             wall, digest, peak = timed(["/usr/bin/time", "-o", rss.replace("%p", "0"), "-f", "%M",
-                                        f"{build}/src/cli/parallax", command, "--json", trace],
+                                        f"{build}/src/cli/parallax", command, "--json", trace,
+                                        *index_for(command)],
                                        work)
             rows.append({"command": command, "program": "parallax", "processes": 1,
                          "threads": cores, "seconds": wall, "peak_kb": peak})
@@ -59,7 +79,8 @@ def measure(build, trace, processes, commands):
             for n in processes:
                 threads = max(1, cores // n)
                 w, d, p = timed(mpi_runs.parallax_mpi(
-                    build, n, [command, "--json", trace, "--threads", str(threads)], work), work)
+                    build, n, [command, "--json", trace, "--threads", str(threads),
+                               *index_for(command)], work), work)
                 if d != digest:
                     sys.exit(f"spread_stats.py: -np {n} {command} printed another answer "
                              "than parallax")
@@ -91,7 +112,7 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--trace", required=True)
     ap.add_argument("--processes", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--commands", nargs="+", default=["stats", "matrix"])
+    ap.add_argument("--commands", nargs="+", default=["stats", "matrix", "check"])
     ap.add_argument("--md")
     ap.add_argument("--json")
     a = ap.parse_args()
