@@ -18,6 +18,8 @@
 #include "cli/table.h"
 #include "cli/time_arg.h"
 #include "cli/trace_input.h"
+#include "distributed/group.h"
+#include "distributed/spread_anomalies.h"
 #include "store/stream_anomalies.h"
 
 namespace plx::cli {
@@ -123,6 +125,18 @@ Status RunAnomalies(const AnomaliesOptions& o, const GlobalOptions& global) {
     if (ao.state == model::kNone) return NotFound("no state named '" + o.state + "' in the trace");
     return Status::Ok();
   };
+  if (global.group != nullptr) {
+    // parallax-mpi: each process searches its share of the threads.
+    PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+    PLX_RETURN_IF_ERROR(find_state(store->trace()));
+    StatusOr<std::vector<Anomaly>> found = [&] {
+      LoadProgress drawer(global.progress, "analysing");
+      return distributed::SpreadAnomalies(*store, *global.group, ao, drawer.Callback());
+    }();
+    PLX_RETURN_IF_ERROR(found.status());
+    if (global.group->rank() == 0) Print(o, store->trace(), ao, *found);
+    return Status::Ok();
+  }
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     PLX_RETURN_IF_ERROR(find_state(trace));

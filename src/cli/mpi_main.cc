@@ -18,7 +18,7 @@ namespace {
 constexpr char kDescription[] =
     "parallax-mpi - parallax's analyses spread over the processes of an MPI job";
 
-constexpr char kCommandList[] = "(commands: stats, matrix, check)";
+constexpr char kCommandList[] = "(commands: stats, matrix, check, anomalies)";
 
 // Long enough for process 0 to merge a large parts directory and build its
 // index while the others wait (docs/distributed.md).
@@ -46,9 +46,9 @@ int main(int argc, char** argv) {
   program.command_list = kCommandList;
   program.footer = kFooter;
   program.commands = [](CLI::App& app, const plx::cli::GlobalOptions& global) {
-    return std::vector<plx::cli::Command>{plx::cli::AddStatsCommand(app, global),
-                                          plx::cli::AddMatrixCommand(app, global),
-                                          plx::cli::AddCheckCommand(app, global)};
+    return std::vector<plx::cli::Command>{
+        plx::cli::AddStatsCommand(app, global), plx::cli::AddMatrixCommand(app, global),
+        plx::cli::AddCheckCommand(app, global), plx::cli::AddAnomaliesCommand(app, global)};
   };
   double step_timeout = kStepTimeout;
   program.options = [&step_timeout](CLI::App& app) {

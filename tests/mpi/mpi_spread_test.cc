@@ -96,6 +96,8 @@ const std::vector<std::vector<std::string>>& Commands() {
       // own), the second finds it in the index.
       {"check", "--json", "--repairs", "0"},
       {"check", "--min-latency", "1us"},
+      {"anomalies", "--json", "--threshold", "1", "--min-ratio", "1", "--min-excess", "0"},
+      {"anomalies", "--percentile", "90", "--top", "5"},
   };
   return commands;
 }
