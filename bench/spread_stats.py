@@ -2,9 +2,9 @@
 """`parallax CMD` against `mpirun -np N parallax-mpi CMD` on the same trace.
 
   spread_stats.py --build DIR --trace T [--processes 1 2]
-                  [--commands stats matrix check] [--md FILE] [--json OUT]
+                  [--commands stats matrix check anomalies] [--md FILE] [--json OUT]
 
-For each command (`stats`, `matrix` and `check` unless told), runs
+For each command (`stats`, `matrix`, `check` and `anomalies` unless told), runs
 `parallax CMD --json T` (every core), then for each N `mpirun -np N
 parallax-mpi CMD --json T --threads C/N` (the machine's C cores dealt out),
 each process under /usr/bin/time for its peak resident memory. An untimed
@@ -112,7 +112,8 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--trace", required=True)
     ap.add_argument("--processes", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--commands", nargs="+", default=["stats", "matrix", "check"])
+    ap.add_argument("--commands", nargs="+",
+                    default=["stats", "matrix", "check", "anomalies"])
     ap.add_argument("--md")
     ap.add_argument("--json")
     a = ap.parse_args()

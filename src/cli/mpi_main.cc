@@ -33,6 +33,7 @@ constexpr char kFooter[] =
     "  mpirun -np 4 parallax-mpi stats run.plx --json\n"
     "  mpirun -np 4 parallax-mpi matrix run.plx.parts --metric bytes\n"
     "  mpirun -np 4 parallax-mpi check run.plx --json\n"
+    "  mpirun -np 4 parallax-mpi anomalies run.plx --top 20\n"
     "\n"
     "Exit status: 0 success, 1 error (on any process), 2 bad usage.";
 
