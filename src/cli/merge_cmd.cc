@@ -38,8 +38,8 @@ Status RunMerge(const MergeOptions& o, const GlobalOptions& global) {
     if (output.empty())
       throw CLI::ValidationError("give -o OUT: the directory name does not end in .parts");
     PLX_ASSIGN_OR_RETURN(inputs, format::ListParts(o.inputs[0]));
-    for (const std::string& line : format::MissingRanks(o.inputs[0], inputs))
-      Warn(line);
+    for (const std::string& line : format::MissingRanks(inputs))
+      Warn(o.inputs[0] + ": " + line);
   } else {
     if (output.empty()) throw CLI::ValidationError("give -o OUT when merging files");
     inputs = NumberFiles(o.inputs);

@@ -247,8 +247,8 @@ Status MergeParts(const RecordOptions& o, const GlobalOptions& global, const std
                   bool with_file) {
   const std::string parts = file + ".parts";
   PLX_ASSIGN_OR_RETURN(std::vector<format::MergeInput> inputs, format::ListParts(parts));
-  for (const std::string& line : format::MissingRanks(parts, inputs))
-    Warn(line);
+  for (const std::string& line : format::MissingRanks(inputs))
+    Warn(parts + ": " + line);
   if (with_file) {
     auto trace = format::TraceFile::Open(file);
     if (trace.ok() && (*trace)->processes().size() > 1)

@@ -65,8 +65,7 @@ std::string Runs(const std::vector<uint64_t>& ranks) {
 
 }  // namespace
 
-std::vector<std::string> MissingRanks(const std::string& dir,
-                                      const std::vector<MergeInput>& parts) {
+std::vector<std::string> MissingRanks(const std::vector<MergeInput>& parts) {
   constexpr size_t kPartsToAsk = 3;
   std::set<uint64_t> present;
   std::vector<const MergeInput*> rank_parts;
@@ -83,7 +82,7 @@ std::vector<std::string> MissingRanks(const std::string& dir,
     if (present.count(r) == 0) missing.push_back(r);
   if (missing.empty()) return {};
   const bool one = missing.size() == 1;
-  return {dir + ": " + (one ? "rank " : "ranks ") + Runs(missing) + " of " + std::to_string(world) +
+  return {std::string(one ? "rank " : "ranks ") + Runs(missing) + " of " + std::to_string(world) +
           " (MPI_COMM_WORLD) " + (one ? "has" : "have") + " no rank-<R>.plx part; " +
           (one ? "its process is" : "their processes are") + " missing from the trace"};
 }

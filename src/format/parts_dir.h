@@ -18,12 +18,13 @@ namespace plx::format {
 /// none at all is an error.
 StatusOr<std::vector<MergeInput>> ListParts(const std::string& dir);
 
-/// What the rank parts of `dir` (as ListParts gives them) lack: when a part
-/// names MPI_COMM_WORLD's size (its members), one line naming the ranks
-/// below it that have no rank-<R>.plx, whose processes the trace will miss
-/// (a rank that died before creating its part, or a file lost since). Empty
-/// when none is missing or no part says the size (the first few are read).
-std::vector<std::string> MissingRanks(const std::string& dir, const std::vector<MergeInput>& parts);
+/// What the rank parts of a directory (as ListParts gives them) lack: when a
+/// part names MPI_COMM_WORLD's size (its members), one line naming the
+/// ranks below it that have no rank-<R>.plx, whose processes the trace will
+/// miss (a rank that died before creating its part, or a file lost since);
+/// the caller names the directory. Empty when none is missing or no part
+/// says the size (the first few are read).
+std::vector<std::string> MissingRanks(const std::vector<MergeInput>& parts);
 
 /// The trace a parts directory belongs to: "run.plx" for "run.plx.parts"
 /// (trailing slashes ignored); "" when the name does not end in ".parts".

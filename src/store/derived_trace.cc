@@ -91,7 +91,8 @@ StatusOr<DerivedTrace> MergedParts(const std::string& dir, const IndexSettings& 
       dir, files, settings, [&](const std::string& out) -> StatusOr<std::vector<std::string>> {
         PLX_ASSIGN_OR_RETURN(format::MergeResult merged,
                              format::MergeTraceFiles(inputs, out, progress));
-        std::vector<std::string> problems = format::MissingRanks(dir, inputs);
+        // Named with the trace they are problems of (its directory).
+        std::vector<std::string> problems = format::MissingRanks(inputs);
         problems.insert(problems.end(), merged.problems.begin(), merged.problems.end());
         return problems;
       });

@@ -83,6 +83,7 @@ TEST(MpiParts, AMissingPartIsNamed) {
   RunResult stats = RunProgram({parallax, "stats", parts}, {"XDG_CACHE_HOME=" + dir.File("cache")});
   ASSERT_EQ(stats.exit_code, 0) << stats.output;
   EXPECT_NE(stats.output.find(warning), std::string::npos) << stats.output;
+  EXPECT_EQ(stats.output.find(parts + ": " + parts), std::string::npos) << stats.output;
   EXPECT_NE(stats.output.find("3 processes"), std::string::npos) << stats.output;
 
   ASSERT_TRUE(std::filesystem::remove(parts + "/rank-3.plx"));
