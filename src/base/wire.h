@@ -25,7 +25,7 @@ template <typename T>
 void WirePutAll(std::string* out, const std::vector<T>& v) {
   static_assert(std::is_trivially_copyable_v<T>);
   WirePut(out, static_cast<uint64_t>(v.size()));
-  out->append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+  if (!v.empty()) out->append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
 /// Reads what WirePut wrote, in order; Get is false when the bytes end first.
@@ -46,6 +46,7 @@ class WireReader {
     static_assert(std::is_trivially_copyable_v<T>);
     uint64_t n = 0;
     if (!Get(&n) || n > (bytes_.size() - at_) / sizeof(T)) return false;
+    if (n == 0) return true;  // (an empty vector's data may be null)
     const size_t old = v->size();
     v->resize(old + n);
     std::memcpy(v->data() + old, bytes_.data() + at_, n * sizeof(T));
