@@ -11,7 +11,8 @@ each process under /usr/bin/time for its peak resident memory. An untimed
 `parallax stats` first makes sure the trace's index exists, so every timed
 run reads it. `check` keeps the causal repair it computes in the index, so
 each run of it gets a copy of an index without one (built once by an
-untimed `parallax info`) and computes the repair. Checks that every output is the one-process output and reports wall
+untimed `parallax info`) and computes the repair. Checks that every
+output is the one-process output and reports wall
 seconds, events per second and the largest peak memory of a process. With
 --md, rewrites the table between the SPREAD markers of that file.
 """
@@ -96,7 +97,8 @@ def measure(build, trace, processes, commands):
 def table(result, cpus):
     out = [f"Measured {datetime.date.today()} on {cpus} CPUs (`bench/spread_stats.py`; one run "
            f"each; trace {result['trace']}, {result['events'] / 1e6:,.0f} M events, index "
-           "present; peak memory: the largest of the processes, mapped file pages included). "
+           "present; `check` computes the causal repair in every run; peak memory: the largest "
+           "of the processes, mapped file pages included). "
            "Every output is the one-process output.", "",
            "| program | processes × threads | wall | events/s | peak memory per process |",
            "|---|---:|---:|---:|---:|"]
