@@ -1,6 +1,5 @@
 #include "distributed/spread_repair.h"
 
-#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +10,7 @@
 #include "distributed/merge_on_first.h"
 #include "distributed/share.h"
 #include "store/index_file.h"
+#include "store/thread_pass.h"
 
 namespace plx::distributed {
 
@@ -93,11 +93,7 @@ StatusOr<time::TimeMapStats> SpreadTimeMapStats(
         WireReader in(bytes);
         time::TimeMapStats s;
         if (!in.Get(&s) || !in.done()) return InvalidArgument("the counts are cut");
-        stats.events_moved += s.events_moved;
-        stats.max_shift_ns = std::max(stats.max_shift_ns, s.max_shift_ns);
-        stats.max_duration_change_ns =
-            std::max(stats.max_duration_change_ns, s.max_duration_change_ns);
-        stats.max_relative_change = std::max(stats.max_relative_change, s.max_relative_change);
+        store::AddTimeMapStats(&stats, s);
         return Status::Ok();
       }));
   return stats;
