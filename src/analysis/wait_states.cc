@@ -41,6 +41,13 @@ void WaitTotals::Add(WaitKind kind, int64_t ns) {
   }
 }
 
+void WaitTotals::Add(const WaitTotals& other) {
+  late_sender_ns += other.late_sender_ns;
+  late_receiver_ns += other.late_receiver_ns;
+  collective_ns += other.collective_ns;
+  count += other.count;
+}
+
 namespace {
 
 using model::kNone;
@@ -236,11 +243,7 @@ void WaitStatesBuilder::Add(const WaitInstance& w, uint32_t thread, uint32_t sta
               [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [key, totals] : folded) {
       if (callsites_.empty() || callsites_.back().first != key) callsites_.push_back({key, {}});
-      WaitTotals& t = callsites_.back().second;
-      t.late_sender_ns += totals.late_sender_ns;
-      t.late_receiver_ns += totals.late_receiver_ns;
-      t.collective_ns += totals.collective_ns;
-      t.count += totals.count;
+      callsites_.back().second.Add(totals);
     }
   }
   if (keep) {
@@ -270,17 +273,11 @@ bool LongerWait(const WaitInstance& a, const WaitInstance& b) {
 }
 
 void WaitStatesBuilder::Merge(WaitStatesBuilder&& o) {
-  const auto add = [](WaitTotals* a, const WaitTotals& b) {
-    a->late_sender_ns += b.late_sender_ns;
-    a->late_receiver_ns += b.late_receiver_ns;
-    a->collective_ns += b.collective_ns;
-    a->count += b.count;
-  };
-  add(&r_.all, o.r_.all);
+  r_.all.Add(o.r_.all);
   for (size_t i = 0; i < r_.processes.size(); ++i)
-    add(&r_.processes[i], o.r_.processes[i]);
+    r_.processes[i].Add(o.r_.processes[i]);
   for (size_t i = 0; i < r_.threads.size(); ++i)
-    add(&r_.threads[i], o.r_.threads[i]);
+    r_.threads[i].Add(o.r_.threads[i]);
   callsites_.insert(callsites_.end(), o.callsites_.begin(), o.callsites_.end());
   if (longest_ > 0) {
     for (const WaitInstance& w : o.r_.instances)
@@ -298,13 +295,8 @@ WaitStatesReport WaitStatesBuilder::Finish() && {
     c.state = static_cast<uint32_t>(callsites_[i].first >> 32);
     c.callsite = static_cast<uint32_t>(callsites_[i].first);
     for (; i < callsites_.size() && callsites_[i].first == (uint64_t{c.state} << 32 | c.callsite);
-         ++i) {
-      const WaitTotals& t = callsites_[i].second;
-      c.totals.late_sender_ns += t.late_sender_ns;
-      c.totals.late_receiver_ns += t.late_receiver_ns;
-      c.totals.collective_ns += t.collective_ns;
-      c.totals.count += t.count;
-    }
+         ++i)
+      c.totals.Add(callsites_[i].second);
     r_.callsites.push_back(c);
   }
   std::sort(r_.callsites.begin(), r_.callsites.end(),

@@ -6,8 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "base/status.h"
 #include "model/trace.h"
 #include "time/message_pairs.h"
 
@@ -63,6 +66,7 @@ struct WaitTotals {
   uint64_t count = 0;  // wait instances
   int64_t total_ns() const { return late_sender_ns + late_receiver_ns + collective_ns; }
   void Add(WaitKind kind, int64_t ns);
+  void Add(const WaitTotals& other);
 };
 
 /// Waits of the calls of one state at one call site.
@@ -93,6 +97,11 @@ class WaitStatesBuilder {
   /// (LongerWait); a bounded list where keeping every wait would not fit.
   void KeepLongest(size_t n) { longest_ = n; }
   void Merge(WaitStatesBuilder&& other);
+  /// The builder as bytes (base/wire.h) for another process, which merges
+  /// them with MergeSaved (wait_states_wire.cc); integer sums, so exact as
+  /// Merge. Saved instances are merged as Merge merges them.
+  std::string Save() const;
+  Status MergeSaved(std::string_view saved);
   /// Sorts the call sites and the instances.
   WaitStatesReport Finish() &&;
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "script_trace.h"
 #include "support/mpi_scripts.h"
@@ -140,6 +141,35 @@ TEST(WaitStatesTest, TraceWithoutMpiHasNoWaits) {
   EXPECT_EQ(r.all.total_ns(), 0);
   EXPECT_TRUE(r.instances.empty());
   EXPECT_EQ(r.processes.size(), 1u);
+}
+
+// What another process found comes as bytes: merged, the report is the
+// one built in one place; cut bytes are an error and merge nothing.
+TEST(WaitStatesTest, SavedBuildersMergeAsBuildersDo) {
+  const model::Trace t = LoadScript(MpiScriptPreamble(2) + kLateSenderScript);
+  const WaitInstance a{0, WaitKind::kLateSender, 10, 40, 1, 0, 0};
+  const WaitInstance b{1, WaitKind::kCollective, 70, 25, 0, 0, 0};
+  WaitStatesBuilder whole(t);
+  whole.Add(a, 0, 2, 7);
+  whole.Add(b, 1, 4, model::kNone);
+  WaitStatesBuilder here(t), there(t);
+  here.Add(a, 0, 2, 7);
+  there.Add(b, 1, 4, model::kNone);
+  const std::string saved = there.Save();
+  EXPECT_FALSE(here.MergeSaved(saved.substr(0, saved.size() - 1)).ok());
+  EXPECT_FALSE(here.MergeSaved(saved + "x").ok());
+  ASSERT_TRUE(here.MergeSaved(saved).ok());
+  const WaitStatesReport x = std::move(whole).Finish(), y = std::move(here).Finish();
+  EXPECT_EQ(y.all.count, 2u);
+  EXPECT_EQ(y.all.total_ns(), x.all.total_ns());
+  EXPECT_EQ(y.processes[1].collective_ns, 25);
+  ASSERT_EQ(y.callsites.size(), x.callsites.size());
+  for (size_t i = 0; i < x.callsites.size(); ++i) {
+    EXPECT_EQ(y.callsites[i].state, x.callsites[i].state);
+    EXPECT_EQ(y.callsites[i].totals.total_ns(), x.callsites[i].totals.total_ns());
+  }
+  ASSERT_EQ(y.instances.size(), 2u);
+  EXPECT_EQ(y.instances[1].wait_ns, 25);
 }
 
 }  // namespace
