@@ -28,6 +28,12 @@ void WirePutAll(std::string* out, const std::vector<T>& v) {
   if (!v.empty()) out->append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
+/// Appends the length of `bytes`, then them (another encoding's output).
+inline void WirePutBytes(std::string* out, std::string_view bytes) {
+  WirePut(out, static_cast<uint64_t>(bytes.size()));
+  out->append(bytes);
+}
+
 /// Reads what WirePut wrote, in order; Get is false when the bytes end first.
 class WireReader {
  public:
@@ -51,6 +57,14 @@ class WireReader {
     v->resize(old + n);
     std::memcpy(v->data() + old, bytes_.data() + at_, n * sizeof(T));
     at_ += n * sizeof(T);
+    return true;
+  }
+  /// What WirePutBytes wrote, as a view into the bytes read.
+  bool GetBytes(std::string_view* v) {
+    uint64_t n = 0;
+    if (!Get(&n) || n > bytes_.size() - at_) return false;
+    *v = bytes_.substr(at_, n);
+    at_ += n;
     return true;
   }
   bool done() const { return at_ == bytes_.size(); }

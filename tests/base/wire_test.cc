@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plx {
@@ -50,6 +51,26 @@ TEST(WireTest, ACountPastTheEndReadsNothing) {
   WirePut(&huge, ~uint64_t{0});  // a count no bytes could hold
   WireReader in2(huge);
   EXPECT_FALSE(in2.GetAll(&v));
+}
+
+TEST(WireTest, BytesComeBackWhole) {
+  std::string bytes;
+  WirePutBytes(&bytes, "inner");
+  WirePutBytes(&bytes, "");
+  WirePut(&bytes, uint8_t{5});
+  WireReader in(bytes);
+  std::string_view a = "x", b = "x";
+  uint8_t last = 0;
+  ASSERT_TRUE(in.GetBytes(&a));
+  ASSERT_TRUE(in.GetBytes(&b));
+  ASSERT_TRUE(in.Get(&last));
+  EXPECT_TRUE(in.done());
+  EXPECT_EQ(a, "inner");
+  EXPECT_EQ(b, "");
+  EXPECT_EQ(last, 5);
+  bytes.resize(10);  // the length, and two of the five bytes
+  WireReader cut(bytes);
+  EXPECT_FALSE(cut.GetBytes(&a));
 }
 
 }  // namespace
