@@ -76,4 +76,25 @@ void CollectiveGroups::Finish(const Done& done) {
   HandOn(done, std::numeric_limits<int64_t>::max());
 }
 
+void PutCollectives(const std::vector<std::vector<CollectiveSide>>& by_thread, std::string* out) {
+  std::vector<uint32_t> with;
+  for (uint32_t t = 0; t < by_thread.size(); ++t)
+    if (!by_thread[t].empty()) with.push_back(t);
+  WirePut(out, static_cast<uint64_t>(with.size()));
+  for (uint32_t t : with) {
+    WirePut(out, t);
+    WirePutAll(out, by_thread[t]);
+  }
+}
+
+bool GetCollectives(WireReader* in, std::vector<std::vector<CollectiveSide>>* by_thread) {
+  uint64_t threads = 0;
+  bool ok = in->Get(&threads);
+  for (uint64_t k = 0; ok && k < threads; ++k) {
+    uint32_t t = 0;
+    ok = in->Get(&t) && t < by_thread->size() && in->GetAll(&(*by_thread)[t]);
+  }
+  return ok;
+}
+
 }  // namespace plx::store

@@ -11,9 +11,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "base/wire.h"
 #include "model/trace.h"
 #include "store/record_sides.h"
 #include "time/communicator_keys.h"
@@ -54,5 +56,13 @@ class CollectiveGroups {
   std::map<Key, Instance> open_;
   std::map<std::pair<time::CommKeyClass, uint64_t>, uint64_t> created_;  // per comm key: k + 1
 };
+
+/// Spread passes send a slab's collective records to the process that
+/// groups them: as bytes (base/wire.h), the threads that have some, each
+/// with its records.
+void PutCollectives(const std::vector<std::vector<CollectiveSide>>& by_thread, std::string* out);
+/// Appends what PutCollectives wrote to `by_thread`; false when cut or a
+/// thread is out of its range.
+bool GetCollectives(WireReader* in, std::vector<std::vector<CollectiveSide>>* by_thread);
 
 }  // namespace plx::store

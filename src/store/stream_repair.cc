@@ -236,6 +236,7 @@ StatusOr<StreamedRepair> SolveRepair(const TraceStore& store, const time::Repair
   const bool solves = spread == nullptr || spread->rank() == 0;
   std::vector<std::vector<PairCollector::Ends>> gathered;
   std::vector<std::vector<CollectiveSide>> gathered_collectives(trace.threads.size());
+  const std::vector<std::vector<CollectiveSide>> no_collectives;
   int cut_from = -1;  // a process whose bytes were cut (never, but said)
   const auto gather = [&](const std::vector<std::vector<CollectiveSide>>* collectives) {
     std::string mine;
@@ -244,14 +245,7 @@ StatusOr<StreamedRepair> SolveRepair(const TraceStore& store, const time::Repair
       WirePutAll(&mine, pairs);
       pairs.clear();
     }
-    std::vector<uint32_t> with;
-    for (uint32_t t = 0; collectives != nullptr && t < collectives->size(); ++t)
-      if (!(*collectives)[t].empty()) with.push_back(t);
-    WirePut(&mine, static_cast<uint64_t>(with.size()));
-    for (uint32_t t : with) {
-      WirePut(&mine, t);
-      WirePutAll(&mine, (*collectives)[t]);
-    }
+    PutCollectives(collectives != nullptr ? *collectives : no_collectives, &mine);
     std::vector<std::string> to(static_cast<size_t>(spread->size()));
     to[0] = std::move(mine);
     const std::vector<std::string> from = spread->Exchange(std::move(to));
@@ -261,15 +255,11 @@ StatusOr<StreamedRepair> SolveRepair(const TraceStore& store, const time::Repair
       c.clear();
     for (size_t r = 0; r < from.size(); ++r) {
       WireReader in(from[r]);
-      uint64_t lists = 0, threads = 0;
+      uint64_t lists = 0;
       bool ok = in.Get(&lists);
       for (uint64_t k = 0; ok && k < lists; ++k)
         ok = in.GetAll(&gathered.emplace_back());
-      ok = ok && in.Get(&threads);
-      for (uint64_t k = 0; ok && k < threads; ++k) {
-        uint32_t t = 0;
-        ok = in.Get(&t) && t < gathered_collectives.size() && in.GetAll(&gathered_collectives[t]);
-      }
+      ok = ok && GetCollectives(&in, &gathered_collectives);
       if (!ok && cut_from < 0) cut_from = static_cast<int>(r);
     }
     return true;
