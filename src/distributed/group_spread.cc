@@ -1,9 +1,12 @@
 #include "distributed/group_spread.h"
 
+#include <algorithm>
+
 namespace plx::distributed {
 
 GroupSpread::GroupSpread(const model::Trace& trace, Group& group) : group_(group) {
-  const std::vector<uint32_t> first = ShareThreads(trace, group.size());
+  first_ = ShareThreads(trace, group.size());
+  const std::vector<uint32_t>& first = first_;
   share_ = {first[static_cast<size_t>(group.rank())], first[static_cast<size_t>(group.rank()) + 1]};
   joiner_.assign(trace.processes.size(), 0);
   std::vector<bool> seen(trace.processes.size(), false);
@@ -17,6 +20,12 @@ GroupSpread::GroupSpread(const model::Trace& trace, Group& group) : group_(group
   // A process without threads: any process will do, spread by index.
   for (size_t p = 0; p < seen.size(); ++p)
     if (!seen[p]) joiner_[p] = static_cast<int>(p % static_cast<size_t>(group.size()));
+}
+
+int GroupSpread::Decoder(uint32_t thread) const {
+  // The last process whose first thread is at or before it.
+  const auto after = std::upper_bound(first_.begin(), first_.end() - 1, thread);
+  return static_cast<int>(after - first_.begin()) - 1;
 }
 
 int GroupSpread::Joiner(uint32_t process) const {

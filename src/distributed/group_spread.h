@@ -21,6 +21,7 @@ class GroupSpread : public store::PassSpread {
   int rank() const override { return group_.rank(); }
   int size() const override { return group_.size(); }
   bool Decodes(uint32_t thread) const override { return share_.Has(thread); }
+  int Decoder(uint32_t thread) const override;
   int Joiner(uint32_t process) const override;
   std::vector<std::string> Exchange(std::vector<std::string> to) override {
     return group_.Exchange(std::move(to));
@@ -30,7 +31,8 @@ class GroupSpread : public store::PassSpread {
  private:
   Group& group_;
   ThreadShare share_;
-  std::vector<int> joiner_;  // per traced process
+  std::vector<uint32_t> first_;  // ShareThreads
+  std::vector<int> joiner_;      // per traced process
 };
 
 }  // namespace plx::distributed

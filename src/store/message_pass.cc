@@ -181,6 +181,8 @@ bool Attempt(const TraceStore& store, int64_t horizon,
                                           int64_t post) { consumer.Pair(s, r, has, post); });
           consumer.Frontier(decoded.until);
         });
+        if (spread != nullptr && options.after_joins && in_order)
+          options.after_joins(decoded, joined);
         if (options.after_slab && in_order) in_order = options.after_slab(decoded);
         // Out of order: this attempt is lost, the next starts now.
         for (const auto& j : joins)

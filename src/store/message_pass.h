@@ -47,6 +47,8 @@ class PassSpread {
   virtual int rank() const = 0;
   virtual int size() const = 0;
   virtual bool Decodes(uint32_t thread) const = 0;
+  /// The rank that decodes a thread.
+  virtual int Decoder(uint32_t thread) const = 0;
   /// The rank that joins the records a process (index into
   /// Trace::processes) receives, posts, or sends outside any channel.
   virtual int Joiner(uint32_t process) const = 0;
@@ -67,6 +69,10 @@ struct MessagePassOptions {
   /// through the joins (may be empty). False: records came further out of
   /// order than the horizon, and the pass runs again with a longer one.
   std::function<bool(const Slab&)> after_slab;
+  /// Spread: called before after_slab with the slab decoded here and the
+  /// records of threads decoded elsewhere that other processes sent here
+  /// to join (its messages and posts only). May be empty.
+  std::function<void(const Slab& decoded, const Slab& joined)> after_joins;
   /// Called on the caller's thread after the joins finished (may be empty).
   /// False: as after_slab's.
   std::function<bool()> end_attempt;

@@ -7,11 +7,15 @@
 
 #include <cstdint>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/deadlock.h"
+#include "base/status.h"
 #include "store/lockstep.h"
+#include "store/message_pass.h"
 #include "store/record_sides.h"
 #include "store/trace_store.h"
 
@@ -36,12 +40,28 @@ class DeadlockCollector {
   void Reset();
   /// A slab's posted receives and receives (on the caller's thread).
   void AfterSlab(const Slab& slab);
+  /// Spread over processes (MessagePassOptions::after_joins): the posted
+  /// receives and receives this process joins, which are every one of the
+  /// traced processes it joins, from the slab it decoded and those others
+  /// sent it.
+  void AfterSlab(const Slab& decoded, const Slab& joined, const PassSpread& spread);
   /// A message left unmatched (from any partition's consumer).
   void Unmatched(const MessageSide& m);
   /// The report, once the pass is done.
   analysis::DeadlockReport Finish();
 
+  /// Spread: what this process collected as bytes (base/wire.h), for the
+  /// process that finishes, which merges every other's with MergeSaved
+  /// (the records are sorted by row when it finishes).
+  std::string Save() const;
+  Status MergeSaved(std::string_view saved);
+
  private:
+  // Posts of `of(t)`'s thread t, then its receives, for the threads `take`
+  // selects.
+  template <typename Of, typename Take>
+  void Collect(const Of& of, const Take& take);
+
   const model::Trace& trace_;
   analysis::DeadlockReport report_;
   std::vector<uint32_t> blocked_of_;                                          // per thread
