@@ -17,6 +17,8 @@
 #include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "distributed/group.h"
+#include "distributed/spread_waits.h"
 #include "store/stream_waits.h"
 
 namespace plx::cli {
@@ -118,6 +120,17 @@ void Print(const model::Trace& trace, const WaitsOptions& o, const WaitStatesRep
 
 Status RunWaits(const WaitsOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
+  if (global.group != nullptr) {
+    // parallax-mpi: each process settles its share of the threads.
+    PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+    StatusOr<store::StreamedWaits> w = [&] {
+      LoadProgress drawer(global.progress, "analysing");
+      return distributed::SpreadWaits(*store, *global.group, drawer.Callback());
+    }();
+    PLX_RETURN_IF_ERROR(w.status());
+    if (global.group->rank() == 0) Print(store->trace(), o, w->waits, w->deadlocks);
+    return Status::Ok();
+  }
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     Print(trace, o, analysis::ComputeWaitStates(trace), analysis::DetectDeadlocks(trace));

@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <deque>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "analysis/mpi_calls.h"
+#include "base/wire.h"
 #include "store/collective_groups.h"
 #include "store/message_pass.h"
 #include "store/stream_deadlocks.h"
@@ -174,20 +178,78 @@ void CollectiveWaits(const model::Trace& t, const Rules& rules,
   }
 }
 
-}  // namespace
+// The spread pass's traffic after a slab: the resolutions of threads
+// decoded elsewhere to their decoder, the slab's collective records to
+// process 0 (which alone groups them); what came, into `arrived` and
+// `gathered`. False when some process's bytes were cut.
+bool ShareSlab(PassSpread& spread, const model::Trace& trace,
+               std::vector<std::vector<std::vector<Resolution>>>* outboxes,
+               const std::vector<std::vector<CollectiveSide>>& collectives,
+               std::vector<std::vector<Resolution>>* arrived,
+               std::vector<std::vector<CollectiveSide>>* gathered) {
+  const auto n = static_cast<size_t>(spread.size());
+  std::vector<std::string> to(n);
+  std::vector<std::vector<uint32_t>> away(n);  // threads, by decoder
+  for (uint32_t t = 0; t < trace.threads.size(); ++t)
+    if (!spread.Decodes(t)) away[static_cast<size_t>(spread.Decoder(t))].push_back(t);
+  for (size_t r = 0; r < n; ++r) {
+    std::vector<uint32_t> with;
+    for (uint32_t t : away[r])
+      for (const auto& o : *outboxes)
+        if (!o[t].empty()) {
+          with.push_back(t);
+          break;
+        }
+    WirePut(&to[r], static_cast<uint64_t>(with.size()));
+    for (uint32_t t : with) {
+      std::vector<Resolution> all;
+      for (auto& o : *outboxes) {
+        all.insert(all.end(), o[t].begin(), o[t].end());
+        o[t].clear();
+      }
+      WirePut(&to[r], t);
+      WirePutAll(&to[r], all);
+    }
+    PutCollectives(r == 0 ? collectives : std::vector<std::vector<CollectiveSide>>{}, &to[r]);
+  }
+  for (std::vector<CollectiveSide>& c : *gathered)
+    c.clear();
+  bool ok = true;
+  for (const std::string& from : spread.Exchange(std::move(to))) {
+    WireReader in(from);
+    uint64_t threads = 0;
+    bool read = in.Get(&threads);
+    for (uint64_t k = 0; read && k < threads; ++k) {
+      uint32_t t = 0;
+      read = in.Get(&t) && t < arrived->size() && spread.Decodes(t) && in.GetAll(&(*arrived)[t]);
+    }
+    ok &= read && GetCollectives(&in, gathered) && in.done();
+  }
+  return ok;
+}
 
-StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
-                          const std::function<void(uint64_t, uint64_t)>& progress,
-                          const std::vector<time::ThreadTimeMap>* maps,
-                          const std::vector<analysis::UnclosedSlice>* unclosed,
-                          const LockstepVisits& visits, const std::function<void()>& restart,
-                          size_t longest) {
+// StreamWaits, spread over processes when `spread`: then the answer is
+// process 0's, and an error when some process's bytes came cut.
+StatusOr<StreamedWaits> Run(const TraceStore& store, bool wait_ends,
+                            const std::function<void(uint64_t, uint64_t)>& progress,
+                            const std::vector<time::ThreadTimeMap>* maps,
+                            const std::vector<analysis::UnclosedSlice>* unclosed,
+                            const LockstepVisits& visits, const std::function<void()>& restart,
+                            size_t longest, PassSpread* spread) {
   const model::Trace& trace = store.trace();
   const Rules rules(trace);
   const size_t parts = store.pool()->size();
   const uint32_t threads = store.threads();
+  const auto here = [&](size_t t) {
+    return spread == nullptr || spread->Decodes(static_cast<uint32_t>(t));
+  };
+  // Spread: process 0 alone groups the collectives, from every process's.
+  const bool groups_here = spread == nullptr || spread->rank() == 0;
   std::vector<std::vector<std::vector<Resolution>>> outboxes(
       parts, std::vector<std::vector<Resolution>>(threads));
+  std::vector<std::vector<Resolution>> arrived(spread != nullptr ? threads : 0);
+  std::vector<std::vector<CollectiveSide>> gathered(threads);
+  bool cut = false;  // some process's bytes
   std::vector<ThreadWaits> rows;
   std::vector<analysis::WaitStatesBuilder> builders;
   CollectiveGroups groups(trace);
@@ -201,13 +263,17 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
     if (wait_ends) ends[t].emplace_back(w);
   };
 
-  // Settles thread t's rows from every partition's outbox.
+  // Settles thread t's rows from every partition's outbox (and, spread,
+  // what other processes resolved).
   const auto settle = [&](size_t t, size_t worker, bool all) {
-    for (size_t p = 0; p < parts; ++p) {
-      for (const Resolution& r : outboxes[p][t])
+    const auto resolve = [&](std::vector<Resolution>* list) {
+      for (const Resolution& r : *list)
         rows[t].Resolve(r);
-      outboxes[p][t].clear();
-    }
+      list->clear();
+    };
+    for (size_t p = 0; p < parts; ++p)
+      resolve(&outboxes[p][t]);
+    if (spread != nullptr) resolve(&arrived[t]);
     rows[t].Settle(all, [&](const Resolution& r) {
       add(worker, r.wait, static_cast<uint32_t>(t), r.state, r.callsite);
     });
@@ -216,11 +282,14 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
   MessagePassOptions options;
   options.maps = maps;
   options.visits = visits;
+  options.spread = spread;
   options.begin_attempt = [&](int64_t horizon) {
     if (restart) restart();
     for (auto& o : outboxes)
       for (auto& v : o)
         v.clear();
+    for (auto& v : arrived)
+      v.clear();
     rows.assign(threads, ThreadWaits());
     ends.assign(wait_ends ? threads : 0, {});
     builders.clear();
@@ -237,18 +306,32 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
       add(0, w, c.thread, c.call.state, c.call.callsite);
     });
   };
+  const auto share = [&](const std::vector<std::vector<CollectiveSide>>& collectives) {
+    if (spread != nullptr &&
+        !ShareSlab(*spread, trace, &outboxes, collectives, &arrived, &gathered))
+      cut = true;
+  };
+  options.after_joins = [&](const Slab& decoded, const Slab& joined) {
+    deadlocks.AfterSlab(decoded, joined, *spread);
+  };
   options.after_slab = [&](const Slab& slab) {
+    share(slab.collectives);
     store.pool()->ParallelFor(threads, [&](size_t t, size_t worker) {
+      if (!here(t)) return;
       for (const MessageSide& m : slab.messages[t])
         rows[t].Register(m.row);
       settle(t, worker, false);
     });
-    deadlocks.AfterSlab(slab);
-    return groups.Add(slab.collectives, slab.until, collective);
+    if (spread == nullptr) deadlocks.AfterSlab(slab);
+    if (!groups_here) return true;
+    return groups.Add(spread != nullptr ? gathered : slab.collectives, slab.until, collective);
   };
   options.end_attempt = [&] {
-    store.pool()->ParallelFor(threads, [&](size_t t, size_t worker) { settle(t, worker, true); });
-    groups.Finish(collective);
+    share({});
+    store.pool()->ParallelFor(threads, [&](size_t t, size_t worker) {
+      if (here(t)) settle(t, worker, true);
+    });
+    if (groups_here) groups.Finish(collective);
     return true;
   };
   RunMessagePass(
@@ -259,9 +342,46 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
       options, progress);
   for (size_t w = 1; w < builders.size(); ++w)
     builders[0].Merge(std::move(builders[w]));
+  if (spread != nullptr) {
+    // Every process's totals and deadlock records to process 0.
+    std::string mine;
+    WirePutBytes(&mine, builders[0].Save());
+    WirePutBytes(&mine, deadlocks.Save());
+    std::vector<std::string> to(static_cast<size_t>(spread->size()));
+    to[0] = std::move(mine);
+    const std::vector<std::string> from = spread->Exchange(std::move(to));
+    if (cut) return Internal("the wait states' records from another process are cut");
+    if (spread->rank() != 0) return StreamedWaits{};
+    for (size_t r = 1; r < from.size(); ++r) {
+      WireReader in(from[r]);
+      std::string_view totals, records;
+      if (!in.GetBytes(&totals) || !in.GetBytes(&records) || !in.done())
+        return Internal("the wait states from process " + std::to_string(r) + " are cut");
+      PLX_RETURN_IF_ERROR(builders[0].MergeSaved(totals));
+      PLX_RETURN_IF_ERROR(deadlocks.MergeSaved(records));
+    }
+  }
   StreamedWaits out{std::move(builders[0]).Finish(), deadlocks.Finish(), {}};
   if (wait_ends) out.ends = analysis::IndexWaitEnds(&ends);
   return out;
+}
+
+}  // namespace
+
+StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
+                          const std::function<void(uint64_t, uint64_t)>& progress,
+                          const std::vector<time::ThreadTimeMap>* maps,
+                          const std::vector<analysis::UnclosedSlice>* unclosed,
+                          const LockstepVisits& visits, const std::function<void()>& restart,
+                          size_t longest) {
+  // One process sends no bytes, so nothing can come cut.
+  return *Run(store, wait_ends, progress, maps, unclosed, visits, restart, longest, nullptr);
+}
+
+StatusOr<StreamedWaits> StreamWaitsSpread(const TraceStore& store, PassSpread& spread,
+                                          const std::function<void(uint64_t, uint64_t)>& progress,
+                                          size_t longest) {
+  return Run(store, false, progress, nullptr, nullptr, {}, {}, longest, &spread);
 }
 
 }  // namespace plx::store

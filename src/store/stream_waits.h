@@ -12,7 +12,9 @@
 #include "analysis/critical_path.h"
 #include "analysis/deadlock.h"
 #include "analysis/wait_states.h"
+#include "base/status.h"
 #include "store/lockstep.h"
+#include "store/message_pass.h"
 #include "store/trace_store.h"
 #include "time/time_map.h"
 
@@ -38,5 +40,16 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
                           const std::vector<analysis::UnclosedSlice>* unclosed = nullptr,
                           const LockstepVisits& visits = {},
                           const std::function<void()>& restart = {}, size_t longest = 0);
+
+/// StreamWaits spread over the processes of an MPI job
+/// (distributed/spread_waits.h), on the times as loaded, without wait ends.
+/// Each process settles its threads' rows: the pairs it joins resolve rows
+/// of other processes' threads, which go to their decoder after every
+/// slab, as its threads' collective records go to process 0, which alone
+/// groups them. Process 0 gets every process's totals and the deadlocks'
+/// records at the end, and the answer; elsewhere it is empty.
+StatusOr<StreamedWaits> StreamWaitsSpread(const TraceStore& store, PassSpread& spread,
+                                          const std::function<void(uint64_t, uint64_t)>& progress,
+                                          size_t longest = 0);
 
 }  // namespace plx::store

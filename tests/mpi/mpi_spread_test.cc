@@ -18,6 +18,7 @@
 #include "mpi_launch.h"
 #include "support/test_support.h"
 #include "support/test_traces.h"
+#include "support/trace_script.h"
 
 namespace plx::testing {
 namespace {
@@ -98,6 +99,8 @@ const std::vector<std::vector<std::string>>& Commands() {
       {"check", "--min-latency", "1us"},
       {"anomalies", "--json", "--threshold", "1", "--min-ratio", "1", "--min-excess", "0"},
       {"anomalies", "--percentile", "90", "--top", "5"},
+      {"waits", "--json", "--top", "0"},
+      {"waits"},
   };
   return commands;
 }
@@ -149,6 +152,52 @@ TEST_F(MpiSpreadTest, EveryTestTraceAnswersAsInOneProcess) {
   for (const TestTrace& t : *traces_) {
     SCOPED_TRACE(t.name);
     Compare(dir, t.path);
+  }
+}
+
+// Late receivers are waits of the sending thread, found where the pair is
+// joined (the receiver's process): the wait travels to the process that
+// decodes the sender. Ranks 0 and 2 each hold an MPI_Ssend until rank 1
+// posts its receive (160 and 110 ns), then all three meet in a barrier.
+TEST_F(MpiSpreadTest, ALateReceiverIsCountedWhereItsSendIsDecoded) {
+  TempDir dir;
+  const std::string trace = dir.File("late-receivers.plx");
+  const std::string script = MpiScriptPreamble(3) + R"(
+enter 0 0 t=100 MPI_Ssend
+send 0 0 t=110 comm=world peer=1 tag=0 bytes=8 match=1
+leave 0 0 t=400 MPI_Ssend
+enter 1 0 t=250 MPI_Recv
+post 1 0 t=260 comm=world peer=0 tag=0 match=1
+recv 1 0 t=300 comm=world peer=0 tag=0 bytes=8 match=1
+leave 1 0 t=310 MPI_Recv
+enter 2 0 t=500 MPI_Ssend
+send 2 0 t=510 comm=world peer=1 tag=1 bytes=8 match=1
+leave 2 0 t=900 MPI_Ssend
+enter 1 0 t=600 MPI_Recv
+post 1 0 t=610 comm=world peer=2 tag=1 match=2
+recv 1 0 t=700 comm=world peer=2 tag=1 bytes=8 match=2
+leave 1 0 t=710 MPI_Recv
+enter 0 0 t=1000 MPI_Barrier
+collective 0 0 t=1001 op=1 comm=world
+leave 0 0 t=1300 MPI_Barrier
+enter 1 0 t=1200 MPI_Barrier
+collective 1 0 t=1201 op=1 comm=world
+leave 1 0 t=1300 MPI_Barrier
+enter 2 0 t=1100 MPI_Barrier
+collective 2 0 t=1101 op=1 comm=world
+leave 2 0 t=1300 MPI_Barrier
+)";
+  ASSERT_TRUE(WriteTraceScript(script, trace).ok());
+  const std::vector<std::string> args = {"waits", trace, "--json", "--top", "0", "--no-index"};
+  const Output alone = RunKept(dir, Alone(args));
+  ASSERT_EQ(alone.exit_code, 0) << alone.all;
+  ASSERT_NE(alone.out.find("\"late_receiver_ns\": 270"), std::string::npos) << alone.out;
+  ASSERT_NE(alone.out.find("\"collective_ns\": 300"), std::string::npos) << alone.out;
+  for (int processes : {2, 3}) {
+    SCOPED_TRACE(std::to_string(processes) + " processes");
+    const Output spread = RunKept(dir, Spread(processes, args));
+    ASSERT_EQ(spread.exit_code, 0) << spread.all;
+    EXPECT_EQ(spread.out, alone.out);
   }
 }
 
