@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <tuple>
+
+#include "base/wire.h"
 
 namespace plx::analysis {
 
@@ -204,6 +207,36 @@ void PathStateTimes::Merge(const PathStateTimes& o) {
     by_state_[i] += o.by_state_[i];
   for (uint32_t t : threads_)
     sweeps_[t].ended |= o.sweeps_[t].ended;
+}
+
+std::string PathStateTimes::Save() const {
+  std::string out;
+  WirePutAll(&out, by_state_);
+  std::vector<uint32_t> ended;
+  for (uint32_t t : threads_)
+    if (sweeps_[t].ended) ended.push_back(t);
+  WirePutAll(&out, ended);
+  return out;
+}
+
+Status PathStateTimes::MergeSaved(std::string_view saved) {
+  WireReader in(saved);
+  std::vector<int64_t> by_state;
+  std::vector<uint32_t> ended;
+  if (!in.GetAll(&by_state) || !in.GetAll(&ended) || !in.done())
+    return InvalidArgument("saved critical path times: cut or too long");
+  if (by_state.size() != by_state_.size())
+    return InvalidArgument("saved critical path times: " + std::to_string(by_state.size()) +
+                           " states, the trace has " + std::to_string(by_state_.size()));
+  for (uint32_t t : ended)
+    if (t >= first_.size() || first_[t] == kNone)
+      return InvalidArgument("saved critical path times: thread " + std::to_string(t) +
+                             " is not on the path");
+  for (size_t i = 0; i < by_state_.size(); ++i)
+    by_state_[i] += by_state[i];
+  for (uint32_t t : ended)
+    sweeps_[t].ended = true;
+  return Status::Ok();
 }
 
 CriticalPath PathStateTimes::Finish() {

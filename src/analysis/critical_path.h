@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/wait_states.h"
+#include "base/status.h"
 #include "model/trace.h"
 
 namespace plx::analysis {
@@ -58,6 +61,7 @@ struct WaitEnd {
   uint32_t record = model::kNone;
   uint32_t cause = model::kNone;
   WaitKind kind = WaitKind::kLateSender;
+  WaitEnd() = default;
   explicit WaitEnd(const WaitInstance& w)
       : end_ns(w.end_ns()), slice(w.slice), record(w.record), cause(w.cause_thread), kind(w.kind) {}
 };
@@ -85,6 +89,10 @@ class PathStateTimes {
   void EndThread(uint32_t thread);
   /// Adds what another (over the same path, other threads) found.
   void Merge(const PathStateTimes& other);
+  /// What Merge takes, as bytes (base/wire.h) for another process: the
+  /// times per state and the threads ended. Cut bytes merge nothing.
+  std::string Save() const;
+  Status MergeSaved(std::string_view saved);
   /// The path: its segments, per-process and per-state times (threads not
   /// ended yet end now).
   CriticalPath Finish();

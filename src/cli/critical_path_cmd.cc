@@ -16,6 +16,8 @@
 #include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "distributed/group.h"
+#include "distributed/spread_critical_path.h"
 #include "store/stream_critical_path.h"
 #include "store/stream_waits.h"
 
@@ -78,6 +80,17 @@ void Print(const model::Trace& trace, const PathOptions& o, const CriticalPath& 
 
 Status RunCriticalPath(const PathOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
+  if (global.group != nullptr) {
+    // parallax-mpi: process 0 walks, each process sweeps its threads.
+    PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> store, OpenStore(*file, global));
+    StatusOr<CriticalPath> path = [&] {
+      LoadProgress drawer(global.progress, "analysing");
+      return distributed::SpreadCriticalPath(*store, *global.group, drawer.Callback());
+    }();
+    PLX_RETURN_IF_ERROR(path.status());
+    if (global.group->rank() == 0) Print(store->trace(), o, *path);
+    return Status::Ok();
+  }
   if (FitsInMemory(*file, global)) {
     PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
     Print(trace, o, analysis::ComputeCriticalPath(trace, analysis::ComputeWaitStates(trace)));

@@ -18,7 +18,7 @@ namespace {
 constexpr char kDescription[] =
     "parallax-mpi - parallax's analyses spread over the processes of an MPI job";
 
-constexpr char kCommandList[] = "(commands: stats, matrix, check, anomalies, waits)";
+constexpr char kCommandList[] = "(commands: stats, matrix, check, anomalies, waits, critical-path)";
 
 // Long enough for process 0 to merge a large parts directory and build its
 // index while the others wait (docs/distributed.md).
@@ -35,6 +35,7 @@ constexpr char kFooter[] =
     "  mpirun -np 4 parallax-mpi check run.plx --json\n"
     "  mpirun -np 4 parallax-mpi anomalies run.plx --top 20\n"
     "  mpirun -np 4 parallax-mpi waits run.plx --json\n"
+    "  mpirun -np 4 parallax-mpi critical-path run.plx\n"
     "\n"
     "Exit status: 0 success, 1 error (on any process), 2 bad usage.";
 
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
     return std::vector<plx::cli::Command>{
         plx::cli::AddStatsCommand(app, global), plx::cli::AddMatrixCommand(app, global),
         plx::cli::AddCheckCommand(app, global), plx::cli::AddAnomaliesCommand(app, global),
-        plx::cli::AddWaitsCommand(app, global)};
+        plx::cli::AddWaitsCommand(app, global), plx::cli::AddCriticalPathCommand(app, global)};
   };
   double step_timeout = kStepTimeout;
   program.options = [&step_timeout](CLI::App& app) {

@@ -2,6 +2,11 @@
 // slices stop being looked at once past its last segment.
 #include "store/stream_critical_path.h"
 
+#include <string>
+#include <utility>
+
+#include "base/wire.h"
+
 namespace plx::store {
 
 class CriticalPathFinder::PathVisitor : public ChunkVisitor {
@@ -20,7 +25,12 @@ class CriticalPathFinder::PathVisitor : public ChunkVisitor {
 CriticalPathFinder::CriticalPathFinder(const TraceStore& store,
                                        const analysis::ThreadWaitEnds& ends,
                                        const model::Trace& trace)
-    : segments_(analysis::WalkCriticalPath(trace, ends)), on_path_(store.threads(), false) {
+    : CriticalPathFinder(store, analysis::WalkCriticalPath(trace, ends), trace) {}
+
+CriticalPathFinder::CriticalPathFinder(const TraceStore& store,
+                                       std::vector<analysis::PathSegment> segments,
+                                       const model::Trace& trace)
+    : segments_(std::move(segments)), on_path_(store.threads(), false) {
   for (const analysis::PathSegment& s : segments_)
     on_path_[s.thread] = true;
   for (size_t w = 0; w < store.pool()->size(); ++w)
@@ -33,10 +43,16 @@ ChunkVisitor* CriticalPathFinder::Visitor(size_t worker) {
   return visitors_[worker].get();
 }
 
+analysis::PathStateTimes& CriticalPathFinder::Times() {
+  if (!merged_)
+    for (size_t w = 1; w < visitors_.size(); ++w)
+      visitors_[0]->times.Merge(visitors_[w]->times);
+  merged_ = true;
+  return visitors_[0]->times;
+}
+
 analysis::CriticalPath CriticalPathFinder::Finish() {
-  for (size_t w = 1; w < visitors_.size(); ++w)
-    visitors_[0]->times.Merge(visitors_[w]->times);
-  return visitors_[0]->times.Finish();
+  return Times().Finish();
 }
 
 analysis::CriticalPath StreamCriticalPath(const TraceStore& store,
@@ -51,6 +67,48 @@ analysis::CriticalPath StreamCriticalPath(const TraceStore& store,
   ThreadPassOptions options = WithProgress(progress, maps);
   options.only = [&](uint32_t t) { return finder.OnPath(t); };
   RunThreadPass(store, visitors, options);
+  return finder.Finish();
+}
+
+StatusOr<analysis::CriticalPath> StreamCriticalPathSpread(
+    const TraceStore& store, PassSpread& spread, const analysis::ThreadWaitEnds& ends,
+    const std::function<void(uint64_t, uint64_t)>& progress) {
+  const model::Trace& trace = store.trace();
+  const auto n = static_cast<size_t>(spread.size());
+  // Process 0 walks; every process gets the path (24 bytes a segment).
+  std::vector<std::string> to(n);
+  if (spread.rank() == 0) {
+    std::string path;
+    WirePutAll(&path, analysis::WalkCriticalPath(trace, ends));
+    to.assign(n, path);
+  }
+  std::vector<analysis::PathSegment> segments;
+  bool ok = true;
+  {
+    const std::vector<std::string> path = spread.Exchange(std::move(to));
+    WireReader in(path[0]);
+    ok = in.GetAll(&segments) && in.done();
+    for (const analysis::PathSegment& s : segments)
+      ok &= s.thread < store.threads();
+    if (!ok) segments.clear();  // still takes part in the last step
+  }
+  CriticalPathFinder finder(store, std::move(segments), trace);
+  std::vector<ChunkVisitor*> visitors;
+  for (size_t w = 0; w < store.pool()->size(); ++w)
+    visitors.push_back(finder.Visitor(w));
+  ThreadPassOptions options = WithProgress(progress);
+  options.only = [&](uint32_t t) { return finder.OnPath(t) && spread.Decodes(t); };
+  RunThreadPass(store, visitors, options);
+  to.assign(n, {});
+  to[0] = finder.Times().Save();
+  const std::vector<std::string> from = spread.Exchange(std::move(to));
+  if (!ok) return Internal("the critical path process 0 sent is cut");
+  if (spread.rank() != 0) return analysis::CriticalPath{};
+  for (size_t r = 1; r < from.size(); ++r) {
+    const Status merged = finder.Times().MergeSaved(from[r]);
+    if (!merged.ok())
+      return Internal("process " + std::to_string(r) + ": " + std::string(merged.message()));
+  }
   return finder.Finish();
 }
 

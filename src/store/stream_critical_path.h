@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "analysis/critical_path.h"
+#include "base/status.h"
+#include "store/message_pass.h"
 #include "store/thread_pass.h"
 #include "store/trace_store.h"
 #include "time/time_map.h"
@@ -26,9 +28,14 @@ class CriticalPathFinder {
   /// `trace` as StreamCriticalPath's.
   CriticalPathFinder(const TraceStore& store, const analysis::ThreadWaitEnds& ends,
                      const model::Trace& trace);
+  /// The path walked elsewhere (the segments of WalkCriticalPath).
+  CriticalPathFinder(const TraceStore& store, std::vector<analysis::PathSegment> segments,
+                     const model::Trace& trace);
   ~CriticalPathFinder();
   bool OnPath(uint32_t thread) const { return on_path_[thread]; }
   ChunkVisitor* Visitor(size_t worker);
+  /// The workers' times, merged (once the pass is done).
+  analysis::PathStateTimes& Times();
   analysis::CriticalPath Finish();
 
  private:
@@ -36,6 +43,7 @@ class CriticalPathFinder {
   std::vector<analysis::PathSegment> segments_;
   std::vector<bool> on_path_;
   std::vector<std::unique_ptr<PathVisitor>> visitors_;
+  bool merged_ = false;
 };
 
 /// `ends`: every thread's wait ends (StreamWaits with wait_ends). With `maps`
@@ -45,5 +53,15 @@ analysis::CriticalPath StreamCriticalPath(
     const TraceStore& store, const analysis::ThreadWaitEnds& ends,
     const std::function<void(uint64_t, uint64_t)>& progress = {},
     const std::vector<time::ThreadTimeMap>* maps = nullptr, const model::Trace* trace = nullptr);
+
+/// Spread over the processes of an MPI job
+/// (distributed/spread_critical_path.h): process 0, which has every wait
+/// end (`ends`; StreamWaitsSpread with wait_ends), walks and hands every
+/// process the path; each passes over its threads on it; their times go
+/// to process 0, which has the answer (elsewhere it is empty). An error
+/// when some process's bytes came cut.
+StatusOr<analysis::CriticalPath> StreamCriticalPathSpread(
+    const TraceStore& store, PassSpread& spread, const analysis::ThreadWaitEnds& ends,
+    const std::function<void(uint64_t, uint64_t)>& progress = {});
 
 }  // namespace plx::store

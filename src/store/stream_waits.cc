@@ -347,6 +347,17 @@ StatusOr<StreamedWaits> Run(const TraceStore& store, bool wait_ends,
     std::string mine;
     WirePutBytes(&mine, builders[0].Save());
     WirePutBytes(&mine, deadlocks.Save());
+    // The wait ends of this process's threads (process 0 keeps its own
+    // and every collective wait's).
+    std::vector<uint32_t> with;
+    for (uint32_t t = 0; wait_ends && spread->rank() != 0 && t < threads; ++t)
+      if (!ends[t].empty()) with.push_back(t);
+    WirePut(&mine, static_cast<uint64_t>(with.size()));
+    for (uint32_t t : with) {
+      WirePut(&mine, t);
+      WirePutAll(&mine, ends[t]);
+      std::vector<analysis::WaitEnd>().swap(ends[t]);
+    }
     std::vector<std::string> to(static_cast<size_t>(spread->size()));
     to[0] = std::move(mine);
     const std::vector<std::string> from = spread->Exchange(std::move(to));
@@ -355,7 +366,13 @@ StatusOr<StreamedWaits> Run(const TraceStore& store, bool wait_ends,
     for (size_t r = 1; r < from.size(); ++r) {
       WireReader in(from[r]);
       std::string_view totals, records;
-      if (!in.GetBytes(&totals) || !in.GetBytes(&records) || !in.done())
+      uint64_t sent = 0;
+      bool ok = in.GetBytes(&totals) && in.GetBytes(&records) && in.Get(&sent);
+      for (uint64_t k = 0; ok && k < sent; ++k) {
+        uint32_t t = 0;
+        ok = in.Get(&t) && t < ends.size() && in.GetAll(&ends[t]);
+      }
+      if (!ok || !in.done())
         return Internal("the wait states from process " + std::to_string(r) + " are cut");
       PLX_RETURN_IF_ERROR(builders[0].MergeSaved(totals));
       PLX_RETURN_IF_ERROR(deadlocks.MergeSaved(records));
@@ -379,9 +396,10 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
 }
 
 StatusOr<StreamedWaits> StreamWaitsSpread(const TraceStore& store, PassSpread& spread,
+                                          bool wait_ends,
                                           const std::function<void(uint64_t, uint64_t)>& progress,
                                           size_t longest) {
-  return Run(store, false, progress, nullptr, nullptr, {}, {}, longest, &spread);
+  return Run(store, wait_ends, progress, nullptr, nullptr, {}, {}, longest, &spread);
 }
 
 }  // namespace plx::store

@@ -42,13 +42,15 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
                           const std::function<void()>& restart = {}, size_t longest = 0);
 
 /// StreamWaits spread over the processes of an MPI job
-/// (distributed/spread_waits.h), on the times as loaded, without wait ends.
-/// Each process settles its threads' rows: the pairs it joins resolve rows
-/// of other processes' threads, which go to their decoder after every
-/// slab, as its threads' collective records go to process 0, which alone
-/// groups them. Process 0 gets every process's totals and the deadlocks'
-/// records at the end, and the answer; elsewhere it is empty.
+/// (distributed/spread_waits.h), on the times as loaded. Each process
+/// settles its threads' rows: the pairs it joins resolve rows of other
+/// processes' threads, which go to their decoder after every slab, as its
+/// threads' collective records go to process 0, which alone groups them.
+/// Process 0 gets every process's totals, the deadlocks' records and (with
+/// `wait_ends`) the wait ends at the end, and the answer; elsewhere it is
+/// empty.
 StatusOr<StreamedWaits> StreamWaitsSpread(const TraceStore& store, PassSpread& spread,
+                                          bool wait_ends,
                                           const std::function<void(uint64_t, uint64_t)>& progress,
                                           size_t longest = 0);
 

@@ -101,6 +101,8 @@ const std::vector<std::vector<std::string>>& Commands() {
       {"anomalies", "--percentile", "90", "--top", "5"},
       {"waits", "--json", "--top", "0"},
       {"waits"},
+      {"critical-path", "--json", "--top", "0"},
+      {"critical-path"},
   };
   return commands;
 }
@@ -157,8 +159,11 @@ TEST_F(MpiSpreadTest, EveryTestTraceAnswersAsInOneProcess) {
 
 // Late receivers are waits of the sending thread, found where the pair is
 // joined (the receiver's process): the wait travels to the process that
-// decodes the sender. Ranks 0 and 2 each hold an MPI_Ssend until rank 1
-// posts its receive (160 and 110 ns), then all three meet in a barrier.
+// decodes the sender, and its end to process 0, which walks the critical
+// path. Ranks 0 and 2 each hold an MPI_Ssend until rank 1 posts its
+// receive (160 and 110 ns), then all three meet in a barrier, rank 2 last;
+// rank 2 ends the run, so the path goes back on it to its late receiver's
+// end and jumps there to rank 1.
 TEST_F(MpiSpreadTest, ALateReceiverIsCountedWhereItsSendIsDecoded) {
   TempDir dir;
   const std::string trace = dir.File("late-receivers.plx");
@@ -183,21 +188,27 @@ leave 0 0 t=1300 MPI_Barrier
 enter 1 0 t=1200 MPI_Barrier
 collective 1 0 t=1201 op=1 comm=world
 leave 1 0 t=1300 MPI_Barrier
-enter 2 0 t=1100 MPI_Barrier
-collective 2 0 t=1101 op=1 comm=world
+enter 2 0 t=1250 MPI_Barrier
+collective 2 0 t=1251 op=1 comm=world
 leave 2 0 t=1300 MPI_Barrier
+enter 2 0 t=1300 compute
+leave 2 0 t=2000 compute
 )";
   ASSERT_TRUE(WriteTraceScript(script, trace).ok());
-  const std::vector<std::string> args = {"waits", trace, "--json", "--top", "0", "--no-index"};
-  const Output alone = RunKept(dir, Alone(args));
-  ASSERT_EQ(alone.exit_code, 0) << alone.all;
-  ASSERT_NE(alone.out.find("\"late_receiver_ns\": 270"), std::string::npos) << alone.out;
-  ASSERT_NE(alone.out.find("\"collective_ns\": 300"), std::string::npos) << alone.out;
-  for (int processes : {2, 3}) {
-    SCOPED_TRACE(std::to_string(processes) + " processes");
-    const Output spread = RunKept(dir, Spread(processes, args));
-    ASSERT_EQ(spread.exit_code, 0) << spread.all;
-    EXPECT_EQ(spread.out, alone.out);
+  for (const char* command : {"waits", "critical-path"}) {
+    const std::vector<std::string> args = {command, trace, "--json", "--top", "0", "--no-index"};
+    const Output alone = RunKept(dir, Alone(args));
+    ASSERT_EQ(alone.exit_code, 0) << alone.all;
+    if (args[0] == "waits") {
+      ASSERT_NE(alone.out.find("\"late_receiver_ns\": 270"), std::string::npos) << alone.out;
+      ASSERT_NE(alone.out.find("\"collective_ns\": 300"), std::string::npos) << alone.out;
+    }
+    for (int processes : {2, 3}) {
+      SCOPED_TRACE(std::string(command) + ", " + std::to_string(processes) + " processes");
+      const Output spread = RunKept(dir, Spread(processes, args));
+      ASSERT_EQ(spread.exit_code, 0) << spread.all;
+      EXPECT_EQ(spread.out, alone.out);
+    }
   }
 }
 
