@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "script_trace.h"
 #include "support/mpi_scripts.h"
@@ -67,6 +69,34 @@ thread_end 0 0 t=80
   ASSERT_EQ(path.states.size(), 3u);
   EXPECT_EQ(path.states[1].state, model::kNone);
   EXPECT_EQ(path.states[1].ns, 30);
+}
+
+// Threads swept in two places (two processes of parallax-mpi) and merged
+// through bytes give the path's state times of one sweep; cut bytes are an
+// error and merge nothing.
+TEST(CriticalPathTest, StateTimesSweptApartMergeThroughBytes) {
+  const model::Trace t = LoadScript(MpiScriptPreamble(3) + kLateChainScript);
+  const WaitStatesReport waits = ComputeWaitStates(t);
+  const std::vector<PathSegment> segments = WalkCriticalPath(t, IndexWaitEnds(t, waits.instances));
+  const model::SliceTable& s = t.slices;
+  const auto sweep = [&](PathStateTimes* times, uint32_t thread) {
+    const auto begin = std::lower_bound(s.thread.begin(), s.thread.end(), thread);
+    const auto end = std::upper_bound(s.thread.begin(), s.thread.end(), thread);
+    times->AddSlices(thread, s, static_cast<size_t>(begin - s.thread.begin()),
+                     static_cast<size_t>(end - s.thread.begin()));
+    times->EndThread(thread);
+  };
+  PathStateTimes here(t, segments), there(t, segments);
+  sweep(&here, 0);
+  sweep(&there, 1);
+  sweep(&there, 2);
+  const std::string saved = there.Save();
+  EXPECT_FALSE(here.MergeSaved(saved.substr(0, saved.size() - 2)).ok());
+  ASSERT_TRUE(here.MergeSaved(saved).ok());
+  const CriticalPath path = here.Finish();
+  EXPECT_EQ(StateNs(t, path, "compute"), 3750);
+  EXPECT_EQ(StateNs(t, path, "MPI_Recv"), 250);
+  ASSERT_EQ(path.states.size(), 2u);  // nothing counted twice as outside every state
 }
 
 }  // namespace
