@@ -18,7 +18,8 @@ namespace {
 constexpr char kDescription[] =
     "parallax-mpi - parallax's analyses spread over the processes of an MPI job";
 
-constexpr char kCommandList[] = "(commands: stats, matrix, check, anomalies, waits, critical-path)";
+constexpr char kCommandList[] =
+    "(commands: stats, matrix, check, anomalies, waits, critical-path, report)";
 
 // Long enough for process 0 to merge a large parts directory and build its
 // index while the others wait (docs/distributed.md).
@@ -36,6 +37,7 @@ constexpr char kFooter[] =
     "  mpirun -np 4 parallax-mpi anomalies run.plx --top 20\n"
     "  mpirun -np 4 parallax-mpi waits run.plx --json\n"
     "  mpirun -np 4 parallax-mpi critical-path run.plx\n"
+    "  mpirun -np 4 parallax-mpi report run.plx\n"
     "\n"
     "Exit status: 0 success, 1 error (on any process), 2 bad usage.";
 
@@ -52,7 +54,8 @@ int main(int argc, char** argv) {
     return std::vector<plx::cli::Command>{
         plx::cli::AddStatsCommand(app, global), plx::cli::AddMatrixCommand(app, global),
         plx::cli::AddCheckCommand(app, global), plx::cli::AddAnomaliesCommand(app, global),
-        plx::cli::AddWaitsCommand(app, global), plx::cli::AddCriticalPathCommand(app, global)};
+        plx::cli::AddWaitsCommand(app, global), plx::cli::AddCriticalPathCommand(app, global),
+        plx::cli::AddReportCommand(app, global)};
   };
   double step_timeout = kStepTimeout;
   program.options = [&step_timeout](CLI::App& app) {

@@ -29,6 +29,8 @@
 #include "cli/progress.h"
 #include "cli/table.h"
 #include "cli/trace_input.h"
+#include "distributed/group.h"
+#include "distributed/spread_report.h"
 #include "store/stream_report.h"
 #include "time/causal_repair.h"
 
@@ -331,15 +333,20 @@ void Print(const model::Trace& trace, const ReportOptions& o, const Findings& f)
   }
 }
 
-// Above --memory: every finding from the trace store.
+// Above --memory (and always under parallax-mpi): every finding from the
+// trace store.
 Status ReportFromStore(const ReportOptions& o, const GlobalOptions& global,
                        const format::TraceFile& file) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<store::TraceStore> st, OpenStore(file, global));
   StatusOr<store::StreamedReport> streamed = [&] {
     StepProgress progress(global.progress, "analysing", 3);
-    return store::StreamReport(*st, {}, [&](std::string_view name) { progress.Step(name); });
+    const auto step = [&](std::string_view name) { progress.Step(name); };
+    // parallax-mpi: every pass spread over the processes.
+    if (global.group != nullptr) return distributed::SpreadReport(*st, *global.group, {}, step);
+    return store::StreamReport(*st, {}, step);
   }();
   PLX_ASSIGN_OR_RETURN(store::StreamedReport r, std::move(streamed));
+  if (global.group != nullptr && global.group->rank() != 0) return Status::Ok();
   Findings f;
   f.records = file.total_records();
   f.repair = std::move(r.repair);
@@ -357,7 +364,8 @@ Status ReportFromStore(const ReportOptions& o, const GlobalOptions& global,
 
 Status RunReport(const ReportOptions& o, const GlobalOptions& global) {
   PLX_ASSIGN_OR_RETURN(std::unique_ptr<format::TraceFile> file, OpenTrace(o.path, global));
-  if (!FitsInMemory(*file, global)) return ReportFromStore(o, global, *file);
+  if (global.group != nullptr || !FitsInMemory(*file, global))
+    return ReportFromStore(o, global, *file);
   PLX_ASSIGN_OR_RETURN(model::Trace trace, LoadModel(*file, global));
   Findings f;
   f.records = file->total_records();

@@ -209,6 +209,18 @@ bool Attempt(const TraceStore& store, int64_t horizon,
 
 }  // namespace
 
+std::vector<std::string> GatherOnFirst(PassSpread& spread, std::string mine) {
+  std::vector<std::string> to(static_cast<size_t>(spread.size()));
+  to[0] = std::move(mine);
+  std::vector<std::string> from = spread.Exchange(std::move(to));
+  if (spread.rank() != 0) from.clear();
+  return from;
+}
+
+std::vector<std::string> GatherOnAll(PassSpread& spread, const std::string& mine) {
+  return spread.Exchange(std::vector<std::string>(static_cast<size_t>(spread.size()), mine));
+}
+
 std::vector<std::unique_ptr<MessageConsumer>> RunMessagePass(
     const TraceStore& store, const std::function<std::unique_ptr<MessageConsumer>(size_t)>& make,
     const MessagePassOptions& options, const std::function<void(uint64_t, uint64_t)>& progress) {

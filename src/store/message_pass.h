@@ -57,6 +57,11 @@ class PassSpread {
   virtual bool AllOk(bool ok) = 0;
 };
 
+/// Every process's `mine`, by rank, on process 0; elsewhere none.
+std::vector<std::string> GatherOnFirst(PassSpread& spread, std::string mine);
+/// Every process's `mine`, by rank, on every process.
+std::vector<std::string> GatherOnAll(PassSpread& spread, const std::string& mine);
+
 struct MessagePassOptions {
   /// Per process when spread (a slab of N processes holds N times this).
   uint64_t slab_records = 4'000'000;

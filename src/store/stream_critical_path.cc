@@ -70,28 +70,42 @@ analysis::CriticalPath StreamCriticalPath(const TraceStore& store,
   return finder.Finish();
 }
 
-StatusOr<analysis::CriticalPath> StreamCriticalPathSpread(
-    const TraceStore& store, PassSpread& spread, const analysis::ThreadWaitEnds& ends,
-    const std::function<void(uint64_t, uint64_t)>& progress) {
-  const model::Trace& trace = store.trace();
+bool ShareCriticalPath(const TraceStore& store, PassSpread& spread,
+                       const analysis::ThreadWaitEnds& ends, const model::Trace& trace,
+                       std::vector<analysis::PathSegment>* segments) {
   const auto n = static_cast<size_t>(spread.size());
-  // Process 0 walks; every process gets the path (24 bytes a segment).
   std::vector<std::string> to(n);
   if (spread.rank() == 0) {
     std::string path;
     WirePutAll(&path, analysis::WalkCriticalPath(trace, ends));
     to.assign(n, path);
   }
-  std::vector<analysis::PathSegment> segments;
-  bool ok = true;
-  {
-    const std::vector<std::string> path = spread.Exchange(std::move(to));
-    WireReader in(path[0]);
-    ok = in.GetAll(&segments) && in.done();
-    for (const analysis::PathSegment& s : segments)
-      ok &= s.thread < store.threads();
-    if (!ok) segments.clear();  // still takes part in the last step
+  const std::vector<std::string> from = spread.Exchange(std::move(to));
+  segments->clear();
+  WireReader in(from[0]);
+  bool ok = in.GetAll(segments) && in.done();
+  for (const analysis::PathSegment& s : *segments)
+    ok &= s.thread < store.threads();
+  if (!ok) segments->clear();
+  return ok;
+}
+
+Status MergePathTimes(PassSpread& spread, CriticalPathFinder* finder) {
+  const std::vector<std::string> from = GatherOnFirst(spread, finder->Times().Save());
+  for (size_t r = 1; r < from.size(); ++r) {
+    const Status merged = finder->Times().MergeSaved(from[r]);
+    if (!merged.ok()) return Internal("process " + std::to_string(r) + ": " + merged.message());
   }
+  return Status::Ok();
+}
+
+StatusOr<analysis::CriticalPath> StreamCriticalPathSpread(
+    const TraceStore& store, PassSpread& spread, const analysis::ThreadWaitEnds& ends,
+    const std::function<void(uint64_t, uint64_t)>& progress) {
+  const model::Trace& trace = store.trace();
+  std::vector<analysis::PathSegment> segments;
+  // Cut: this process still takes part in the last step.
+  const bool ok = ShareCriticalPath(store, spread, ends, trace, &segments);
   CriticalPathFinder finder(store, std::move(segments), trace);
   std::vector<ChunkVisitor*> visitors;
   for (size_t w = 0; w < store.pool()->size(); ++w)
@@ -99,16 +113,10 @@ StatusOr<analysis::CriticalPath> StreamCriticalPathSpread(
   ThreadPassOptions options = WithProgress(progress);
   options.only = [&](uint32_t t) { return finder.OnPath(t) && spread.Decodes(t); };
   RunThreadPass(store, visitors, options);
-  to.assign(n, {});
-  to[0] = finder.Times().Save();
-  const std::vector<std::string> from = spread.Exchange(std::move(to));
+  const Status merged = MergePathTimes(spread, &finder);
   if (!ok) return Internal("the critical path process 0 sent is cut");
+  PLX_RETURN_IF_ERROR(merged);
   if (spread.rank() != 0) return analysis::CriticalPath{};
-  for (size_t r = 1; r < from.size(); ++r) {
-    const Status merged = finder.Times().MergeSaved(from[r]);
-    if (!merged.ok())
-      return Internal("process " + std::to_string(r) + ": " + std::string(merged.message()));
-  }
   return finder.Finish();
 }
 

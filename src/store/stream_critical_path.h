@@ -54,6 +54,16 @@ analysis::CriticalPath StreamCriticalPath(
     const std::function<void(uint64_t, uint64_t)>& progress = {},
     const std::vector<time::ThreadTimeMap>* maps = nullptr, const model::Trace* trace = nullptr);
 
+/// Spread: process 0 walks over `ends` (the others' are empty) on `trace`
+/// and every process gets the path's segments (24 bytes each); false when
+/// they came cut (then none).
+bool ShareCriticalPath(const TraceStore& store, PassSpread& spread,
+                       const analysis::ThreadWaitEnds& ends, const model::Trace& trace,
+                       std::vector<analysis::PathSegment>* segments);
+/// Spread: every process's Times() of the path (its threads swept) merged
+/// on process 0.
+Status MergePathTimes(PassSpread& spread, CriticalPathFinder* finder);
+
 /// Spread over the processes of an MPI job
 /// (distributed/spread_critical_path.h): process 0, which has every wait
 /// end (`ends`; StreamWaitsSpread with wait_ends), walks and hands every

@@ -16,6 +16,7 @@
 #include "analysis/wait_states.h"
 #include "base/status.h"
 #include "model/trace.h"
+#include "store/message_pass.h"
 #include "store/trace_store.h"
 #include "time/causal_repair.h"
 
@@ -48,5 +49,18 @@ StreamedReport StreamAnalyses(const TraceStore& store, time::RepairReport repair
                               const std::vector<time::ThreadTimeMap>& maps,
                               const AnalysesOptions& options = {},
                               const std::function<void(std::string_view)>& step = {});
+
+/// StreamAnalyses spread over the processes of an MPI job
+/// (distributed/spread_report.h): `maps` as distributed::SpreadRepair
+/// leaves them (process 0 all, the others their threads'). The wait
+/// states' pass spreads as StreamWaitsSpread's, the statistics and the
+/// anomalies' passes run over each process's threads, process 0 walks the
+/// critical path; process 0 has the report, the others (of their own
+/// threads only) nothing to print. An error on one process is one on all
+/// after the last step.
+StatusOr<StreamedReport> StreamAnalysesSpread(
+    const TraceStore& store, time::RepairReport repair,
+    const std::vector<time::ThreadTimeMap>& maps, PassSpread& spread,
+    const AnalysesOptions& options = {}, const std::function<void(std::string_view)>& step = {});
 
 }  // namespace plx::store

@@ -358,9 +358,7 @@ StatusOr<StreamedWaits> Run(const TraceStore& store, bool wait_ends,
       WirePutAll(&mine, ends[t]);
       std::vector<analysis::WaitEnd>().swap(ends[t]);
     }
-    std::vector<std::string> to(static_cast<size_t>(spread->size()));
-    to[0] = std::move(mine);
-    const std::vector<std::string> from = spread->Exchange(std::move(to));
+    const std::vector<std::string> from = GatherOnFirst(*spread, std::move(mine));
     if (cut) return Internal("the wait states' records from another process are cut");
     if (spread->rank() != 0) return StreamedWaits{};
     for (size_t r = 1; r < from.size(); ++r) {
@@ -398,8 +396,11 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
 StatusOr<StreamedWaits> StreamWaitsSpread(const TraceStore& store, PassSpread& spread,
                                           bool wait_ends,
                                           const std::function<void(uint64_t, uint64_t)>& progress,
-                                          size_t longest) {
-  return Run(store, wait_ends, progress, nullptr, nullptr, {}, {}, longest, &spread);
+                                          const std::vector<time::ThreadTimeMap>* maps,
+                                          const std::vector<analysis::UnclosedSlice>* unclosed,
+                                          const LockstepVisits& visits,
+                                          const std::function<void()>& restart, size_t longest) {
+  return Run(store, wait_ends, progress, maps, unclosed, visits, restart, longest, &spread);
 }
 
 }  // namespace plx::store

@@ -103,6 +103,8 @@ const std::vector<std::vector<std::string>>& Commands() {
       {"waits"},
       {"critical-path", "--json", "--top", "0"},
       {"critical-path"},
+      {"report", "--json", "--top", "0"},
+      {"report"},
   };
   return commands;
 }
