@@ -2,19 +2,21 @@
 """`parallax CMD` against `mpirun -np N parallax-mpi CMD` on the same trace.
 
   spread_stats.py --build DIR --trace T [--processes 1 2]
-                  [--commands stats matrix check anomalies] [--md FILE] [--json OUT]
+                  [--commands stats matrix check anomalies waits critical-path report]
+                  [--md FILE] [--json OUT]
 
-For each command (`stats`, `matrix`, `check` and `anomalies` unless told), runs
+For each command (all seven above unless told), runs
 `parallax CMD --json T` (every core), then for each N `mpirun -np N
 parallax-mpi CMD --json T --threads C/N` (the machine's C cores dealt out),
 each process under /usr/bin/time for its peak resident memory. An untimed
 `parallax stats` first makes sure the trace's index exists, so every timed
 run reads it. `check` keeps the causal repair it computes in the index, so
 each run of it gets a copy of an index without one (built once by an
-untimed `parallax info`) and computes the repair. Checks that every
-output is the one-process output and reports wall
-seconds, events per second and the largest peak memory of a process. With
---md, rewrites the table between the SPREAD markers of that file.
+untimed `parallax info`) and computes the repair (so does `report`). Checks
+that every output is the one-process output and reports wall seconds,
+events per second and the largest peak memory of a process. With --md,
+rewrites the table between the SPREAD markers of that file; the rows of
+commands not measured in this run stay as they were.
 """
 import argparse
 import datetime
@@ -32,7 +34,8 @@ import mpi_runs  # noqa: E402  (bench/mpi_runs.py)
 import report  # noqa: E402  (bench/report.py)
 
 BEGIN, END = "<!-- BEGIN SPREAD -->", "<!-- END SPREAD -->"
-REPAIRS = {"check"}  # commands that keep the causal repair in the index
+REPAIRS = {"check", "report"}  # commands that keep the causal repair in the index
+COMMANDS = ["stats", "matrix", "check", "anomalies", "waits", "critical-path", "report"]
 
 
 def timed(cmd, work, env=None):
@@ -94,11 +97,25 @@ def measure(build, trace, processes, commands):
     return {"trace": os.path.basename(trace), "events": events, "rows": rows}
 
 
-def table(result, cpus):
+def kept_rows(md, measured):
+    """The table rows of `md`'s SPREAD table whose command was not measured."""
+    if not md or not os.path.exists(md):
+        return []
+    text = open(md, encoding="utf-8").read()
+    if BEGIN not in text or END not in text:
+        return []
+    rows = []
+    for line in text.split(BEGIN, 1)[1].split(END, 1)[0].splitlines():
+        if line.startswith("| `") and line.split("`")[1].split()[-1] not in measured:
+            rows.append(line)
+    return rows
+
+
+def table(result, cpus, kept=()):
     out = [f"Measured {datetime.date.today()} on {cpus} CPUs (`bench/spread_stats.py`; one run "
            f"each; trace {result['trace']}, {result['events'] / 1e6:,.0f} M events, index "
-           "present; `check` computes the causal repair in every run; peak memory: the largest "
-           "of the processes, mapped file pages included). "
+           "present; `check` and `report` compute the causal repair in every run; peak "
+           "memory: the largest of the processes, mapped file pages included). "
            "Every output is the one-process output.", "",
            "| program | processes × threads | wall | events/s | peak memory per process |",
            "|---|---:|---:|---:|---:|"]
@@ -106,7 +123,11 @@ def table(result, cpus):
         out.append(f"| `{r['program']} {r['command']}` | {r['processes']} × {r['threads']} | "
                    f"{r['seconds']:.1f} s | {r['events_per_second'] / 1e6:.0f} M/s | "
                    f"{r['peak_kb'] / 1024:.0f} MiB |")
-    return "\n".join(out) + "\n"
+    # In the order of COMMANDS, each command's rows together.
+    order = {c: i for i, c in enumerate(COMMANDS)}
+    rows = out[4:] + list(kept)
+    rows.sort(key=lambda line: order.get(line.split("`")[1].split()[-1], len(order)))
+    return "\n".join(out[:4] + rows) + "\n"
 
 
 def main():
@@ -114,14 +135,14 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--trace", required=True)
     ap.add_argument("--processes", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--commands", nargs="+",
-                    default=["stats", "matrix", "check", "anomalies"])
+    ap.add_argument("--commands", nargs="+", default=COMMANDS)
     ap.add_argument("--md")
     ap.add_argument("--json")
     a = ap.parse_args()
     result = measure(os.path.abspath(a.build), os.path.abspath(a.trace), a.processes,
                      a.commands)
-    report.publish(table(result, os.cpu_count()), (BEGIN, END), a.md, a.json, result)
+    kept = kept_rows(a.md, set(a.commands))
+    report.publish(table(result, os.cpu_count(), kept), (BEGIN, END), a.md, a.json, result)
 
 
 if __name__ == "__main__":
