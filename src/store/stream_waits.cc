@@ -1,7 +1,10 @@
-// StreamWaitStates: each partition's consumer turns pairs into candidate
-// waits for both rows, posted to the rows' threads; after each slab every
-// thread settles its rows in order, merging runs of one call's candidates
-// as AddWait does; collective instances give their members' waits.
+// StreamWaits: each partition's consumer turns pairs into candidate waits
+// for both rows, posted to the rows' threads; after each slab every thread
+// settles its rows in order, merging runs of one call's candidates as
+// AddWait does; collective instances give their members' waits. Spread
+// over processes, the candidates for threads decoded elsewhere travel to
+// their decoder after each slab (ShareSlab), and process 0 alone groups
+// the collectives.
 #include "store/stream_waits.h"
 
 #include <algorithm>
