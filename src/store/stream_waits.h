@@ -44,10 +44,10 @@ StreamedWaits StreamWaits(const TraceStore& store, bool wait_ends,
 /// StreamWaits spread over the processes of an MPI job
 /// (distributed/spread_waits.h); `maps` then holds at least the maps of
 /// the threads this process decodes, and `visits` see only their chunks.
-/// Each process
-/// settles its threads' rows: the pairs it joins resolve rows of other
-/// processes' threads, which go to their decoder after every slab, as its
-/// threads' collective records go to process 0, which alone groups them.
+/// Each process settles its threads' rows: the pairs it joins resolve rows
+/// of other processes' threads, which go to their decoder after every
+/// slab, as its threads' collective records go to process 0, which alone
+/// groups them.
 /// Process 0 gets every process's totals, the deadlocks' records and (with
 /// `wait_ends`) the wait ends at the end, and the answer; elsewhere it is
 /// empty.
