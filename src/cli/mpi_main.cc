@@ -19,7 +19,7 @@ constexpr char kDescription[] =
     "parallax-mpi - parallax's analyses spread over the processes of an MPI job";
 
 constexpr char kCommandList[] =
-    "(commands: stats, matrix, check, anomalies, waits, critical-path, report)";
+    "(commands: stats, matrix, check, anomalies, waits, critical-path, report, serve)";
 
 // Long enough for process 0 to merge a large parts directory and build its
 // index while the others wait (docs/distributed.md).
@@ -38,6 +38,7 @@ constexpr char kFooter[] =
     "  mpirun -np 4 parallax-mpi waits run.plx --json\n"
     "  mpirun -np 4 parallax-mpi critical-path run.plx\n"
     "  mpirun -np 4 parallax-mpi report run.plx\n"
+    "  mpirun -np 4 parallax-mpi serve run.plx --no-browser\n"
     "\n"
     "Exit status: 0 success, 1 error (on any process), 2 bad usage.";
 
@@ -52,10 +53,10 @@ int main(int argc, char** argv) {
   program.footer = kFooter;
   program.commands = [](CLI::App& app, const plx::cli::GlobalOptions& global) {
     return std::vector<plx::cli::Command>{
-        plx::cli::AddStatsCommand(app, global), plx::cli::AddMatrixCommand(app, global),
-        plx::cli::AddCheckCommand(app, global), plx::cli::AddAnomaliesCommand(app, global),
-        plx::cli::AddWaitsCommand(app, global), plx::cli::AddCriticalPathCommand(app, global),
-        plx::cli::AddReportCommand(app, global)};
+        plx::cli::AddStatsCommand(app, global),  plx::cli::AddMatrixCommand(app, global),
+        plx::cli::AddCheckCommand(app, global),  plx::cli::AddAnomaliesCommand(app, global),
+        plx::cli::AddWaitsCommand(app, global),  plx::cli::AddCriticalPathCommand(app, global),
+        plx::cli::AddReportCommand(app, global), plx::cli::AddServeCommand(app, global)};
   };
   double step_timeout = kStepTimeout;
   program.options = [&step_timeout](CLI::App& app) {

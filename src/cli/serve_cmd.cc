@@ -19,6 +19,8 @@
 
 #include "base/strings.h"
 #include "cli/command.h"
+#include "cli/serve_setup.h"
+#include "cli/spread_serve.h"
 #include "cli/trace_input.h"
 #include "server/http/http_server.h"
 #include "server/http/trace_loader.h"
@@ -27,21 +29,6 @@
 
 namespace plx::cli {
 namespace {
-
-struct ServeOptions {
-  std::vector<std::string> paths;
-  std::string bind = "127.0.0.1";
-  uint16_t port = 0;
-  std::string token;
-  std::string web_dir;
-  bool no_browser = false;
-  bool open_browser = false;  // view: true
-  std::string listen;         // live: HOST:PORT
-  double window_seconds = 60;
-  std::string window_bytes = "1G";
-  int update_ms = 100;
-  std::vector<std::string> source_dirs;  // each may be DIR:DIR:...
-};
 
 // "HOST:PORT", "[V6]:PORT" or ":PORT" (127.0.0.1).
 Status ParseListen(const std::string& text, std::string* host, uint16_t* port) {
@@ -101,36 +88,8 @@ bool OpenBrowser(const std::string& url) {
   return true;
 }
 
-std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressInfo& p,
-                      double seconds) {
-  switch (p.status) {
-    case server::LoadStatus::kReady:
-      if (p.phase == "recorded")
-        return fmt::format(
-            "parallax: {}: ready on the recorded times ({:.1f} s); repairing causality meanwhile",
-            t.name(), seconds);
-      if (p.phase == "repaired")
-        return fmt::format(
-            "parallax: {}: causal repair done, serving the repaired times ({:.1f} s)", t.name(),
-            seconds);
-      return fmt::format("parallax: {}: ready ({:.1f} s)", t.name(), seconds);
-    case server::LoadStatus::kFailed:
-      return fmt::format("parallax: {}: cannot load: {}", t.name(), p.error);
-    case server::LoadStatus::kLoading:
-      break;
-  }
-  static const std::pair<const char*, const char*> kPhases[] = {
-      {"load", "reading the file"},
-      {"repair", "repairing causality"},
-      {"index", "building the timeline index"},
-      {"analyse", "computing statistics"},
-      {"summary", "summarising the timeline"}};
-  for (const auto& [name, text] : kPhases)
-    if (p.phase == name) return fmt::format("parallax: {}: {}", t.name(), text);
-  return fmt::format("parallax: {}: {}", t.name(), p.phase);
-}
-
 Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
+  if (global.group != nullptr) return RunSpreadServe(o, global);
   std::vector<std::string> paths = o.paths;
   const bool live = !o.listen.empty();
   std::string live_host;
@@ -143,19 +102,9 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
     if (o.update_ms < 1 || o.update_ms > 60000)
       return InvalidArgument("--update-ms: must be 1..60000");
   }
-  if (paths.empty() && !live) {
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(".", ec))
-      if (entry.is_regular_file() && entry.path().extension() == ".plx")
-        paths.push_back(entry.path().filename().string());
-    std::sort(paths.begin(), paths.end());
-    if (paths.empty())
-      return InvalidArgument("no FILE given and no .plx file in the current directory");
+  if (!paths.empty() || !live) {
+    PLX_ASSIGN_OR_RETURN(paths, ServePaths(o));
   }
-  // A directory is a parts directory or an OTF2 archive: read from a kept copy.
-  for (const std::string& path : paths)
-    if (!std::filesystem::is_regular_file(path) && !std::filesystem::is_directory(path))
-      return NotFound(path + ": no such file");
 
   // SIGINT and SIGTERM are waited for below; block them before any thread
   // starts so that every thread inherits the mask.
@@ -167,44 +116,8 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
   signal(SIGPIPE, SIG_IGN);
 
   server::TraceStore store;
-  std::vector<std::string> source_dirs;
-  for (const std::string& list : o.source_dirs) {
-    for (std::string_view rest = list; !rest.empty();) {
-      const std::string dir(NextToken(&rest, ':'));
-      if (dir.empty()) continue;
-      if (!std::filesystem::is_directory(dir))
-        return NotFound("--source-dir: " + dir + ": no such folder");
-      source_dirs.push_back(std::filesystem::absolute(dir).lexically_normal().string());
-    }
-  }
-  store.SetSourceDirs(std::move(source_dirs));
   std::mutex print_mu;
-  for (const std::string& path : paths) {
-    // Above --memory, a trace is served from its file (docs/memory.md).
-    server::StoreServing serving;
-    serving.pool = global.pool();
-    serving.memory_bytes = global.resources().Memory();
-    serving.index.enabled = !global.no_index;
-    serving.index.dir = global.index_dir;
-    serving.warn = [&print_mu, path](const std::string& line) {
-      std::lock_guard lock(print_mu);
-      fmt::print(stderr, "parallax: warning: {}\n", EscapeControl(path + ": " + line));
-    };
-    const store::IndexSettings index = serving.index;
-    server::ServedTrace& served = store.Add(path);
-    served.ServeLargeFromFile(std::move(serving), MaxRecordsInMemory(global));
-    // Parts directories and other formats: a kept copy, made on first open.
-    served.ResolveWith([index](const std::string& p, const auto& progress,
-                               std::vector<std::string>* problems) -> StatusOr<std::string> {
-      PLX_ASSIGN_OR_RETURN(
-          ResolvedTrace r,
-          ResolveTrace(p, index, [&](std::string_view step, uint64_t done, uint64_t total) {
-            progress(step == "merging the parts" ? "merge" : "import", done, total);
-          }));
-      *problems = std::move(r.problems);
-      return r.path;
-    });
-  }
+  PLX_RETURN_IF_ERROR(AddServedTraces(paths, o, global, &store, &print_mu));
   server::ServerOptions options;
   options.bind = o.bind;
   options.port = o.port;

@@ -26,6 +26,10 @@ class Group {
   virtual std::vector<std::string> Exchange(std::vector<std::string> to) = 0;
   /// Whether `ok` holds on every process (each learns the answer).
   virtual bool AllOk(bool ok) = 0;
+  /// Process 0's `message` to every process (elsewhere `message` is
+  /// ignored). With `idle`, the others wait for it without the step
+  /// timeout: a server's processes waiting for its next request.
+  virtual std::string Broadcast(std::string message, bool idle) = 0;
 };
 
 }  // namespace plx::distributed

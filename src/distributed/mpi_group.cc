@@ -4,6 +4,7 @@
 // process sends and receives at most 1 GiB in all. Each collective is the
 // non-blocking one, tested until done: the wait polls (sleeping up to a
 // millisecond between tests once it has lasted), so it can give up.
+// Broadcast: the size, then the bytes with MPI_Ibcast in pieces of 1 GiB.
 #include "distributed/mpi_group.h"
 
 #include <mpi.h>
@@ -19,7 +20,10 @@
 namespace plx::distributed {
 
 MpiGroup::MpiGroup(int* argc, char*** argv) {
-  MPI_Init(argc, argv);
+  // Serialized: `parallax-mpi serve` takes its steps on the threads that
+  // answer requests, one at a time.
+  int provided = 0;
+  MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
@@ -42,7 +46,7 @@ MpiGroup::~MpiGroup() {
   MPI_Finalize();
 }
 
-void MpiGroup::Wait(void* request, const char* step) {
+void MpiGroup::Wait(void* request, const char* step, bool idle) {
   using Clock = std::chrono::steady_clock;
   auto* r = static_cast<MPI_Request*>(request);
   const Clock::time_point start = Clock::now();
@@ -56,7 +60,7 @@ void MpiGroup::Wait(void* request, const char* step) {
       waited_s_ += waited;
       return;
     }
-    if (timeout_s_ > 0 && waited > timeout_s_) {
+    if (!idle && timeout_s_ > 0 && waited > timeout_s_) {
       std::fprintf(stderr,
                    "parallax-mpi: process %d: error: waited %.0f s for the other processes in "
                    "a step (%s): one of them stopped or is stuck (--step-timeout); ending the "
@@ -179,6 +183,26 @@ bool MpiGroup::AllOk(bool ok) {
   MPI_Iallreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD, &request);
   Wait(&request, "agreeing whether every process succeeded");
   return all != 0;
+}
+
+}  // namespace plx::distributed
+
+namespace plx::distributed {
+
+std::string MpiGroup::Broadcast(std::string message, bool idle) {
+  uint64_t size = message.size();
+  MPI_Request request;
+  MPI_Ibcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &request);
+  Wait(&request, "waiting for process 0", idle);
+  message.resize(size);
+  if (rank_ != 0) gathered_received_ += size;
+  constexpr uint64_t kPiece = uint64_t{1} << 30;
+  for (uint64_t at = 0; at < size; at += kPiece) {
+    MPI_Ibcast(message.data() + at, static_cast<int>(std::min(kPiece, size - at)), MPI_BYTE, 0,
+               MPI_COMM_WORLD, &request);
+    Wait(&request, "receiving process 0's message");
+  }
+  return message;
 }
 
 }  // namespace plx::distributed

@@ -27,13 +27,14 @@ class MpiGroup : public Group {
   std::vector<std::string> Gather(std::string mine) override;
   std::vector<std::string> Exchange(std::vector<std::string> to) override;
   bool AllOk(bool ok) override;
+  std::string Broadcast(std::string message, bool idle) override;
   /// Seconds a step waits for the others; 0: no limit.
   void set_step_timeout(double seconds) { timeout_s_ = seconds; }
 
  private:
   // Waits for `request` (a step's collective), or ends the job past the
-  // timeout with a message naming `step`.
-  void Wait(void* request, const char* step);
+  // timeout with a message naming `step` (never when `idle`).
+  void Wait(void* request, const char* step, bool idle = false);
 
   int rank_ = 0, size_ = 1;
   double timeout_s_ = 0;

@@ -115,9 +115,7 @@ ApiResponse Series(ServedTrace& served, const QueryParams& q) {
     s.from = edges[static_cast<size_t>(b)];
     s.to = edges[static_cast<size_t>(b) + 1];
     s.threads = chosen;
-    const analysis::StateStatsReport report = served.from_store()
-                                                  ? served.store_timeline().SelectionStats(s).report
-                                                  : analysis::ComputeStateStats(t, &s);
+    const analysis::StateStatsReport report = served.SelectionStats(s, false).report;
     for (uint32_t th = 0; th < report.threads.size() && th < t.threads.size(); ++th) {
       if (!chosen[th]) continue;
       const uint32_t r = processes ? t.threads[th].process : th;

@@ -46,18 +46,6 @@ Json DroppedJson(const live::WindowDropped& d) {
               {"states", std::move(list)}};
 }
 
-// The statistics of a selection: over the model, or a pass over the chunks
-// of its rows (a trace served from its file).
-store::StreamedStateStats SelectionStats(ServedTrace& served, const analysis::Selection& selection,
-                                         bool callsites) {
-  if (served.from_store()) return served.store_timeline().SelectionStats(selection);
-  const model::Trace& t = served.trace();
-  store::StreamedStateStats out;
-  out.report = analysis::ComputeStateStats(t, &selection);
-  if (callsites) out.callsites = analysis::ComputeCallsiteStats(t, &selection);
-  return out;
-}
-
 }  // namespace
 
 ApiResponse Stats(ServedTrace& served, const QueryParams& q) {
@@ -75,7 +63,7 @@ ApiResponse Stats(ServedTrace& served, const QueryParams& q) {
   const auto selection = SelectionParams(t, q);
   if (!selection.ok()) return StatusResponse(selection.status());
   std::optional<store::StreamedStateStats> selected;
-  if (*selection) selected = SelectionStats(served, **selection, *callsites);
+  if (*selection) selected = served.SelectionStats(**selection, *callsites);
   const analysis::StateStatsReport& report = selected ? selected->report : served.stats();
   const analysis::StateStatsScope* scope = &report.all;
   std::string name = "all";

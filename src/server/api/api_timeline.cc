@@ -168,8 +168,7 @@ ApiResponse Tile(ServedTrace& served, const QueryParams& q) {
   request.counters = *counters;
   ApiResponse r;
   r.content_type = "application/octet-stream";
-  const Status status = served.from_store() ? served.store_timeline().Tile(request, &r.body)
-                                            : BuildTile(served.index(), request, &r.body);
+  const Status status = served.Tile(request, &r.body);
   if (!status.ok()) return StatusResponse(status);
   return r;
 }
@@ -205,8 +204,7 @@ ApiResponse Rowmap(ServedTrace& served, const QueryParams& q) {
   ApiResponse r;
   r.content_type = "application/octet-stream";
   const TileSource tiles = [&served](const TileRequest& t, std::string* out) {
-    return served.from_store() ? served.store_timeline().Tile(t, out)
-                               : BuildTile(served.index(), t, out);
+    return served.Tile(t, out);
   };
   const Status status = BuildRowmap(request, tiles, &r.body);
   if (!status.ok()) return StatusResponse(status);

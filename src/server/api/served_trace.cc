@@ -53,7 +53,8 @@ void ServedTrace::SetProgress(const std::string& phase, uint64_t done, uint64_t 
   if (on_progress_) on_progress_(copy);
 }
 
-void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_progress) {
+void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_progress,
+                       bool warm_analyses) {
   on_progress_ = on_progress;
   std::string file = path_;
   if (resolver_) {
@@ -72,7 +73,36 @@ void ServedTrace::Load(const std::function<void(const LoadProgressInfo&)>& on_pr
   }
   SetProgress("load", 0, 0);
   file_ = file;
-  LoadOpened(format::TraceFile::Open(file), true);
+  LoadOpened(format::TraceFile::Open(file), warm_analyses);
+}
+
+Status ServedTrace::Tile(const TileRequest& request, std::string* out) const {
+  if (spread_ != nullptr) {
+    PLX_RETURN_IF_ERROR(CheckTileRequest(
+        request, static_cast<uint32_t>(trace().threads.size()),
+        from_store() ? store_timeline().counter_tracks().size() : index().counter_tracks().size()));
+    return spread_->Tile(*this, request, out);
+  }
+  return DrawTile(request, out);
+}
+
+store::StreamedStateStats ServedTrace::SelectionStats(const analysis::Selection& selection,
+                                                      bool callsites) const {
+  if (from_store())
+    return spread_ != nullptr ? spread_->SelectionStats(*this, selection)
+                              : store_timeline().SelectionStats(selection);
+  store::StreamedStateStats out;
+  out.report = analysis::ComputeStateStats(trace_, &selection);
+  if (callsites) out.callsites = analysis::ComputeCallsiteStats(trace_, &selection);
+  return out;
+}
+
+Status ServedTrace::DrawTile(const TileRequest& request, std::string* out) const {
+  return from_store() ? store_timeline().Tile(request, out) : BuildTile(index(), request, out);
+}
+
+TileOrder ServedTrace::TileOrderOf(const TileRequest& request) const {
+  return from_store() ? store_timeline().Order(request) : RequestOrder(request);
 }
 
 TraceQueries* ServedTrace::queries() {

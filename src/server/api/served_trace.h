@@ -26,8 +26,10 @@
 #include "server/api/live_status.h"
 #include "server/api/live_tally.h"
 #include "server/timeline/replay_index.h"
+#include "server/timeline/tile_builder.h"
 #include "server/timeline/store_timeline.h"
 #include "server/timeline/timeline_index.h"
+#include "store/stream_stats.h"
 #include "time/causal_repair.h"
 #include "time/logical_clocks.h"
 #include "time/message_pairs.h"
@@ -54,6 +56,20 @@ struct LoadProgressInfo {
 };
 
 class TraceQueries;
+class ServedTrace;
+
+/// What the processes of a spread server (`parallax-mpi serve`) compute
+/// together for process 0, which answers the API.
+class ServedSpread {
+ public:
+  virtual ~ServedSpread() = default;
+  /// The tile of `request` (checked) of `trace`.
+  virtual Status Tile(const ServedTrace& trace, const TileRequest& request, std::string* out) = 0;
+  /// The statistics of what `selection` covers in `trace`, served from its
+  /// file.
+  virtual store::StreamedStateStats SelectionStats(const ServedTrace& trace,
+                                                   const analysis::Selection& selection) = 0;
+};
 
 class ServedTrace {
  public:
@@ -71,7 +87,10 @@ class ServedTrace {
   /// called with every change of phase, at most ~10 times a second within a
   /// phase, and once when the trace is ready or failed. Once ready, it goes on
   /// to compute the analyses of the diagnostics panel before it returns.
-  void Load(const std::function<void(const LoadProgressInfo&)>& on_progress);
+  /// Without `warm_analyses`, the analyses are left to their first use
+  /// (a spread server's other processes draw tiles only).
+  void Load(const std::function<void(const LoadProgressInfo&)>& on_progress,
+            bool warm_analyses = true);
   /// Loads a trace image held in memory (a live snapshot: the bytes of a .plx
   /// file) as Load() loads the file, but leaves every analysis to its first use.
   /// With `cache` (the live server's), only what is new since the image the
@@ -123,6 +142,23 @@ class ServedTrace {
   /// Served from the file: the part of the analyses being made (empty
   /// before they start; StoreTimeline::analyses() tells when they are done).
   std::string analysing() const;
+
+  /// The tile of `request` (checked): drawn here (BuildTile, or
+  /// StoreTimeline::Tile from the file), or by the processes of a spread
+  /// server (SpreadTiles).
+  Status Tile(const TileRequest& request, std::string* out) const;
+  /// Draws the tile of `request` here, whatever SpreadTiles says.
+  Status DrawTile(const TileRequest& request, std::string* out) const;
+  /// The order of the rows and counter tracks in DrawTile's tiles.
+  TileOrder TileOrderOf(const TileRequest& request) const;
+  /// The statistics of what `selection` covers (with the call-site rows
+  /// when `callsites`): from the model, or a pass over its threads' chunks
+  /// (served from the file; spread over the processes of a spread server).
+  store::StreamedStateStats SelectionStats(const analysis::Selection& selection,
+                                           bool callsites) const;
+  /// `parallax-mpi serve`: Tile() and SelectionStats() from the file ask
+  /// `spread` (set before any request; it outlives the trace).
+  void Spread(ServedSpread* spread) { spread_ = spread; }
 
   /// SQL over the trace (/query), made on first use once ready; null for a
   /// trace that has no file (a live snapshot).
@@ -183,6 +219,7 @@ class ServedTrace {
   std::unique_ptr<live::WindowDropped> dropped_;
   std::unique_ptr<StoreServing> serving_;
   Resolver resolver_;
+  ServedSpread* spread_ = nullptr;
   uint64_t max_records_ = 0;
   std::atomic<bool> from_store_{false};
   mutable std::mutex store_mu_;

@@ -211,31 +211,52 @@ void StoreTimeline::SummaryTile(const TileRequest& request, const std::vector<ui
   }
 }
 
-Status StoreTimeline::Tile(const TileRequest& request, std::string* out) const {
+StoreTimeline::TileRows StoreTimeline::SplitTile(const TileRequest& request) const {
   const uint32_t threads = static_cast<uint32_t>(summary_.threads.size());
-  PLX_RETURN_IF_ERROR(CheckTileRequest(request, threads, tracks_.size()));
   const double pixel = (request.to - request.from) / request.width;
   std::vector<uint8_t> fine_row(threads, 0), seen(threads, 0);
-  std::vector<uint32_t> coarse, fine;
+  TileRows r;
   for (uint32_t row : request.rows) {
     if (seen[row]) continue;
     seen[row] = 1;
     const store::ThreadSummary& ts = summary_.threads[row];
     // Buckets up to two pixels wide are drawn from the summary.
     if (2 * pixel >= static_cast<double>(ts.instants.bucket_ns)) {
-      coarse.push_back(row);
+      r.coarse.push_back(row);
     } else {
-      fine.push_back(row);
+      r.fine.push_back(row);
       fine_row[row] = 1;
     }
   }
-  std::vector<uint32_t> coarse_tracks, fine_tracks;
   for (uint32_t track : request.counters)
-    (fine_row[tracks_[track].thread] ? fine_tracks : coarse_tracks).push_back(track);
+    (fine_row[tracks_[track].thread] ? r.fine_tracks : r.coarse_tracks).push_back(track);
+  return r;
+}
 
+TileOrder StoreTimeline::Order(const TileRequest& request) const {
+  TileRows r = SplitTile(request);
+  TileOrder order;
+  order.rows = std::move(r.fine);
+  order.rows.insert(order.rows.end(), r.coarse.begin(), r.coarse.end());
+  order.tracks = std::move(r.fine_tracks);
+  order.tracks.insert(order.tracks.end(), r.coarse_tracks.begin(), r.coarse_tracks.end());
+  return order;
+}
+
+Status StoreTimeline::Tile(const TileRequest& request, std::string* out) const {
+  const uint32_t threads = static_cast<uint32_t>(summary_.threads.size());
+  PLX_RETURN_IF_ERROR(CheckTileRequest(request, threads, tracks_.size()));
+  TileRows r = SplitTile(request);
+  // A spread server's process draws its own rows only.
+  const auto elsewhere = [&](uint32_t row) { return !request.Here(row); };
+  const auto track_elsewhere = [&](uint32_t track) { return !request.Here(tracks_[track].thread); };
+  std::erase_if(r.fine, elsewhere);
+  std::erase_if(r.coarse, elsewhere);
+  std::erase_if(r.fine_tracks, track_elsewhere);
+  std::erase_if(r.coarse_tracks, track_elsewhere);
   TileRecords records;
-  if (!fine.empty()) FineTile(request, fine, fine_tracks, &records);
-  SummaryTile(request, coarse, coarse_tracks, &records);
+  if (!r.fine.empty()) FineTile(request, r.fine, r.fine_tracks, &records);
+  SummaryTile(request, r.coarse, r.coarse_tracks, &records);
   AppendTile(request, records, out);
   return Status::Ok();
 }

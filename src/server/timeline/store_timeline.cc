@@ -126,9 +126,15 @@ uint64_t StoreTimeline::sends() const {
 
 store::StreamedStateStats StoreTimeline::SelectionStats(
     const analysis::Selection& selection) const {
-  const analysis::StateStatsBuilder builder =
-      store::StreamStateStatsBuilder(*store_, store::WithProgress({}, &maps_), &defs_, &selection);
+  const analysis::StateStatsBuilder builder = SelectionStatsBuilder(selection, {});
   return {builder.Report(), builder.CallsiteRows()};
+}
+
+analysis::StateStatsBuilder StoreTimeline::SelectionStatsBuilder(
+    const analysis::Selection& selection, const std::function<bool(uint32_t)>& only) const {
+  store::ThreadPassOptions options = store::WithProgress({}, &maps_);
+  options.only = only;
+  return store::StreamStateStatsBuilder(*store_, options, &defs_, &selection);
 }
 
 analysis::CommMatrix StoreTimeline::SelectionMatrix(const analysis::Selection& selection) const {

@@ -95,8 +95,11 @@ class StoreTimeline {
   const std::vector<TimelineIndex::CounterTrack>& counter_tracks() const { return tracks_; }
 
   /// The tile of `request` (as BuildTile; no arrows: messages are not
-  /// paired without the whole trace).
+  /// paired without the whole trace). Rows drawn from their chunks come
+  /// first, then those drawn from the summary (Order).
   Status Tile(const TileRequest& request, std::string* out) const;
+  /// The order of Tile's rows and counter tracks (MergeTileParts).
+  TileOrder Order(const TileRequest& request) const;
 
   /// The definitions with the rows of `table` (slices or instants, and the
   /// texts) of the chunk that holds global row `id`, on the repaired times;
@@ -127,6 +130,10 @@ class StoreTimeline {
   /// The statistics of what `selection` covers (repaired ns), from a pass
   /// over the chunks of its threads.
   store::StreamedStateStats SelectionStats(const analysis::Selection& selection) const;
+  /// Its builder over the threads `only` accepts (all without it): a spread
+  /// server's process's part, merged by bytes (StateStatsBuilder::Save).
+  analysis::StateStatsBuilder SelectionStatsBuilder(
+      const analysis::Selection& selection, const std::function<bool(uint32_t)>& only) const;
   /// The message matrix of what `selection` covers: a message pass.
   analysis::CommMatrix SelectionMatrix(const analysis::Selection& selection) const;
 
@@ -226,6 +233,12 @@ class StoreTimeline {
                TileRecords* out) const;
   void FineCounter(const tile_internal::Frame& f, uint32_t track, const RowWindow& w,
                    TileRecords* out) const;
+  // A tile's rows and counter tracks (each row once), drawn from their
+  // chunks (fine) or from the summary (coarse), in the request's order.
+  struct TileRows {
+    std::vector<uint32_t> fine, coarse, fine_tracks, coarse_tracks;
+  };
+  TileRows SplitTile(const TileRequest& request) const;
   // The records of `rows` from the summary.
   void SummaryTile(const TileRequest& request, const std::vector<uint32_t>& rows,
                    const std::vector<uint32_t>& tracks, TileRecords* out) const;

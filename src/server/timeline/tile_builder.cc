@@ -109,7 +109,7 @@ void TileWriter::Arrows(const std::vector<uint8_t>& requested) {
     }
   };
   for (uint32_t row = 0; row < requested.size(); ++row) {
-    if (!requested[row]) continue;
+    if (!requested[row] || !request_.Here(row)) continue;
     for (uint32_t c = index_.channels_from_begin(row); c < index_.channels_from_end(row); ++c)
       channel(channels[c]);
     for (uint32_t c : index_.channels_to(row))
@@ -117,6 +117,7 @@ void TileWriter::Arrows(const std::vector<uint8_t>& requested) {
   }
   // Long (and negative-latency) messages sent outside the window that still
   // cross it.
+  if (!request_.long_arrows) return;
   const model::MessageTable& m = trace_.messages;
   for (uint64_t k : index_.long_arrows()) {
     const double s = send(k), r = recv(k);
@@ -200,17 +201,18 @@ Status BuildTile(const TimelineIndex& index, const TileRequest& request, std::st
   for (uint32_t row : request.rows) {
     if (requested[row]) continue;  // asked twice: drawn once
     requested[row] = 1;
-    writer.Slices(row);
+    if (request.Here(row)) writer.Slices(row);
   }
-  std::fill(requested.begin(), requested.end(), 0);
-  for (uint32_t row : request.rows) {
-    if (requested[row]) continue;
+  for (uint32_t row : request.rows)
+    if (requested[row] == 1 && request.Here(row)) {
+      requested[row] = 2;
+      writer.Instants(row);
+    }
+  for (uint32_t row : request.rows)
     requested[row] = 1;
-    writer.Instants(row);
-  }
   if (request.arrows) writer.Arrows(requested);
   for (uint32_t track : request.counters)
-    writer.Counter(track);
+    if (request.Here(index.counter_tracks()[track].thread)) writer.Counter(track);
   writer.Append(out);
   return Status::Ok();
 }
