@@ -9,16 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "server/api/api_response.h"
 #include "server/api/served_trace.h"
 
 namespace plx::server {
-
-struct ApiResponse {
-  int status = 200;
-  std::string content_type = "application/json";
-  std::string body;
-  bool retry_after = false;  // 503 while loading: the client should retry in a second
-};
 
 /// The traces of one server, each with a URL-safe id made from its file name.
 /// A live trace's entry is replaced by each newer snapshot while requests go

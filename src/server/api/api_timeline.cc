@@ -224,6 +224,9 @@ ApiResponse Details(ServedTrace& served, const QueryParams& q) {
                                     "' is served from its file");
     const StoreTimeline& st = served.store_timeline();
     const store::TableIndex table = *kind == "slice" ? store::kSlices : store::kInstants;
+    if (std::optional<ApiResponse> owner =
+            served.AskOwner(table, row, "details", "kind=" + *kind + "&id=" + std::to_string(row)))
+      return *std::move(owner);
     uint32_t local = 0;
     const std::optional<model::Trace> chunk = st.RowsAround(table, row, &local);
     if (!chunk)

@@ -8,6 +8,7 @@
 #include "format/trace_file.h"
 #include "model/load_trace.h"
 #include "server/api/trace_queries.h"
+#include "store/row_fetch.h"
 
 namespace plx::server {
 
@@ -84,6 +85,15 @@ Status ServedTrace::Tile(const TileRequest& request, std::string* out) const {
     return spread_->Tile(*this, request, out);
   }
   return DrawTile(request, out);
+}
+
+std::optional<ApiResponse> ServedTrace::AskOwner(store::TableIndex table, uint64_t id,
+                                                 std::string_view endpoint,
+                                                 std::string_view query) const {
+  if (spread_ == nullptr || !from_store()) return std::nullopt;
+  const std::optional<store::RowPlace> at = store::PlaceRow(store_timeline().store(), table, id);
+  if (!at) return std::nullopt;
+  return spread_->AskOwner(*this, at->thread, endpoint, query);
 }
 
 store::StreamedStateStats ServedTrace::SelectionStats(const analysis::Selection& selection,

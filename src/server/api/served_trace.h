@@ -9,7 +9,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/anomalies.h"
@@ -23,11 +25,12 @@
 #include "analysis/wait_states.h"
 #include "base/status.h"
 #include "model/trace.h"
+#include "server/api/api_response.h"
 #include "server/api/live_status.h"
 #include "server/api/live_tally.h"
 #include "server/timeline/replay_index.h"
-#include "server/timeline/tile_builder.h"
 #include "server/timeline/store_timeline.h"
+#include "server/timeline/tile_builder.h"
 #include "server/timeline/timeline_index.h"
 #include "store/stream_stats.h"
 #include "time/causal_repair.h"
@@ -69,6 +72,11 @@ class ServedSpread {
   /// file.
   virtual store::StreamedStateStats SelectionStats(const ServedTrace& trace,
                                                    const analysis::Selection& selection) = 0;
+  /// The answer to `endpoint?query` of `trace` (served from its file) from
+  /// the process that owns row `thread`; nothing when that is this one.
+  virtual std::optional<ApiResponse> AskOwner(const ServedTrace& trace, uint32_t thread,
+                                              std::string_view endpoint,
+                                              std::string_view query) = 0;
 };
 
 class ServedTrace {
@@ -156,8 +164,14 @@ class ServedTrace {
   /// (served from the file; spread over the processes of a spread server).
   store::StreamedStateStats SelectionStats(const analysis::Selection& selection,
                                            bool callsites) const;
-  /// `parallax-mpi serve`: Tile() and SelectionStats() from the file ask
-  /// `spread` (set before any request; it outlives the trace).
+  /// Served from its file by a spread server: the answer to
+  /// `endpoint?query`, which concerns row `id` of `table`, from the
+  /// process that owns that row's thread (its chunks are in its cache);
+  /// nothing when this process is to answer.
+  std::optional<ApiResponse> AskOwner(store::TableIndex table, uint64_t id,
+                                      std::string_view endpoint, std::string_view query) const;
+  /// `parallax-mpi serve`: Tile(), SelectionStats() and AskOwner() from
+  /// the file ask `spread` (set before any request; it outlives the trace).
   void Spread(ServedSpread* spread) { spread_ = spread; }
 
   /// SQL over the trace (/query), made on first use once ready; null for a
