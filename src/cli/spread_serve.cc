@@ -2,13 +2,17 @@
 // viewer shows its progress; parts directories and indexes are made once,
 // by it); then it sends the others a load message (which traces, and
 // whether each is served from its file, with its budget, so that every
-// process draws alike) and they load them too. From then on every tile is
-// a step: process 0 sends the request to every process, each draws the rows
-// it owns (TileRequest::here), and process 0 gathers the parts and merges
-// them (MergeTileParts) into the tile drawn whole. Until every process has
-// loaded, process 0 draws the tiles alone (the same bytes). The others wait
-// for the next request without the step timeout: a server is idle as long
-// as nobody looks.
+// process draws alike) and they load them too. From then on each of these
+// is one step (a broadcast of the request, a gather of the answers):
+// - a tile: each process draws the rows it owns (TileRequest::here) and
+//   process 0 merges the parts (MergeTileParts) into the tile drawn whole;
+// - the statistics of an area selection, from the file: each process's
+//   pass over its threads' chunks, merged by bytes (exact sums);
+// - the details of a slice or instant, from the file: asked of the process
+//   that owns its row, whose chunk cache holds what its tiles decoded.
+// Until every process has loaded, process 0 answers alone (the same
+// bytes). The others wait for the next request without the step timeout:
+// a server is idle as long as nobody looks.
 #include "cli/spread_serve.h"
 
 #include <fmt/core.h>
@@ -34,7 +38,7 @@
 namespace plx::cli {
 namespace {
 
-enum Kind : uint8_t { kStop = 0, kLoad = 1, kTile = 2, kStats = 3 };
+enum Kind : uint8_t { kStop = 0, kLoad = 1, kTile = 2, kStats = 3, kAsk = 4 };
 // How process 0 serves a trace, so the others serve it alike.
 enum Served : uint8_t { kNotLoaded = 0, kInMemory = 1, kFromFile = 2 };
 
@@ -70,7 +74,7 @@ class SpreadServer : public server::ServedSpread {
  public:
   SpreadServer(distributed::Group& group, server::TraceStore& store, const GlobalOptions& global,
                std::mutex* print_mu)
-      : group_(group), store_(store), global_(global), print_mu_(print_mu) {}
+      : group_(group), store_(store), api_(store), global_(global), print_mu_(print_mu) {}
 
   // Process 0, once it has loaded its traces: the others load them, and
   // from then on the tiles are spread. The error names the processes that
@@ -152,6 +156,44 @@ class SpreadServer : public server::ServedSpread {
     return {builder->Report(), builder->CallsiteRows()};
   }
 
+  // Process 0: the owner's answer about a row it owns (its chunks are in
+  // its cache, where its tiles decoded them).
+  std::optional<server::ApiResponse> AskOwner(const server::ServedTrace& served, uint32_t thread,
+                                              std::string_view endpoint,
+                                              std::string_view query) override {
+    if (!spreading_.load(std::memory_order_acquire)) return std::nullopt;
+    const std::vector<uint32_t> first = distributed::ShareThreads(served.trace(), group_.size());
+    uint32_t owner = 0;
+    while (owner + 1 < static_cast<uint32_t>(group_.size()) && first[owner + 1] <= thread)
+      ++owner;
+    if (owner == 0) return std::nullopt;
+    std::vector<std::string> parts;
+    {
+      std::lock_guard lock(mu_);
+      if (stopped_) return std::nullopt;
+      std::string message;
+      WirePut(&message, uint8_t{kAsk});
+      WirePut(&message, owner);
+      WirePutBytes(&message, served.id());
+      WirePutBytes(&message, endpoint);
+      WirePutBytes(&message, query);
+      group_.Broadcast(std::move(message), false);
+      parts = group_.Gather({});
+    }
+    WireReader in(parts[owner]);
+    server::ApiResponse answer;
+    int32_t status = 0;
+    uint8_t retry = 0;
+    std::string_view type, body;
+    if (!in.Get(&status) || !in.Get(&retry) || !in.GetBytes(&type) || !in.GetBytes(&body))
+      return std::nullopt;  // answered here instead
+    answer.status = status;
+    answer.retry_after = retry != 0;
+    answer.content_type = type;
+    answer.body = body;
+    return answer;
+  }
+
   // Process 0: the others end their Serve().
   void Stop() {
     std::lock_guard lock(mu_);
@@ -180,6 +222,20 @@ class SpreadServer : public server::ServedSpread {
         std::shared_ptr<server::ServedTrace> served;
         if (in.GetBytes(&id) && GetRequest(&in, &request)) served = store_.Find(id);
         group_.Gather(served && served->ready() ? DrawPart(*served, request) : std::string());
+      } else if (kind == kAsk) {
+        uint32_t owner = 0;
+        std::string_view id, endpoint, query;
+        std::string answer;
+        if (in.Get(&owner) && in.GetBytes(&id) && in.GetBytes(&endpoint) && in.GetBytes(&query) &&
+            owner == static_cast<uint32_t>(group_.rank())) {
+          const server::ApiResponse r =
+              api_.Handle("/traces/" + std::string(id) + "/" + std::string(endpoint), query);
+          WirePut(&answer, static_cast<int32_t>(r.status));
+          WirePut(&answer, static_cast<uint8_t>(r.retry_after));
+          WirePutBytes(&answer, r.content_type);
+          WirePutBytes(&answer, r.body);
+        }
+        group_.Gather(std::move(answer));
       } else if (kind == kStats) {
         std::string_view id;
         analysis::Selection selection;
@@ -248,6 +304,7 @@ class SpreadServer : public server::ServedSpread {
 
   distributed::Group& group_;
   server::TraceStore& store_;
+  server::Api api_;  // the others': answers about their rows
   const GlobalOptions& global_;
   std::mutex* print_mu_;
   std::mutex mu_;  // one step at a time

@@ -2,8 +2,8 @@
 // on the same traces, in memory and from the file (--memory 1k), and every
 // tile of a zoom series (whole trace down to a millionth of it; all rows,
 // in order and backwards; arrows on and off; every counter track), every
-// row map, the statistics of area selections and the trace's summary
-// compared byte for byte once the spread server says its processes draw
+// row map, the statistics of area selections, details of slices and
+// instants and the trace's summary compared byte for byte once the spread server says its processes draw
 // the tiles. Then a process that stops answering, or dies, ends the job.
 //
 //   node e2e/spread_serve.mjs --parallax PARALLAX --spread CMD[,CMD...]
@@ -122,7 +122,7 @@ for (const [mode, extra] of [
     }
     const { traces: listed } = await reference.api('/traces');
     for (const { id } of listed) {
-      await check(`${name}: ${id}: summary, tiles, row maps, selections as parallax serve`, async () => {
+      await check(`${name}: ${id}: summary, tiles, row maps, selections, details as parallax serve`, async () => {
         const summary = await reference.api(`/traces/${id}/summary`);
         assert.deepEqual(await server.api(`/traces/${id}/summary`), summary);
         let tiles = 0;
@@ -135,6 +135,18 @@ for (const [mode, extra] of [
           tiles += want.byteLength > 48;
         }
         assert.ok(tiles > 10, `only ${tiles} answers held records`);
+        // Details of slices and instants all over the trace (from the file:
+        // answered by the process owning the row), and of ids past the end.
+        const n = summary.slices;
+        const ids = [...Array(24).keys()].map((k) => Math.floor((k * (n - 1)) / 23));
+        for (const [kind, id] of [...ids.map((i) => ['slice', i]), ['slice', n], ...[0, 1, 7, 50, 400].map((i) => ['instant', i])]) {
+          const path = `/api/v1/traces/${summary.id}/details?kind=${kind}&id=${id}`;
+          const [want, got] = await Promise.all(
+            [reference, server].map((s) => fetch(`${s.origin}${path}`, { headers: { Authorization: `Bearer ${s.token}` } })),
+          );
+          assert.equal(got.status, want.status, path);
+          assert.equal(await got.text(), await want.text(), path);
+        }
       });
     }
     await check(`${name}: a bad tile request is refused as by parallax serve`, async () => {
