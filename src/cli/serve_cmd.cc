@@ -146,32 +146,20 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
   }
   PLX_RETURN_IF_ERROR(http.Start());
 
-  fmt::print("parallax: serving {} trace{} at {}\n", store.traces().size(),
-             store.traces().size() == 1 ? "" : "s", http.Url());
+  PrintUrl(store, http);
   if (live) {
     fmt::print(
         "parallax: live: trace a program with: PLX_LIVE={} PLX_LIVE_TOKEN={} "
         "parallax record -- ./app\n",
         listener->Endpoint(), http.token());
+    std::fflush(stdout);
     publisher->Start();
   }
-  std::fflush(stdout);  // before anything on stderr: tools read the URL from a pipe
-  if (http.web_root().empty())
-    fmt::print(stderr,
-               "parallax: warning: the viewer is not built (web/dist); only the API is served\n");
   if (o.open_browser && !o.no_browser && !OpenBrowser(http.Url()))
     fmt::print(stderr, "parallax: no display to open a browser on; open the URL above\n");
   fmt::print(stderr, "parallax: press Ctrl-C to stop\n");
 
-  const auto start = std::chrono::steady_clock::now();
-  auto loader = std::make_unique<server::TraceLoader>(
-      store, http, [&](const server::ServedTrace& t, const server::LoadProgressInfo& p) {
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::lock_guard lock(print_mu);
-        // Load errors may quote the trace file's text.
-        fmt::print(stderr, "{}\n", EscapeControl(PhaseLine(t, p, seconds)));
-      });
+  auto loader = LoadInBackground(store, http, &print_mu);
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include "base/strings.h"
@@ -104,6 +106,30 @@ std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressIn
   for (const auto& [name, text] : kPhases)
     if (p.phase == name) return fmt::format("parallax: {}: {}", t.name(), text);
   return fmt::format("parallax: {}: {}", t.name(), p.phase);
+}
+
+void PrintUrl(const server::TraceStore& store, const server::HttpServer& http) {
+  fmt::print("parallax: serving {} trace{} at {}\n", store.traces().size(),
+             store.traces().size() == 1 ? "" : "s", http.Url());
+  std::fflush(stdout);  // before anything on stderr
+  if (http.web_root().empty())
+    fmt::print(stderr,
+               "parallax: warning: the viewer is not built (web/dist); only the API is served\n");
+}
+
+std::unique_ptr<server::TraceLoader> LoadInBackground(server::TraceStore& store,
+                                                      server::HttpServer& http,
+                                                      std::mutex* print_mu) {
+  const auto start = std::chrono::steady_clock::now();
+  return std::make_unique<server::TraceLoader>(
+      store, http,
+      [start, print_mu](const server::ServedTrace& t, const server::LoadProgressInfo& p) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::lock_guard lock(*print_mu);
+        // Load errors may quote the trace file's text.
+        fmt::print(stderr, "{}\n", EscapeControl(PhaseLine(t, p, seconds)));
+      });
 }
 
 }  // namespace plx::cli

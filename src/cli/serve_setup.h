@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "base/status.h"
 #include "cli/command.h"
 #include "server/api/api.h"
+#include "server/http/http_server.h"
+#include "server/http/trace_loader.h"
 
 namespace plx::cli {
 
@@ -49,5 +52,15 @@ server::StoreServing ServingOf(const std::string& path, const GlobalOptions& glo
 /// The line printed when a trace changes phase, `seconds` after the start.
 std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressInfo& p,
                       double seconds);
+
+/// Prints the URL to stdout (flushed: tools read it from a pipe), and a
+/// warning when the viewer is not built.
+void PrintUrl(const server::TraceStore& store, const server::HttpServer& http);
+
+/// Loads the traces of `store` in the background (TraceLoader), printing
+/// each change of phase under `print_mu`.
+std::unique_ptr<server::TraceLoader> LoadInBackground(server::TraceStore& store,
+                                                      server::HttpServer& http,
+                                                      std::mutex* print_mu);
 
 }  // namespace plx::cli

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -350,22 +349,10 @@ Status RunSpreadServe(const ServeOptions& o, const GlobalOptions& global) {
     spread.Stop();
     return started;
   }
-  fmt::print("parallax: serving {} trace{} at {}\n", store.traces().size(),
-             store.traces().size() == 1 ? "" : "s", http.Url());
-  std::fflush(stdout);  // before anything on stderr: tools read the URL from a pipe
-  if (http.web_root().empty())
-    fmt::print(stderr,
-               "parallax: warning: the viewer is not built (web/dist); only the API is served\n");
+  PrintUrl(store, http);
   fmt::print(stderr, "parallax: {} processes draw the tiles; press Ctrl-C to stop\n", group.size());
 
-  const auto start = std::chrono::steady_clock::now();
-  auto loader = std::make_unique<server::TraceLoader>(
-      store, http, [&](const server::ServedTrace& t, const server::LoadProgressInfo& p) {
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::lock_guard lock(print_mu);
-        fmt::print(stderr, "{}\n", EscapeControl(PhaseLine(t, p, seconds)));
-      });
+  auto loader = LoadInBackground(store, http, &print_mu);
   // Once process 0 has loaded (and analysed) its traces, the others load.
   std::atomic<bool> started{false};
   Status spread_status;

@@ -7,10 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "served_both_ways.h"
 #include "server/api/served_trace.h"
 #include "server/timeline/tile_builder.h"
 #include "support/test_support.h"
@@ -21,17 +21,6 @@ namespace {
 
 class TileMergeTest : public testing::TestTracesSuite {
  protected:
-  static std::unique_ptr<ServedTrace> Load(const std::string& path, bool from_file,
-                                           const std::string& index_dir) {
-    auto t = std::make_unique<ServedTrace>("t", path);
-    StoreServing serving;
-    serving.index.dir = index_dir;
-    serving.memory_bytes = 64 << 10;
-    t->ServeLargeFromFile(serving, from_file ? 0 : UINT64_MAX);
-    t->Load({});
-    return t;
-  }
-
   // The tile of `r` merged from `processes` parts (row k drawn by process
   // k % processes when `interleaved`, else by contiguous runs).
   static std::string Merged(const ServedTrace& served, const TileRequest& r, int processes,
@@ -105,12 +94,11 @@ TEST_F(TileMergeTest, MergedPartsAreTheWholeTile) {
   int memory_tiles = 0, file_tiles = 0, arrows = 0;
   for (const testing::TestTrace& tt : *traces_) {
     SCOPED_TRACE(tt.name);
-    for (bool from_file : {false, true}) {
-      auto served = Load(tt.path, from_file, index.path());
-      if (!served->ready() || served->from_store() != from_file) continue;
-      (from_file ? file_tiles : memory_tiles) += CompareTiles(*served);
-      if (!from_file) arrows += !served->pairs().pairs.empty();
-    }
+    ServedBothWays both;
+    if (!both.Load(tt.path, index.path())) continue;
+    memory_tiles += CompareTiles(*both.memory);
+    file_tiles += CompareTiles(*both.file);
+    arrows += !both.memory->pairs().pairs.empty();
   }
   EXPECT_GT(memory_tiles, 50);
   EXPECT_GT(file_tiles, 50);
