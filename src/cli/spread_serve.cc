@@ -290,7 +290,9 @@ class SpreadServer : public server::ServedSpread {
       serving.memory_bytes = memory;
       trace.ServeLargeFromFile(std::move(serving),
                                served[i] == kFromFile ? 0 : std::numeric_limits<uint64_t>::max());
-      trace.Load({}, false);
+      // On a thread of its own: loading lowers its thread's priority once
+      // the timeline is served, and this thread goes on to draw tiles.
+      std::thread([&trace] { trace.Load({}, false); }).join();
       if (!trace.ready())
         failed += StrFormat("%sprocess %d could not load %s: %s", failed.empty() ? "" : "; ",
                             group_.rank(), trace.name().c_str(), trace.progress().error.c_str());
