@@ -144,13 +144,7 @@ def main():
         runs = [measure(a.build, a.trace, n) for n in [0] + a.processes]
         data = {"cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%d"),
                 "trace": os.path.basename(a.trace), "runs": runs}
-        if a.json:
-            with open(a.json, "w") as f:
-                json.dump(data, f, indent=1)
-    text = table(data)
-    print(text)
-    if a.md:
-        report.replace_between(a.md, BEGIN, END, text)
+    report.publish(table(data), (BEGIN, END), a.md, None if a.tables_from else a.json, data)
 
 
 if __name__ == "__main__":

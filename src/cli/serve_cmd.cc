@@ -118,12 +118,7 @@ Status RunServe(const ServeOptions& o, const GlobalOptions& global) {
   server::TraceStore store;
   std::mutex print_mu;
   PLX_RETURN_IF_ERROR(AddServedTraces(paths, o, global, &store, &print_mu));
-  server::ServerOptions options;
-  options.bind = o.bind;
-  options.port = o.port;
-  options.token = o.token;
-  options.web_root = o.web_dir;
-  server::HttpServer http(store, options);
+  server::HttpServer http(store, ServerOptionsOf(o));
 
   std::unique_ptr<server::live::LiveTrace> live_trace;
   std::unique_ptr<server::live::LivePublisher> publisher;

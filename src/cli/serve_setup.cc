@@ -108,6 +108,15 @@ std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressIn
   return fmt::format("parallax: {}: {}", t.name(), p.phase);
 }
 
+server::ServerOptions ServerOptionsOf(const ServeOptions& o) {
+  server::ServerOptions options;
+  options.bind = o.bind;
+  options.port = o.port;
+  options.token = o.token;
+  options.web_root = o.web_dir;
+  return options;
+}
+
 void PrintUrl(const server::TraceStore& store, const server::HttpServer& http) {
   fmt::print("parallax: serving {} trace{} at {}\n", store.traces().size(),
              store.traces().size() == 1 ? "" : "s", http.Url());

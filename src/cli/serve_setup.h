@@ -53,6 +53,9 @@ server::StoreServing ServingOf(const std::string& path, const GlobalOptions& glo
 std::string PhaseLine(const server::ServedTrace& t, const server::LoadProgressInfo& p,
                       double seconds);
 
+/// The HTTP server's options of --bind, --port, --token and --web-dir.
+server::ServerOptions ServerOptionsOf(const ServeOptions& o);
+
 /// Prints the URL to stdout (flushed: tools read it from a pipe), and a
 /// warning when the viewer is not built.
 void PrintUrl(const server::TraceStore& store, const server::HttpServer& http);

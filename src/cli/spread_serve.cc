@@ -341,12 +341,7 @@ Status RunSpreadServe(const ServeOptions& o, const GlobalOptions& global) {
 
   for (const auto& trace : store.traces())
     trace->Spread(&spread);
-  server::ServerOptions options;
-  options.bind = o.bind;
-  options.port = o.port;
-  options.token = o.token;
-  options.web_root = o.web_dir;
-  server::HttpServer http(store, options);
+  server::HttpServer http(store, ServerOptionsOf(o));
   if (Status started = http.Start(); !started.ok()) {
     spread.Stop();
     return started;
