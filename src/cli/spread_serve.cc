@@ -123,20 +123,25 @@ class SpreadServer : public server::ServedSpread {
       only_long.here.assign(served.trace().threads.size(), 0);
       PLX_RETURN_IF_ERROR(served.DrawTile(only_long, &long_part));
     }
-    return MergeTileParts(request, served.TileOrderOf(request), parts, long_part, out);
+    if (Status merged = MergeTileParts(request, served.TileOrderOf(request), parts, long_part, out);
+        !merged.ok())
+      return Internal("the processes' tiles: " + merged.message());
+    return Status::Ok();
   }
 
   // Process 0: the statistics of a selection of a trace served from its
   // file, each process's pass over its threads merged (exact sums).
   store::StreamedStateStats SelectionStats(const server::ServedTrace& served,
                                            const analysis::Selection& selection) override {
-    const server::StoreTimeline& timeline = served.store_timeline();
-    if (!spreading_.load(std::memory_order_acquire)) return timeline.SelectionStats(selection);
+    // Held for the request: the repaired timeline may replace the one on
+    // the recorded times meanwhile.
+    const std::shared_ptr<server::StoreTimeline> timeline = served.store_timeline_held();
+    if (!spreading_.load(std::memory_order_acquire)) return timeline->SelectionStats(selection);
     std::optional<analysis::StateStatsBuilder> builder;
     std::vector<std::string> parts;
     {
       std::lock_guard lock(mu_);
-      if (stopped_) return timeline.SelectionStats(selection);
+      if (stopped_) return timeline->SelectionStats(selection);
       std::string message;
       WirePut(&message, uint8_t{kStats});
       WirePutBytes(&message, served.id());
@@ -150,7 +155,7 @@ class SpreadServer : public server::ServedSpread {
         std::lock_guard lock(*print_mu_);
         fmt::print(stderr, "parallax: warning: {}: process {}'s statistics: {}; computed here\n",
                    served.name(), r, merged.message());
-        return timeline.SelectionStats(selection);
+        return timeline->SelectionStats(selection);
       }
     return {builder->Report(), builder->CallsiteRows()};
   }
@@ -288,6 +293,7 @@ class SpreadServer : public server::ServedSpread {
       server::ServedTrace& trace = *traces[i];
       server::StoreServing serving = ServingOf(trace.path(), global_, print_mu_);
       serving.memory_bytes = memory;
+      serving.warn = {};  // process 0 says it (the others print only their errors)
       trace.ServeLargeFromFile(std::move(serving),
                                served[i] == kFromFile ? 0 : std::numeric_limits<uint64_t>::max());
       // On a thread of its own: loading lowers its thread's priority once
