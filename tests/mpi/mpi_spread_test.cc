@@ -1,147 +1,24 @@
-// `mpirun -np N parallax-mpi COMMAND` prints what `parallax COMMAND` prints:
-// on every test trace (support/test_traces.h: damaged and truncated files,
-// skewed clocks, a deadlock, unmatched messages among them) and on the
-// parts directory of a real MPI run left unmerged, with 1, 2 and 4
-// processes each analysing its share of the threads (and 2 under MPICH,
-// parallax-mpi-mpich). A trace no process can
-// open is one error and an exit, never a hang; so is a process that dies,
-// and one stuck opening the trace (after --step-timeout).
+// `mpirun -np N parallax-mpi COMMAND` where the spread is not a plain
+// comparison (mpi_spread_compare_test.cc has those): a late receiver
+// counted where its send is decoded, a parts directory with a damaged and
+// a missing part, and the failures: a trace no process can open is one
+// error and an exit, never a hang; so is a process that dies, and one
+// stuck opening the trace (after --step-timeout).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "mpi_launch.h"
+#include "spread_support.h"
 #include "support/test_support.h"
 #include "support/test_traces.h"
 #include "support/trace_script.h"
 
 namespace plx::testing {
 namespace {
-
-struct Output {
-  int exit_code = -1;
-  std::string out;  // standard output
-  std::string all;  // standard output and error
-};
-
-// `argv...` with its standard output kept apart.
-Output RunKept(const TempDir& dir, std::vector<std::string> argv) {
-  const std::string out = dir.File("stdout.txt");
-  std::string script = "\"$0\"";
-  for (size_t i = 1; i < argv.size(); ++i)
-    script += " \"${" + std::to_string(i) + "}\"";
-  script += " > \"${" + std::to_string(argv.size()) + "}\"";
-  argv.push_back(out);
-  argv.insert(argv.begin(), {"/bin/sh", "-c", script});
-  const RunResult r = RunProgram(argv, {"ASAN_OPTIONS=detect_leaks=0", "OMPI_MCA_btl=self,vader",
-                                        "XDG_CACHE_HOME=" + dir.File("cache")});
-  return {r.exit_code, ReadFile(out), r.output};
-}
-
-// parallax-mpi for each MPI it is built for, with the process counts run:
-// Open MPI's 1, 2 and 4; MPICH's 2 (the same program, another launcher).
-struct SpreadProgram {
-  Flavor flavor;
-  std::string path;
-  std::vector<int> processes;
-};
-
-std::vector<SpreadProgram> SpreadPrograms() {
-  std::vector<SpreadProgram> out;
-  for (SpreadProgram p : {SpreadProgram{OpenMpi(), BuildPath("src/cli/parallax-mpi"), {1, 2, 4}},
-                          SpreadProgram{Mpich(), BuildPath("src/cli/parallax-mpi-mpich"), {2}}}) {
-    if (Exists(p.path) && Exists(p.flavor.mpirun))
-      out.push_back(std::move(p));
-    else
-      std::printf("note: %s is not built or %s is not here\n", p.path.c_str(),
-                  p.flavor.mpirun.c_str());
-  }
-  return out;
-}
-
-std::vector<std::string> Spread(const SpreadProgram& program, int processes,
-                                const std::vector<std::string>& args) {
-  const Flavor& f = program.flavor;
-  std::vector<std::string> argv = {f.mpirun};
-  argv.insert(argv.end(), f.options.begin(), f.options.end());
-  argv.insert(argv.end(), {"-np", std::to_string(processes), program.path});
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
-
-std::vector<std::string> Spread(int processes, const std::vector<std::string>& args) {
-  return Spread({OpenMpi(), BuildPath("src/cli/parallax-mpi"), {}}, processes, args);
-}
-
-std::vector<std::string> Alone(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {BuildPath("src/cli/parallax")};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
-
-const std::vector<std::vector<std::string>>& Commands() {
-  static const std::vector<std::vector<std::string>> commands = {
-      {"stats", "--json"},
-      {"stats", "--by", "thread", "--sort", "self"},
-      {"stats", "--by", "callsite", "--top", "5"},
-      {"stats", "--json", "--from", "50us", "--to", "20ms"},
-      {"matrix", "--json"},
-      {"matrix", "--metric", "latency", "--from", "50us", "--to", "20ms"},
-      {"matrix", "--rma", "--json"},
-      // The first computes the repair (each run below has an index of its
-      // own), the second finds it in the index.
-      {"check", "--json", "--repairs", "0"},
-      {"check", "--min-latency", "1us"},
-      {"anomalies", "--json", "--threshold", "1", "--min-ratio", "1", "--min-excess", "0"},
-      {"anomalies", "--percentile", "90", "--top", "5"},
-      {"waits", "--json", "--top", "0"},
-      {"waits"},
-      {"critical-path", "--json", "--top", "0"},
-      {"critical-path"},
-      {"report", "--json", "--top", "0"},
-      {"report"},
-  };
-  return commands;
-}
-
-int NextIndex() {
-  static int next = 0;
-  return next++;
-}
-
-// Every command on `trace`: the spread output is the one-process output.
-// Each run has an index directory of its own, so what one keeps there (the
-// causal repair) is computed by that run first.
-void Compare(const TempDir& dir, const std::string& trace) {
-  const std::string index = dir.File("index-" + std::to_string(NextIndex()));
-  for (const std::vector<std::string>& command : Commands()) {
-    std::vector<std::string> args = command;
-    args.insert(args.begin() + 1, trace);
-    args.insert(args.end(), {"--threads", "1"});
-    const auto with_index = [&](std::string name) {
-      std::vector<std::string> a = args;
-      a.insert(a.end(), {"--index-dir", index + "-" + name});
-      return a;
-    };
-    const Output alone = RunKept(dir, Alone(with_index("alone")));
-    for (const SpreadProgram& program : SpreadPrograms()) {
-      for (int processes : program.processes) {
-        SCOPED_TRACE(command[0] + " " + command.back() + ", " + program.flavor.name + ", " +
-                     std::to_string(processes) + " processes");
-        const Output spread =
-            RunKept(dir, Spread(program, processes,
-                                with_index(program.flavor.name + "-" + std::to_string(processes))));
-        ASSERT_EQ(spread.exit_code, alone.exit_code) << spread.all;
-        EXPECT_EQ(spread.out, alone.out);
-      }
-    }
-  }
-}
 
 class MpiSpreadTest : public TestTracesSuite {
  protected:
@@ -150,14 +27,6 @@ class MpiSpreadTest : public TestTracesSuite {
       GTEST_SKIP() << "parallax-mpi or Open MPI's mpirun is not here";
   }
 };
-
-TEST_F(MpiSpreadTest, EveryTestTraceAnswersAsInOneProcess) {
-  TempDir dir;
-  for (const TestTrace& t : *traces_) {
-    SCOPED_TRACE(t.name);
-    Compare(dir, t.path);
-  }
-}
 
 // Late receivers are waits of the sending thread, found where the pair is
 // joined (the receiver's process): the wait travels to the process that
@@ -212,27 +81,6 @@ leave 2 0 t=2000 compute
       EXPECT_EQ(spread.out, alone.out);
     }
   }
-}
-
-// The parts directory of a real 4-rank run of farm left unmerged, in `dir`
-// (empty when Open MPI cannot run farm here).
-std::string RecordParts(const TempDir& dir) {
-  if (FlavorsFor("farm").empty() || FlavorsFor("farm")[0].name != "openmpi") return "";
-  const std::string trace = dir.File("farm.plx"), parts = trace + ".parts";
-  std::vector<std::string> env = {"PLX_MERGE=0"};
-  std::vector<std::string> launch = TracedLaunch(OpenMpi(), "farm", 4, {dir.path()}, trace, &env);
-  if (!kLinked) launch.insert(launch.begin() + 2, "--no-merge");  // after "record"
-  const RunResult run = RunProgram(launch, env);
-  EXPECT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_TRUE(Exists(parts + "/rank-3.plx"));
-  return parts;
-}
-
-TEST_F(MpiSpreadTest, APartsDirectoryAnswersAsInOneProcess) {
-  TempDir dir;
-  const std::string parts = RecordParts(dir);
-  if (parts.empty()) GTEST_SKIP() << "Open MPI cannot run farm here";
-  Compare(dir, parts);
 }
 
 // One part cut short and one missing: process 0 merges what is there and
