@@ -8,6 +8,8 @@
 
 #include <atomic>
 
+#include "base/foreground.h"
+
 namespace plx {
 
 namespace {
@@ -45,6 +47,7 @@ ThreadPool::ThreadPool(size_t threads) {
 void ThreadPool::GiveWay() {
   std::lock_guard<std::mutex> lock(mu_);
   give_way_ = true;
+  gives_way_.store(true, std::memory_order_relaxed);
   for (int tid : tids_)
     LowerPriority(tid);
 }
@@ -62,12 +65,16 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::Run(Loop* loop, const ThreadPool* pool, size_t index) {
   const ThreadPool* outer_pool = t_pool;
   const size_t outer_index = t_index;
+  const bool outer_background = IsBackground();
   t_pool = pool;
   t_index = index;
+  // The workers of a pool that gives way are background; the caller stays what it is.
+  if (index != 0 && pool->gives_way_.load(std::memory_order_relaxed)) MarkBackground(true);
   for (size_t i = loop->next.fetch_add(1); i < loop->n; i = loop->next.fetch_add(1))
     (*loop->fn)(i, index);
   t_pool = outer_pool;
   t_index = outer_index;
+  MarkBackground(outer_background);
   // Under the lock: once it is released, this participant never touches the
   // loop again, and the caller may return and destroy it.
   std::lock_guard<std::mutex> lock(loop->done_mu);
@@ -143,6 +150,7 @@ void ThreadPool::ParallelFor(size_t n, const std::function<void(size_t, size_t)>
 
 void LowerThreadPriority() {
   LowerPriority(gettid());
+  MarkBackground(true);
 }
 
 size_t HardwareThreads() {

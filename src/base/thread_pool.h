@@ -4,6 +4,7 @@
 // scheduling: a worker takes the next index when it is done with one.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -27,7 +28,8 @@ class ThreadPool {
 
   /// From now on the workers give way to the process's other threads
   /// (LowerThreadPriority; for good: an unprivileged process cannot raise
-  /// it again), for work that must not slow what answers users.
+  /// it again), for work that must not slow what answers users; in its
+  /// loops they are background threads (base/foreground.h).
   void GiveWay();
 
   /// Runs fn(i) for every i in [0, n), on the workers and the caller, and
@@ -49,10 +51,11 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable wake_;
-  std::mutex loops_mu_;    // one loop at a time
-  Loop* loop_ = nullptr;   // the loop being run, under mu_
-  std::vector<int> tids_;  // the workers' thread ids, under mu_
-  bool give_way_ = false;  // under mu_
+  std::mutex loops_mu_;                 // one loop at a time
+  Loop* loop_ = nullptr;                // the loop being run, under mu_
+  std::vector<int> tids_;               // the workers' thread ids, under mu_
+  bool give_way_ = false;               // under mu_
+  std::atomic<bool> gives_way_{false};  // the same, for the workers' loops (foreground.h)
   size_t generation_ = 0;
   bool stop_ = false;
 };
@@ -61,8 +64,9 @@ class ThreadPool {
 size_t HardwareThreads();
 
 /// Makes the calling thread give way to the process's threads of normal
-/// priority when the cores are busy (Linux: nice 10 for this thread alone);
-/// nothing where that is not possible.
+/// priority when the cores are busy (Linux: nice 10 for this thread alone;
+/// nothing where that is not possible), and marks it background
+/// (base/foreground.h).
 void LowerThreadPriority();
 
 }  // namespace plx

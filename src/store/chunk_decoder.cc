@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "base/foreground.h"
 #include "model/tables.h"
 
 namespace plx::store {
@@ -12,6 +13,7 @@ namespace plx::store {
 const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSkeleton& skeleton,
                                       size_t c, const RowCounts& thread_first,
                                       model::UndefinedLog* log) {
+  GiveWayPoint();  // a background pass waits here while a tile is drawn
   const ChunkEntry& entry = skeleton.chunks[c];
   model::ForEachTable(data_.rows, [](auto& t) { model::ResizeTable(t, 0); });
   data_.rows.texts.clear();

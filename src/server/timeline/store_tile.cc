@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/foreground.h"
 #include "base/state_vote.h"
 #include "server/timeline/merged_bars.h"
 #include "server/timeline/store_timeline.h"
@@ -244,6 +245,7 @@ TileOrder StoreTimeline::Order(const TileRequest& request) const {
 }
 
 Status StoreTimeline::Tile(const TileRequest& request, std::string* out) const {
+  const Foreground foreground;  // the background passes wait while it is drawn
   const uint32_t threads = static_cast<uint32_t>(summary_.threads.size());
   PLX_RETURN_IF_ERROR(CheckTileRequest(request, threads, tracks_.size()));
   TileRows r = SplitTile(request);
