@@ -2,10 +2,18 @@
 
 #include <utility>
 
+#include "base/foreground.h"
+#include "base/thread_pool.h"
+
 namespace plx {
 
+// The thread is background work when its creator is (a solver started by a
+// pass that gives way gives way too).
 SerialWorker::SerialWorker(size_t max_queued)
-    : max_queued_(max_queued == 0 ? 1 : max_queued), thread_([this] { Run(); }) {}
+    : max_queued_(max_queued == 0 ? 1 : max_queued), thread_([this, background = IsBackground()] {
+        if (background) LowerThreadPriority();
+        Run();
+      }) {}
 
 SerialWorker::~SerialWorker() {
   {

@@ -2,7 +2,8 @@
 // other, in the order given, while the giver goes on. For the sequential
 // tail of a pipeline (a solver fed slab by slab) that should not hold up
 // the stage in front of it. At most `max_queued` tasks wait: Post blocks
-// beyond that, so memory stays that of a few tasks.
+// beyond that, so memory stays that of a few tasks. Created by a background
+// thread (base/foreground.h), its thread is background too.
 #pragma once
 
 #include <condition_variable>

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/serial_worker.h"
 #include "base/thread_pool.h"
 
 namespace plx {
@@ -103,6 +104,23 @@ TEST(Foreground, APoolsWorkersAreBackgroundOnceItGivesWay) {
   for (size_t t = 1; t < after.size(); ++t)
     EXPECT_EQ(after[t], 1) << "worker " << t;
   EXPECT_FALSE(IsBackground());
+}
+
+TEST(Foreground, ASerialWorkerIsBackgroundWhenItsCreatorIs) {
+  const auto background_of_worker = [] {
+    bool background = false;
+    SerialWorker worker;
+    worker.Post([&] { background = IsBackground(); });
+    worker.Wait();
+    return background;
+  };
+  EXPECT_FALSE(background_of_worker());
+  bool from_background = false;
+  std::thread([&] {
+    LowerThreadPriority();
+    from_background = background_of_worker();
+  }).join();
+  EXPECT_TRUE(from_background);
 }
 
 }  // namespace
