@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "base/foreground.h"
 #include "base/serial_worker.h"
 #include "base/wire.h"
 #include "store/collective_groups.h"
@@ -171,11 +172,16 @@ StatusOr<StreamedRepair> SolveRepair(const TraceStore& store, const time::Repair
       events.insert(events.end(), g.sources.begin(), g.sources.end());
       events.insert(events.end(), g.targets.begin(), g.targets.end());
     }
+    // The solver gives way to tiles as the pass feeding it does (between
+    // chunks there): before each step and every 2^16 pairs.
+    GiveWayPoint();
     solver->Prepare(events, &ids);
+    GiveWayPoint();
     size_t next = 0;
     constexpr size_t kAhead = 2 * 8;  // ids of the pair 8 ahead
     for (const auto& pairs : batch.pairs)
       for (const PairCollector::Ends& p : pairs) {
+        if (next % (size_t{2} << 16) == 0) GiveWayPoint();
         if (next + kAhead + 1 < ids.size())
           solver->Prefetch(ids[next + kAhead], ids[next + kAhead + 1]);
         message_group(p, ids[next], ids[next + 1]);
@@ -186,6 +192,7 @@ StatusOr<StreamedRepair> SolveRepair(const TraceStore& store, const time::Repair
       solver->AddCollective(std::move(g), ids.data() + next);
       next += n;
     }
+    GiveWayPoint();
     if (batch.advance) solver->Advance(batch.frontier);
     if (solver->exceeded()) exceeded = true;
   };
