@@ -46,8 +46,7 @@ ThreadPool::ThreadPool(size_t threads) {
 
 void ThreadPool::GiveWay() {
   std::lock_guard<std::mutex> lock(mu_);
-  give_way_ = true;
-  gives_way_.store(true, std::memory_order_relaxed);
+  give_way_.store(true, std::memory_order_relaxed);
   for (int tid : tids_)
     LowerPriority(tid);
 }
@@ -69,7 +68,7 @@ void ThreadPool::Run(Loop* loop, const ThreadPool* pool, size_t index) {
   t_pool = pool;
   t_index = index;
   // The workers of a pool that gives way are background; the caller stays what it is.
-  if (index != 0 && pool->gives_way_.load(std::memory_order_relaxed)) MarkBackground(true);
+  if (index != 0 && pool->give_way_.load(std::memory_order_relaxed)) MarkBackground(true);
   for (size_t i = loop->next.fetch_add(1); i < loop->n; i = loop->next.fetch_add(1))
     (*loop->fn)(i, index);
   t_pool = outer_pool;
@@ -85,7 +84,7 @@ void ThreadPool::Work(size_t index) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     tids_.push_back(gettid());
-    if (give_way_) LowerPriority(tids_.back());
+    if (give_way_.load(std::memory_order_relaxed)) LowerPriority(tids_.back());
   }
   size_t seen = 0;
   for (;;) {

@@ -51,11 +51,11 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mu_;
   std::condition_variable wake_;
-  std::mutex loops_mu_;                 // one loop at a time
-  Loop* loop_ = nullptr;                // the loop being run, under mu_
-  std::vector<int> tids_;               // the workers' thread ids, under mu_
-  bool give_way_ = false;               // under mu_
-  std::atomic<bool> gives_way_{false};  // the same, for the workers' loops (foreground.h)
+  std::mutex loops_mu_;    // one loop at a time
+  Loop* loop_ = nullptr;   // the loop being run, under mu_
+  std::vector<int> tids_;  // the workers' thread ids, under mu_
+  // Set under mu_ (against tids_); read without it in the workers' loops.
+  std::atomic<bool> give_way_{false};
   size_t generation_ = 0;
   bool stop_ = false;
 };
