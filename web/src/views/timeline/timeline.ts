@@ -10,29 +10,28 @@
 // options and status are in options.ts, the ctrl-drag area in area.ts, the
 // compact mode (every row a strip, from /rowmap) in compact_mode.ts; which
 // rows are laid out where (folded groups, sort, filter, pins, empty rows)
-// and scrolling to a row, timeline_rows.ts; the hover tooltip, hover.ts.
+// and scrolling to a row, timeline_rows.ts; what a frame paints and does
+// after (test hooks, the hover tooltip of hover.ts), frame.ts.
 import { RowLayout } from '../../base/layout';
 import { windowAround, type TimeWindow } from '../../base/time_scale';
 import { TraceLinks } from '../../engine/links';
 import type { Tile } from '../../engine/tile';
 import type { SliceRef, TraceSummary } from '../../protocol/api.gen';
 import type { Painter } from '../../render/painter';
-import { context2d } from '../common/fitted_canvas';
 import type { TimelineControl, TimelineTarget } from '../context';
-import { paintArea, rowsCovered, TimelineArea, type AreaSelection, type AreaSource } from './area';
+import { TimelineArea, type AreaSelection, type AreaSource } from './area';
 import type { CompactRowHeight } from './compact';
 import { CompactMode } from './compact_mode';
 import { MessageFlow, windowShowing } from './flow';
 import { followWindow } from './follow';
 import { FoldedStrips } from './folded_strips';
+import { TimelineFrame } from './frame';
 import { FrameLoop } from './frame_loop';
 import { clampLabelWidth, LABEL_WIDTH, RULER_HEIGHT, TimelineGeometry } from './geometry';
-import { TimelineHover } from './hover';
 import { TimelineInput } from './input';
 import type { TimelineOptions } from './options';
 import { TimelineOverlays } from './overlays';
 import { NormalTiles } from './normal_tiles';
-import { paintTimeline } from './paint';
 import type { RowOrder } from './row_order';
 import { RowScroll } from './scroll';
 import { TimelineSelection, clickAction } from './selection';
@@ -56,7 +55,8 @@ export class TimelineView implements TimelineControl, AreaSource {
   private readonly laidOut: TimelineRows;
   /** the normal mode's /tile loading and live hold */
   private readonly tiles: NormalTiles;
-  private readonly textWidths = new Map<string, number>();
+  /** what a frame paints, and the hooks and tooltip after it */
+  private readonly frame: TimelineFrame;
   private readonly cleanups: Array<() => void> = [];
 
   /** the selected slice or message; select through it (it asks for the details) */
@@ -68,7 +68,6 @@ export class TimelineView implements TimelineControl, AreaSource {
   readonly links: TraceLinks;
   /** the flow keys: "]" / "[" step(dir), "p" partner(); show(message) */
   readonly flow: MessageFlow;
-  private drawnOnce = false;
   /** the compact mode: its row height (null: off), its /rowmap tiles */
   readonly compact: CompactMode;
   /** what the folded groups do, drawn on their headers */
@@ -77,7 +76,6 @@ export class TimelineView implements TimelineControl, AreaSource {
   get rows(): RowOrder {
     return this.laidOut.order;
   }
-  private readonly hover: TimelineHover;
   /** the label column's width, CSS px */
   private labels = LABEL_WIDTH;
   private readonly viewListeners = new Set<() => void>();
@@ -96,8 +94,7 @@ export class TimelineView implements TimelineControl, AreaSource {
       viewHeight: () => this.screen.height,
       requestDraw: () => this.requestDraw(),
     });
-    this.hover = new TimelineHover(this.canvas);
-    host.append(this.canvas, this.scroll.element, this.hover.element);
+    host.append(this.canvas, this.scroll.element);
 
     this.win = new WindowState(
       () => this.options.summary.duration,
@@ -148,7 +145,23 @@ export class TimelineView implements TimelineControl, AreaSource {
     });
     this.strips = new FoldedStrips(this.compact.fetcher(), () => this.requestDraw(), (e) => this.options.onError?.(e));
     this.input = this.bindInput();
-    this.screen = new FrameLoop(this.canvas, host, () => this.scroll.width, (p) => this.draw(p), () => this.scroll.update());
+    this.frame = new TimelineFrame(this.canvas, {
+      options: () => this.options,
+      geometry: () => this.geometry(),
+      geometryOf: (width, height) => this.geometryAt(width, height, this.scroll.clamp(this.scroll.top, height)),
+      layout: () => this.laidOut.layout,
+      pinned: () => this.rows.view.pinned,
+      tiles: this.tiles,
+      compact: this.compact,
+      selection: this.selection,
+      overlays: this.overlays,
+      areas: this.areas,
+      strips: this.strips,
+      input: this.input,
+      requestDraw: () => this.requestDraw(),
+    });
+    host.append(this.frame.tooltip);
+    this.screen = new FrameLoop(this.canvas, host, () => this.scroll.width, (p) => this.frame.draw(p), () => this.scroll.update());
     this.cleanups.push(() => this.screen.destroy(), () => this.scroll.destroy());
     this.screen.fit();
   }
@@ -251,7 +264,7 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
 
   get ready(): boolean {
-    return this.drawnOnce;
+    return this.frame.drawn;
   }
   /** The tile being drawn (tests). */
   get tile(): Tile | null {
@@ -343,43 +356,7 @@ export class TimelineView implements TimelineControl, AreaSource {
 
   /** Paints the current view (for export; the screen uses the same code). */
   paint(p: Painter): void {
-    const compact = this.compact.on;
-    const top = this.scroll.clamp(this.scroll.top, p.height);
-    const g = new TimelineGeometry(this.win.value, p.width, p.height, compact ? EMPTY : this.laidOut.layout, top, this.labels);
-    const replayX = this.options.replay ? g.timeToX(this.options.replay.time()) : null;
-    const cursorX = this.input.dragging ? null : this.input.pointer;
-    if (compact) {
-      const area = this.input.areaDrag ? this.compact.areaOf(g, this.input.areaDrag) : this.areas.area();
-      const ctx = p === this.screen.painter ? context2d(this.canvas) : null;
-      return this.compact.paint(p, ctx, g, { range: this.input.range, cursorX, replayX, area, pointer: this.input.pointerAt });
-    }
-    paintTimeline(
-      p,
-      {
-        g,
-        tile: this.tiles.current?.tile ?? null,
-        states: this.options.summary.states,
-        style: this.options.style,
-        counters: this.options.summary.counters,
-        selected: this.selection.selected,
-        message: this.selection.message,
-        highlights: this.overlays.highlighted,
-        blink: this.overlays.blink(performance.now()),
-        criticalPath: this.overlays.criticalPath,
-        anomalies: this.overlays.anomalies,
-        waits: this.overlays.waitsFor(
-          this.options.api, g, this.options.summary.threads.length, p === this.screen.painter ? this.canvas : null,
-        ),
-        range: this.input.range,
-        cursorX,
-        replayX,
-        pinned: new Set(this.rows.view.pinned),
-        folded: (q) => this.strips.paint(q, g, this.options.summary.duration, this.options.style, this.options.summary.states.length),
-      },
-      this.textWidths,
-    );
-    const area = this.areas.shown(this.input.areaDrag);
-    if (area) paintArea(p, g, area);
+    this.frame.paint(p, p === this.screen.painter);
   }
 
   destroy(): void {
@@ -392,8 +369,12 @@ export class TimelineView implements TimelineControl, AreaSource {
   // ---- drawing -----------------------------------------------------------
 
   geometry(): TimelineGeometry {
+    return this.geometryAt(this.screen.width, this.screen.height, this.scroll.top);
+  }
+  /** The geometry of the mode on screen for a picture `width` × `height` scrolled to `top`. */
+  private geometryAt(width: number, height: number, top: number): TimelineGeometry {
     const layout = this.compact.on ? EMPTY : this.laidOut.layout;
-    return new TimelineGeometry(this.win.value, this.screen.width, this.screen.height, layout, this.scroll.top, this.labels);
+    return new TimelineGeometry(this.win.value, width, height, layout, top, this.labels);
   }
 
   requestDraw(): void {
@@ -405,34 +386,6 @@ export class TimelineView implements TimelineControl, AreaSource {
   }
   get lastFrameMs(): number {
     return this.screen.lastFrameMs;
-  }
-
-  /** A frame on the canvas's `painter`; false when skipped. */
-  private draw(painter: Painter): boolean {
-    const t0 = performance.now();
-    const compact = this.compact.on;
-    if (compact) this.compact.ensure(this.geometry());
-    else this.tiles.ensure();
-    const fresh = compact || this.tiles.fresh;
-    if (this.tiles.skipFrame(fresh, t0)) return false; // the tile's arrival or the hold's timer draws
-    try {
-      this.paint(painter);
-    } catch (e) {
-      this.options.onError?.(e);
-    }
-    this.tiles.painted();
-    const g = this.geometry();
-    this.markRows();
-    this.compact.mark(this.canvas, g, () => rowsCovered(this.laidOut.layout, this.options.summary.processes, g.scrollTop, g.scrollTop + g.rowsHeight - 1).length);
-    if (compact) this.hover.hide();
-    else this.hover.update(g, this.tiles.current?.tile ?? null, this.input.dragging ? null : this.input.pointerAt, this.options.summary, (s) => this.options.style.visible(s));
-    if ((compact ? this.compact.painted : this.tiles.current) && !this.drawnOnce) {
-      this.drawnOnce = true;
-      this.options.onFirstDraw?.();
-    }
-    // Blinking needs frames for as long as something is highlighted.
-    if (this.overlays.blinking) this.requestDraw();
-    return true;
   }
 
   /**
@@ -463,21 +416,6 @@ export class TimelineView implements TimelineControl, AreaSource {
     if (row < 0) return false;
     this.laidOut.openAt(row);
     return true;
-  }
-
-  /**
-   * Test hooks on the canvas: data-label-width, data-rows-count (thread rows
-   * laid out, hidden ones in folded groups too), data-rows-order (the
-   * first 64 of them, top to bottom) and data-tile-covers (1 when the tile
-   * drawn spans the whole window, 0 while part of it waits for its tile).
-   */
-  private markRows(): void {
-    const d = this.canvas.dataset;
-    d['labelWidth'] = String(this.labels);
-    d['tileCovers'] = this.compact.on || this.tiles.covers(this.win.value) ? '1' : '0';
-    const order = this.compact.order;
-    d['rowsCount'] = String(order.length);
-    d['rowsOrder'] = order.slice(0, 64).join(',');
   }
 
   private emitStatus(loading = this.tiles.loader.inFlight > 0): void {
