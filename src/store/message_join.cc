@@ -28,6 +28,16 @@ size_t MessageJoin::KeyHash::operator()(const time::ChannelKey& k) const {
   return static_cast<size_t>(h ^ (h >> 31));
 }
 
+void MessageJoin::Queue::pop_front() {
+  if (++head_ == items_.size()) {
+    items_.clear();
+    head_ = 0;
+  } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
+    items_.erase(items_.begin(), items_.begin() + Head());
+    head_ = 0;
+  }
+}
+
 MessageJoin::MessageJoin(const model::Trace& trace, int64_t horizon_ns)
     : trace_(trace),
       context_(trace),
@@ -85,7 +95,7 @@ void MessageJoin::Add(const MessageSide& m) {
   // Behind a record already released: the pairing so far may be wrong.
   if (side.any && k < side.last) exceeded_ = true;
   const auto key_of = [](const MessageSide& x) { return Key{x.match, x.time, x.row}; };
-  std::deque<MessageSide>& queue = side.queue;
+  Queue& queue = side.queue;
   if (queue.size() == side.released || !(k < key_of(queue.back()))) {
     queue.push_back(m);
   } else {
