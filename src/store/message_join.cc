@@ -28,16 +28,6 @@ size_t MessageJoin::KeyHash::operator()(const time::ChannelKey& k) const {
   return static_cast<size_t>(h ^ (h >> 31));
 }
 
-void MessageJoin::Queue::pop_front() {
-  if (++head_ == items_.size()) {
-    items_.clear();
-    head_ = 0;
-  } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
-    items_.erase(items_.begin(), items_.begin() + Head());
-    head_ = 0;
-  }
-}
-
 MessageJoin::MessageJoin(const model::Trace& trace, int64_t horizon_ns)
     : trace_(trace),
       context_(trace),
@@ -95,16 +85,21 @@ void MessageJoin::Add(const MessageSide& m) {
   // Behind a record already released: the pairing so far may be wrong.
   if (side.any && k < side.last) exceeded_ = true;
   const auto key_of = [](const MessageSide& x) { return Key{x.match, x.time, x.row}; };
-  Queue& queue = side.queue;
+  RingQueue<MessageSide>& queue = side.queue;
   if (queue.size() == side.released || !(k < key_of(queue.back()))) {
     queue.push_back(m);
   } else {
-    // Among the records not released yet (one behind the released ones
-    // already broke the order above).
-    const auto at =
-        std::upper_bound(queue.begin() + static_cast<std::ptrdiff_t>(side.released), queue.end(), k,
-                         [&](const Key& a, const MessageSide& b) { return a < key_of(b); });
-    queue.insert(at, m);
+    // After the last record not after it, among those not released yet
+    // (one behind the released ones already broke the order above).
+    size_t lo = side.released, hi = queue.size();
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (k < key_of(queue[mid]))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    queue.insert(lo, m);
   }
   c.active = std::max(c.active, m.time);
   ++held_;
@@ -188,7 +183,8 @@ void MessageJoin::Finish(const PairFn& on_pair,
   for (Channel* c : active_) {
     Release(c, std::numeric_limits<int64_t>::max(), on_pair);
     for (Side& side : c->sides)
-      left.insert(left.end(), side.queue.begin(), side.queue.end());
+      for (size_t i = 0; i < side.queue.size(); ++i)
+        left.push_back(side.queue[i]);
   }
   active_.clear();
   channels_.clear();

@@ -14,13 +14,13 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
+#include "base/ring_queue.h"
 #include "store/record_sides.h"
 #include "time/message_pairs.h"
 
@@ -58,36 +58,11 @@ class MessageJoin {
     uint32_t row;
     bool operator<(const Key& o) const;
   };
-  // Records in key order in one vector whose first `head_` were popped:
-  // appending and popping are cheap, the room is reused, and the popped
-  // front is dropped once it is at least half the vector (so each record
-  // moves a bounded number of times). A std::deque holds 5 records per
-  // block and allocates as often.
-  class Queue {
-   public:
-    size_t size() const { return items_.size() - head_; }
-    bool empty() const { return head_ == items_.size(); }
-    const MessageSide& operator[](size_t i) const { return items_[head_ + i]; }
-    const MessageSide& front() const { return items_[head_]; }
-    const MessageSide& back() const { return items_.back(); }
-    std::vector<MessageSide>::const_iterator begin() const { return items_.begin() + Head(); }
-    std::vector<MessageSide>::const_iterator end() const { return items_.end(); }
-    void push_back(const MessageSide& m) { items_.push_back(m); }
-    void insert(std::vector<MessageSide>::const_iterator at, const MessageSide& m) {
-      items_.insert(at, m);
-    }
-    void pop_front();
-
-   private:
-    std::ptrdiff_t Head() const { return static_cast<std::ptrdiff_t>(head_); }
-    std::vector<MessageSide> items_;
-    size_t head_ = 0;
-  };
   // A side's records by key (nearly always arriving in order: appended);
   // the first `released` of them are released, in order, and wait for a
   // partner; the rest are not released yet.
   struct Side {
-    Queue queue;
+    RingQueue<MessageSide> queue;
     size_t released = 0;
     Key last{0, INT64_MIN, 0};
     bool any = false;  // something was released
