@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "base/sort_runs.h"
 #include "base/wire.h"
 
 namespace plx::analysis {
@@ -42,6 +43,13 @@ ThreadWaitEnds IndexWaitEnds(const model::Trace& trace, const std::vector<WaitIn
   return IndexWaitEnds(&per_thread);
 }
 
+void SortWaitEnds(std::vector<WaitEnd>* ends) {
+  SortRuns(ends->begin(), ends->end(), [](const WaitEnd& a, const WaitEnd& b) {
+    return std::tie(a.end_ns, a.slice, a.kind, a.record) <
+           std::tie(b.end_ns, b.slice, b.kind, b.record);
+  });
+}
+
 ThreadWaitEnds IndexWaitEnds(std::vector<std::vector<WaitEnd>>* per_thread) {
   ThreadWaitEnds w;
   w.first.assign(per_thread->size() + 1, 0);
@@ -50,10 +58,7 @@ ThreadWaitEnds IndexWaitEnds(std::vector<std::vector<WaitEnd>>* per_thread) {
   w.end.reserve(w.first.back());
   w.cause.reserve(w.first.back());
   for (std::vector<WaitEnd>& v : *per_thread) {
-    std::sort(v.begin(), v.end(), [](const WaitEnd& a, const WaitEnd& b) {
-      return std::tie(a.end_ns, a.slice, a.kind, a.record) <
-             std::tie(b.end_ns, b.slice, b.kind, b.record);
-    });
+    SortWaitEnds(&v);
     for (const WaitEnd& x : v) {
       w.end.push_back(x.end_ns);
       w.cause.push_back(x.cause);

@@ -65,7 +65,12 @@ struct WaitEnd {
   explicit WaitEnd(const WaitInstance& w)
       : end_ns(w.end_ns()), slice(w.slice), record(w.record), cause(w.cause_thread), kind(w.kind) {}
 };
-/// The same from each thread's waits in any order; empties `per_thread`.
+/// Orders one thread's wait ends by end (ties as above). Linear when they
+/// already are, or nearly: a thread's waits are found mostly in time order.
+void SortWaitEnds(std::vector<WaitEnd>* ends);
+/// The same from each thread's waits in any order (each sorted unless it
+/// already is: callers with a thread pool sort threads side by side first);
+/// empties `per_thread`.
 ThreadWaitEnds IndexWaitEnds(std::vector<std::vector<WaitEnd>>* per_thread);
 /// The path's segments, in time order.
 std::vector<PathSegment> WalkCriticalPath(const model::Trace& trace, const ThreadWaitEnds& waits);

@@ -380,7 +380,10 @@ StatusOr<StreamedWaits> Run(const TraceStore& store, bool wait_ends,
     }
   }
   StreamedWaits out{std::move(builders[0]).Finish(), deadlocks.Finish(), {}};
-  if (wait_ends) out.ends = analysis::IndexWaitEnds(&ends);
+  if (wait_ends) {
+    store.pool()->ParallelFor(ends.size(), [&](size_t t) { analysis::SortWaitEnds(&ends[t]); });
+    out.ends = analysis::IndexWaitEnds(&ends);
+  }
   return out;
 }
 

@@ -99,5 +99,38 @@ TEST(CriticalPathTest, StateTimesSweptApartMergeThroughBytes) {
   ASSERT_EQ(path.states.size(), 2u);  // nothing counted twice as outside every state
 }
 
+// Each thread's wait ends come out by end, ties by slice, kind and record,
+// whether they arrive sorted, as a few sorted runs, or in no order at all.
+TEST(CriticalPathTest, WaitEndsAreOrderedByEndWithinEachThread) {
+  const auto end = [](int64_t ns, uint32_t slice, uint32_t record, uint32_t cause) {
+    WaitEnd e;
+    e.end_ns = ns;
+    e.slice = slice;
+    e.record = record;
+    e.cause = cause;
+    return e;
+  };
+  std::vector<std::vector<WaitEnd>> threads(3);
+  for (uint32_t i = 0; i < 10; ++i)  // sorted
+    threads[0].push_back(end(100 * i, i, i, i));
+  for (uint32_t i = 0; i < 10; ++i)  // two sorted runs
+    threads[1].push_back(end(100 * (i % 5) + 50 * (i / 5), i, i, i));
+  for (uint32_t i = 0; i < 200; ++i)  // scrambled, with equal ends
+    threads[2].push_back(end((i * 37) % 101, 200 - i, i, i));
+  std::vector<std::vector<WaitEnd>> copy = threads;
+  const ThreadWaitEnds w = IndexWaitEnds(&copy);
+  ASSERT_EQ(w.first, (std::vector<uint32_t>{0, 10, 20, 220}));
+  for (uint32_t t = 0; t < 3; ++t) {
+    std::vector<WaitEnd>& v = threads[t];
+    std::sort(v.begin(), v.end(), [](const WaitEnd& a, const WaitEnd& b) {
+      return a.end_ns != b.end_ns ? a.end_ns < b.end_ns : a.slice < b.slice;
+    });
+    for (uint32_t k = 0; k < v.size(); ++k) {
+      EXPECT_EQ(w.end[w.first[t] + k], v[k].end_ns) << t << " " << k;
+      EXPECT_EQ(w.cause[w.first[t] + k], v[k].cause) << t << " " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace plx::analysis
