@@ -3,6 +3,7 @@
 // read), and anchors older than the window leave memory for their thread's
 // time map. Advance and Finish drive both.
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <limits>
 
@@ -141,19 +142,29 @@ void WindowSolver::Finish() {
   }
   report_.violations_before = report_.before.total();
   report_.violations_after = report_.after.total();
-  // Largest shift first; equal ones in the in-memory order of their groups.
-  std::vector<uint32_t> order(report_.repairs.size());
+  // Largest shift first; equal ones in the in-memory order of their groups,
+  // then as found. Most repairs share their shift with others, so each
+  // index carries a copy of its whole sort key: comparing them reads
+  // neither the repairs nor the group order out of place.
+  struct Key {
+    int64_t shift_ns;
+    std::array<uint64_t, 5> group;
+    uint32_t target;
+    uint32_t index;
+  };
+  std::vector<Key> order(report_.repairs.size());
   for (uint32_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const time::Repair &x = report_.repairs[a], &y = report_.repairs[b];
-    if (x.shift_ns != y.shift_ns) return x.shift_ns > y.shift_ns;
-    return repair_order_[a] < repair_order_[b];
+    order[i] = {report_.repairs[i].shift_ns, repair_order_[i].first, repair_order_[i].second, i};
+  std::sort(order.begin(), order.end(), [](const Key& a, const Key& b) {
+    if (a.shift_ns != b.shift_ns) return a.shift_ns > b.shift_ns;
+    for (size_t k = 0; k < a.group.size(); ++k)
+      if (a.group[k] != b.group[k]) return a.group[k] < b.group[k];
+    return a.target != b.target ? a.target < b.target : a.index < b.index;
   });
   std::vector<time::Repair> sorted;
   sorted.reserve(order.size());
-  for (uint32_t i : order)
-    sorted.push_back(report_.repairs[i]);
+  for (const Key& k : order)
+    sorted.push_back(report_.repairs[k.index]);
   report_.repairs = std::move(sorted);
 }
 
