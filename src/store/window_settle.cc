@@ -155,6 +155,7 @@ void WindowSolver::Finish() {
   std::vector<Key> order(report_.repairs.size());
   for (uint32_t i = 0; i < order.size(); ++i)
     order[i] = {report_.repairs[i].shift_ns, repair_order_[i].first, repair_order_[i].second, i};
+  decltype(repair_order_)().swap(repair_order_);  // now in the keys
   std::sort(order.begin(), order.end(), [](const Key& a, const Key& b) {
     if (a.shift_ns != b.shift_ns) return a.shift_ns > b.shift_ns;
     for (size_t k = 0; k < a.group.size(); ++k)
