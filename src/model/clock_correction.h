@@ -34,21 +34,35 @@ class ClockCorrection {
   /// `ns` on the reference clock: ns + offset + round((ns - first) * drift),
   /// rounding half away from zero, clamped to +-kLimit. `ns` must be within
   /// +-kLimit. Inline: the loader calls it once per record.
-  int64_t Apply(int64_t ns) const {
-    int64_t delta = 0;
-    if (slope_ != 0) {
-      double d = static_cast<double>(ns - base_ns_) * slope_;
-      constexpr double kMax = static_cast<double>(kLimit);
-      d = d > kMax ? kMax : (d < -kMax ? -kMax : d);
-      delta = static_cast<int64_t>(d);  // toward zero; d - delta is exact
-      const double fraction = d - static_cast<double>(delta);
-      delta += fraction >= 0.5 ? 1 : (fraction <= -0.5 ? -1 : 0);
-    }
-    const int64_t t = ns + offset_ns_ + delta;  // each term within +-2^61: no overflow
-    return t > kLimit ? kLimit : (t < -kLimit ? -kLimit : t);
-  }
+  int64_t Apply(int64_t ns) const { return Clamp(ns + offset_ns_ + Drift(ns)); }
+
+  /// Times over which Apply adds the same amount: Apply(t) is
+  /// Clamp(t + add) for every t in [lo, hi].
+  struct Run {
+    int64_t lo = 1, hi = 0;  // empty
+    int64_t add = 0;
+  };
+  /// A run that holds `ns` (within +-kLimit), reaching as far after it as
+  /// a few evaluations of the drift find. The drift changes by 1 ns every
+  /// 1 / |drift| ns, so a loader whose times go up keeps one run over
+  /// thousands of records instead of rounding the drift for each.
+  Run RunAt(int64_t ns) const;
+  static int64_t Clamp(int64_t t) { return t > kLimit ? kLimit : (t < -kLimit ? -kLimit : t); }
 
  private:
+  // round((ns - first) * drift): monotone in ns (each step rounds
+  // monotonically), which is what makes runs exact.
+  int64_t Drift(int64_t ns) const {
+    if (slope_ == 0) return 0;
+    double d = static_cast<double>(ns - base_ns_) * slope_;
+    constexpr double kMax = static_cast<double>(kLimit);
+    d = d > kMax ? kMax : (d < -kMax ? -kMax : d);
+    int64_t delta = static_cast<int64_t>(d);  // toward zero; d - delta is exact
+    const double fraction = d - static_cast<double>(delta);
+    delta += fraction >= 0.5 ? 1 : (fraction <= -0.5 ? -1 : 0);
+    return delta;  // each term of Apply's sum within +-2^61: no overflow
+  }
+
   bool identity_ = true;
   int64_t base_ns_ = 0;    // the earliest measurement
   int64_t offset_ns_ = 0;  // its offset

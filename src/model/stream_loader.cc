@@ -17,6 +17,7 @@ void StreamLoader::BeginThread(uint32_t thread, uint32_t process, const ProcessI
   clock_ = clock;
   identity_ = clock->is_identity();
   correction_ = correction != nullptr && !correction->is_identity() ? correction : nullptr;
+  run_ = ClockCorrection::Run();
   hint_ = 0;
   records_ = 0;
   first_ns_ = last_ns_ = 0;

@@ -205,7 +205,12 @@ class StreamLoader : public format::EventVisitorBase {
     int64_t t = identity_ ? static_cast<int64_t>(tick > uint64_t{kLimit} ? kLimit : tick)
                           : clock_->ToNs(tick, &hint_);
     t = t > kLimit ? kLimit : (t < -kLimit ? -kLimit : t);
-    if (correction_ != nullptr) t = correction_->Apply(t);
+    if (correction_ != nullptr) {
+      // correction_->Apply(t), from the run of times it moves alike.
+      if (t < run_.lo || t > run_.hi) [[unlikely]]
+        run_ = correction_->RunAt(t);
+      t = ClockCorrection::Clamp(t + run_.add);
+    }
     if (records_++ == 0) {
       first_ns_ = t;
     } else if (t < last_ns_) [[unlikely]] {
@@ -285,6 +290,7 @@ class StreamLoader : public format::EventVisitorBase {
   const ProcessIdMaps* maps_ = nullptr;
   const format::TickClock* clock_ = nullptr;
   const ClockCorrection* correction_ = nullptr;  // null when it would change nothing
+  ClockCorrection::Run run_;                     // of correction_, where the last time fell
   bool identity_ = true;
   size_t hint_ = 0;
   uint32_t thread_ = 0;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <limits>
 #include <memory>
 
@@ -71,6 +72,50 @@ TEST(ClockCorrectionTest, AbsurdMeasurementsStayWithinTheLimits) {
   EXPECT_EQ(c.Apply(ClockCorrection::kLimit), ClockCorrection::kLimit);
   EXPECT_EQ(c.Apply(-ClockCorrection::kLimit), -ClockCorrection::kLimit);
   EXPECT_EQ(ClockCorrection({{0, max, 0}}).Apply(ClockCorrection::kLimit), ClockCorrection::kLimit);
+}
+
+// Runs: Apply adds one amount over each, and they end where it changes.
+TEST(ClockCorrectionTest, RunsAddWhatApplyAddsAndEndWhereItSteps) {
+  const int64_t limit = ClockCorrection::kLimit;
+  const int64_t big = int64_t{1} << 50;
+  const std::vector<ClockCorrection> corrections = {
+      ClockCorrection({{1000, 500, 0}, {1'001'000, 600, 0}}),         // +100 ppm
+      ClockCorrection({{1000, 500, 0}, {1'001'000, 400, 0}}),         // -100 ppm
+      ClockCorrection({{big, -7, 0}, {big + 3'000'000'000, 20, 0}}),  // +9 ppb, far from 0
+      ClockCorrection({{0, 0, 0}, {1000, 300, 0}}),                   // 0.3: steps every few ns
+      ClockCorrection({{0, 0, 0}, {1000, -30, 0}}),                   // -0.03
+      ClockCorrection({{5, 100, 0}}),                                 // no drift
+      ClockCorrection({{0, std::numeric_limits<int64_t>::min(), 0}, {1, 0, 0}}),  // absurd
+  };
+  const std::vector<int64_t> starts = {-limit, -big,   -14'000, 0,       999,
+                                       1000,   16'000, big,     big + 1, limit - 3};
+  for (size_t i = 0; i < corrections.size(); ++i) {
+    const ClockCorrection& c = corrections[i];
+    for (const int64_t start : starts) {
+      const ClockCorrection::Run run = c.RunAt(start);
+      SCOPED_TRACE(::testing::Message() << "correction " << i << " at " << start);
+      ASSERT_LE(run.lo, start);
+      ASSERT_GE(run.hi, start);
+      // Every time of a short run, and both ends and the middle of a long one.
+      const int64_t length = run.hi - run.lo;
+      for (int64_t k = 0; k <= std::min<int64_t>(length, 20'000); ++k)
+        ASSERT_EQ(c.Apply(run.lo + k), ClockCorrection::Clamp(run.lo + k + run.add));
+      ASSERT_EQ(c.Apply(run.hi), ClockCorrection::Clamp(run.hi + run.add));
+      ASSERT_EQ(c.Apply(run.lo + length / 2),
+                ClockCorrection::Clamp(run.lo + length / 2 + run.add));
+      // A run that stops short stops where the amount changes (unless the
+      // drift steps every few ns: then runs are single times).
+      const int64_t next = c.Apply(run.hi + 1);
+      const bool steep = std::abs(c.drift_ppm()) > 1e6 / 64;
+      if (!steep && run.hi < limit && length < (int64_t{1} << 40) && std::abs(next) < limit) {
+        EXPECT_NE(next - (run.hi + 1), run.add);
+      }
+    }
+  }
+  // +100 ppm from 1 us: 1 ns more every 10 us, from half of one on.
+  const ClockCorrection::Run run = corrections[0].RunAt(11'000);
+  EXPECT_EQ(run.add, 501);
+  EXPECT_EQ(run.hi, 15'999);
 }
 
 // A process with one record of every timed kind, and clock_offset measurements.
