@@ -66,6 +66,10 @@ class StreamLoader : public format::EventVisitorBase {
   /// makes the placeholders from the logs.
   void set_merger(DefMerger* merger) { merger_ = merger; }
   void set_undefined_log(UndefinedLog* log) { undefined_log_ = log; }
+  /// With `on`, only slices are loaded: every other record still moves the
+  /// thread's time on (as it does when loaded), but adds no row, reads no
+  /// reference and makes no text. For passes that read slices alone.
+  void set_slices_only(bool on) { slices_only_ = on; }
   uint64_t undefined_seen() const { return undefined_seen_; }
   /// Records decoded of the current thread.
   uint64_t records() const { return records_; }
@@ -114,6 +118,10 @@ class StreamLoader : public format::EventVisitorBase {
     Instant(tick, r.type, r.callsite, ValueKind::kDouble, 0, r.value, kNone);
   }
   void On(uint64_t tick, const format::EventStringRecord& r) {
+    if (slices_only_) {
+      Time(tick);
+      return;
+    }
     trace_->texts.emplace_back(r.text);
     Instant(tick, r.type, r.callsite, ValueKind::kString, 0, 0.0,
             static_cast<uint32_t>(trace_->texts.size() - 1));
@@ -129,6 +137,10 @@ class StreamLoader : public format::EventVisitorBase {
   }
   void On(uint64_t tick, const format::CounterDoubleRecord& r) { Sample(tick, r.counter, r.value); }
   void On(uint64_t tick, const format::RmaRecord& r) {
+    if (slices_only_) {
+      Time(tick);
+      return;
+    }
     RmaTable& m = trace_->rma;
     m.thread.push_back(thread_);
     m.time.push_back(Time(tick));
@@ -139,6 +151,10 @@ class StreamLoader : public format::EventVisitorBase {
     m.bytes.push_back(r.bytes);
   }
   void On(uint64_t tick, const format::CollectiveRecord& r) {
+    if (slices_only_) {
+      Time(tick);
+      return;
+    }
     CollectiveTable& c = trace_->collectives;
     c.thread.push_back(thread_);
     c.time.push_back(Time(tick));
@@ -149,6 +165,10 @@ class StreamLoader : public format::EventVisitorBase {
     c.received.push_back(r.received);
   }
   void On(uint64_t tick, const format::RecvPostRecord& r) {
+    if (slices_only_) {
+      Time(tick);
+      return;
+    }
     RecvPostTable& p = trace_->recv_posts;
     p.thread.push_back(thread_);
     p.time.push_back(Time(tick));
@@ -246,6 +266,10 @@ class StreamLoader : public format::EventVisitorBase {
   }
   void Instant(uint64_t tick, uint64_t type, uint64_t callsite, ValueKind kind, int64_t iv,
                double dv, uint32_t text) {
+    if (slices_only_) {
+      Time(tick);
+      return;
+    }
     InstantTable& e = trace_->instants;
     e.thread.push_back(thread_);
     e.time.push_back(Time(tick));
@@ -259,6 +283,10 @@ class StreamLoader : public format::EventVisitorBase {
   }
   void Message(uint64_t tick, uint8_t is_send, uint64_t comm, int64_t peer, int64_t tag,
                uint64_t bytes, uint64_t clock, uint64_t match) {
+    if (slices_only_) {
+      Time(tick);
+      return;
+    }
     MessageTable& m = trace_->messages;
     m.thread.push_back(thread_);
     m.time.push_back(Time(tick));
@@ -271,6 +299,10 @@ class StreamLoader : public format::EventVisitorBase {
     m.match.push_back(match);
   }
   void Sample(uint64_t tick, uint64_t counter, double value) {
+    if (slices_only_) {
+      Time(tick);
+      return;
+    }
     CounterTable& c = trace_->counter_samples;
     c.thread.push_back(thread_);
     c.time.push_back(Time(tick));
@@ -278,6 +310,10 @@ class StreamLoader : public format::EventVisitorBase {
     c.value.push_back(value);
   }
   void Control(uint64_t tick, uint8_t on, uint64_t lost) {
+    if (slices_only_) {
+      Time(tick);
+      return;
+    }
     ControlTable& c = trace_->controls;
     c.thread.push_back(thread_);
     c.time.push_back(Time(tick));
@@ -292,6 +328,7 @@ class StreamLoader : public format::EventVisitorBase {
   const ClockCorrection* correction_ = nullptr;  // null when it would change nothing
   ClockCorrection::Run run_;                     // of correction_, where the last time fell
   bool identity_ = true;
+  bool slices_only_ = false;
   size_t hint_ = 0;
   uint32_t thread_ = 0;
   uint32_t process_ = 0;

@@ -47,6 +47,7 @@ class CountVisitor : public ChunkVisitor {
       histograms[key]->Add(static_cast<uint64_t>(s.end[r] - s.begin[r]));
     }
   }
+  bool SlicesOnly() const override { return true; }
   const model::Trace& t_;
   const AnomalyOptions& o_;
   StateCallsiteKeys keys;
@@ -99,6 +100,7 @@ class GroupedSlices : public ChunkVisitor {
   GroupedSlices(const model::Trace& t, const AnomalyOptions& o, const StateCallsiteKeys& keys,
                 const std::vector<uint32_t>& key_group)
       : o_(o), t_(t), keys_(keys), key_group_(key_group) {}
+  bool SlicesOnly() const override { return true; }
   // Calls fn(row in the chunk's table, group, duration) for each.
   template <typename Fn>
   void ForEach(const ChunkRows& rows, Fn&& fn) {

@@ -49,7 +49,8 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
   size_t table = 0;
   model::ForEachTable(data_.rows, [&](auto& t) {
     const uint64_t want = next.table[table] - std::min(next.table[table], entry.rows.table[table]);
-    model::ReserveTable(t, t.size() + std::min({want, records, kMostRoom}));
+    if (table == kSlices || !slices_only_)
+      model::ReserveTable(t, t.size() + std::min({want, records, kMostRoom}));
     ++table;
   });
   at.records = entry.records;
@@ -57,6 +58,7 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
   at.last_ns = entry.last_ns;
 
   loader_.set_undefined_log(log);
+  loader_.set_slices_only(slices_only_);
   loader_.Resume(source.thread, source.process, source.maps, source.clock, source.correction, at);
   const format::ChunkInfo& chunk = source.file->event_chunks()[entry.file_chunk];
   model::DecodeThreadChunk(*source.file, chunk, &loader_, &scratch_, &data_);
@@ -84,14 +86,15 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
   model::ForEachTable(data_.rows, [&](auto& t) {
     const uint64_t want = next.table[table] - std::min(next.table[table], entry.rows.table[table]);
     const size_t skip = table == kSlices ? carried : 0;
-    if (t.size() - skip != want) {
+    const bool loaded = table == kSlices || !slices_only_;  // else left empty
+    if (loaded && t.size() - skip != want) {
       mismatch = true;
       model::ResizeTable(t, skip + std::min<uint64_t>(want, t.size() - skip));
     }
     ++table;
   });
   const uint64_t want_texts = next.texts - std::min(next.texts, entry.rows.texts);
-  if (data_.rows.texts.size() != want_texts) {
+  if (!slices_only_ && data_.rows.texts.size() != want_texts) {
     mismatch = true;
     data_.rows.texts.resize(std::min<uint64_t>(want_texts, data_.rows.texts.size()));
   }
@@ -108,6 +111,7 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
                 : data_.damaged > 0 ? DataLoss(data_.problems.back())
                                     : Status::Ok();
   out_.skeleton = &skeleton;
+  out_.slices_only = slices_only_;
   return out_;
 }
 

@@ -27,8 +27,9 @@ struct ChunkRows {
   size_t chunk = 0;  // index into the thread's skeleton chunks
   const model::Trace* tables = nullptr;
   size_t carried = 0;
-  RowCounts first;  // global row (and text) of the first own row of each table
-  Status status;    // damage met (the records before it are there)
+  RowCounts first;           // global row (and text) of the first own row of each table
+  Status status;             // damage met (the records before it are there)
+  bool slices_only = false;  // every table but the slices left empty
   const ThreadSkeleton* skeleton = nullptr;  // the thread's
 
   size_t slices() const { return tables->slices.size() - carried; }
@@ -45,6 +46,9 @@ class ChunkDecoder {
   /// placeholders of ids with no definition (may be null when none).
   const ChunkRows& Decode(const ThreadSource& source, const ThreadSkeleton& skeleton, size_t c,
                           const RowCounts& thread_first, model::UndefinedLog* log);
+  /// With `on`, chunks are decoded for their slices alone (ChunkRows::
+  /// slices_only; model::StreamLoader::set_slices_only).
+  void set_slices_only(bool on) { slices_only_ = on; }
   /// The tables of the chunk decoded last, to move onto repaired times.
   model::Trace* mutable_tables() { return &data_.rows; }
 
@@ -53,6 +57,7 @@ class ChunkDecoder {
   model::StreamLoader loader_;
   std::vector<uint8_t> scratch_;
   ChunkRows out_;
+  bool slices_only_ = false;
 };
 
 }  // namespace plx::store

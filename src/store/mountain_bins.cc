@@ -28,6 +28,7 @@ class InnermostSweep : public ChunkVisitor {
     }
   }
   void EndThread(uint32_t) override { CloseUntil(std::numeric_limits<int64_t>::max()); }
+  bool SlicesOnly() const override { return true; }
 
  private:
   // Ends the open slices that end by `t`, innermost first.

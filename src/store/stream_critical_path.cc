@@ -19,6 +19,7 @@ class CriticalPathFinder::PathVisitor : public ChunkVisitor {
     times.AddSlices(rows.thread, s, rows.carried, s.size());
   }
   void EndThread(uint32_t thread) override { times.EndThread(thread); }
+  bool SlicesOnly() const override { return true; }
   analysis::PathStateTimes times;
 };
 

@@ -46,6 +46,7 @@ class HistogramVisitor : public ChunkVisitor {
     for (size_t r = 0; r < s.size(); ++r)
       if (s.state[r] == state_) ++counts_[bins_.Bin(s.end[r] - s.begin[r])];
   }
+  bool SlicesOnly() const override { return true; }
   const std::vector<uint64_t>& counts() const { return counts_; }
 
  private:
@@ -67,6 +68,7 @@ class RangeVisitor : public ChunkVisitor {
       ++count;
     });
   }
+  bool SlicesOnly() const override { return true; }
   int64_t min = std::numeric_limits<int64_t>::max(), max = std::numeric_limits<int64_t>::min();
   uint64_t count = 0;
 

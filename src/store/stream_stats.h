@@ -28,6 +28,7 @@ class StateStatsVisitor : public ChunkVisitor {
   void LongSlices(uint32_t thread, const model::SliceTable& slices,
                   const std::vector<uint64_t>& rows) override;
   void EndThread(uint32_t) override { builder.EndThread(); }
+  bool SlicesOnly() const override { return true; }
   analysis::StateStatsBuilder builder;
 };
 

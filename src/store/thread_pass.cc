@@ -25,6 +25,11 @@ void RunThreadPass(const TraceStore& store, const std::vector<ChunkVisitor*>& vi
     return store.skeleton(a).records > store.skeleton(b).records;
   });
   std::vector<ChunkDecoder> decoders(visitors.size());
+  const bool slices_only = options.moved == nullptr &&
+                           std::all_of(visitors.begin(), visitors.end(),
+                                       [](const ChunkVisitor* v) { return v->SlicesOnly(); });
+  for (ChunkDecoder& d : decoders)
+    d.set_slices_only(slices_only);
   std::vector<model::UndefinedLog> logs;
   for (size_t i = 0; i < visitors.size(); ++i)
     logs.emplace_back(&store.undefined());

@@ -33,6 +33,10 @@ class ChunkVisitor {
   virtual void LongSlices(uint32_t thread, const model::SliceTable& slices,
                           const std::vector<uint64_t>& rows) {}
   virtual void EndThread(uint32_t thread) {}
+  /// True when the visitor reads no table but the slices: a pass whose
+  /// visitors all do decodes chunks for their slices alone
+  /// (ChunkRows::slices_only), which costs less.
+  virtual bool SlicesOnly() const { return false; }
 };
 
 /// Several visitors over one pass, each told everything in turn.
@@ -56,6 +60,11 @@ class FanOutVisitor : public ChunkVisitor {
     for (ChunkVisitor* v : to_)
       v->EndThread(t);
   }
+  bool SlicesOnly() const override {
+    for (const ChunkVisitor* v : to_)
+      if (!v->SlicesOnly()) return false;
+    return true;
+  }
 
  private:
   std::vector<ChunkVisitor*> to_;
@@ -68,7 +77,8 @@ struct ThreadPassOptions {
   std::function<bool(uint32_t thread)> only;
   /// Per thread: moves the rows onto repaired times (null: as loaded).
   const std::vector<time::ThreadTimeMap>* maps = nullptr;
-  /// With maps: what they moved, summed over the pass (may be null).
+  /// With maps: what they moved, summed over the pass (may be null; when
+  /// not, every table is decoded, to count all it moved).
   time::TimeMapStats* moved = nullptr;
   /// A thread's chunks after the first one that starts past this time are
   /// not decoded (for a thread whose map moves nothing): a visitor that
