@@ -118,10 +118,7 @@ class StreamLoader : public format::EventVisitorBase {
     Instant(tick, r.type, r.callsite, ValueKind::kDouble, 0, r.value, kNone);
   }
   void On(uint64_t tick, const format::EventStringRecord& r) {
-    if (slices_only_) {
-      Time(tick);
-      return;
-    }
+    if (Skipped(tick)) return;  // no text either
     trace_->texts.emplace_back(r.text);
     Instant(tick, r.type, r.callsite, ValueKind::kString, 0, 0.0,
             static_cast<uint32_t>(trace_->texts.size() - 1));
@@ -137,10 +134,7 @@ class StreamLoader : public format::EventVisitorBase {
   }
   void On(uint64_t tick, const format::CounterDoubleRecord& r) { Sample(tick, r.counter, r.value); }
   void On(uint64_t tick, const format::RmaRecord& r) {
-    if (slices_only_) {
-      Time(tick);
-      return;
-    }
+    if (Skipped(tick)) return;
     RmaTable& m = trace_->rma;
     m.thread.push_back(thread_);
     m.time.push_back(Time(tick));
@@ -151,10 +145,7 @@ class StreamLoader : public format::EventVisitorBase {
     m.bytes.push_back(r.bytes);
   }
   void On(uint64_t tick, const format::CollectiveRecord& r) {
-    if (slices_only_) {
-      Time(tick);
-      return;
-    }
+    if (Skipped(tick)) return;
     CollectiveTable& c = trace_->collectives;
     c.thread.push_back(thread_);
     c.time.push_back(Time(tick));
@@ -165,10 +156,7 @@ class StreamLoader : public format::EventVisitorBase {
     c.received.push_back(r.received);
   }
   void On(uint64_t tick, const format::RecvPostRecord& r) {
-    if (slices_only_) {
-      Time(tick);
-      return;
-    }
+    if (Skipped(tick)) return;
     RecvPostTable& p = trace_->recv_posts;
     p.thread.push_back(thread_);
     p.time.push_back(Time(tick));
@@ -239,6 +227,12 @@ class StreamLoader : public format::EventVisitorBase {
     last_ns_ = t;
     return t;
   }
+  // Slices alone: a record of another kind only moves the thread's time on.
+  bool Skipped(uint64_t tick) {
+    if (!slices_only_) return false;
+    Time(tick);
+    return true;
+  }
   uint32_t Map(const std::vector<uint32_t>& map, uint64_t id, RefKind kind) {
     const uint32_t g = LookupId(map, id);
     if (g != kNone) [[likely]]
@@ -266,10 +260,7 @@ class StreamLoader : public format::EventVisitorBase {
   }
   void Instant(uint64_t tick, uint64_t type, uint64_t callsite, ValueKind kind, int64_t iv,
                double dv, uint32_t text) {
-    if (slices_only_) {
-      Time(tick);
-      return;
-    }
+    if (Skipped(tick)) return;
     InstantTable& e = trace_->instants;
     e.thread.push_back(thread_);
     e.time.push_back(Time(tick));
@@ -283,10 +274,7 @@ class StreamLoader : public format::EventVisitorBase {
   }
   void Message(uint64_t tick, uint8_t is_send, uint64_t comm, int64_t peer, int64_t tag,
                uint64_t bytes, uint64_t clock, uint64_t match) {
-    if (slices_only_) {
-      Time(tick);
-      return;
-    }
+    if (Skipped(tick)) return;
     MessageTable& m = trace_->messages;
     m.thread.push_back(thread_);
     m.time.push_back(Time(tick));
@@ -299,10 +287,7 @@ class StreamLoader : public format::EventVisitorBase {
     m.match.push_back(match);
   }
   void Sample(uint64_t tick, uint64_t counter, double value) {
-    if (slices_only_) {
-      Time(tick);
-      return;
-    }
+    if (Skipped(tick)) return;
     CounterTable& c = trace_->counter_samples;
     c.thread.push_back(thread_);
     c.time.push_back(Time(tick));
@@ -310,10 +295,7 @@ class StreamLoader : public format::EventVisitorBase {
     c.value.push_back(value);
   }
   void Control(uint64_t tick, uint8_t on, uint64_t lost) {
-    if (slices_only_) {
-      Time(tick);
-      return;
-    }
+    if (Skipped(tick)) return;
     ControlTable& c = trace_->controls;
     c.thread.push_back(thread_);
     c.time.push_back(Time(tick));

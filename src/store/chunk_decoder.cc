@@ -46,11 +46,12 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
   const uint64_t next_records =
       c + 1 < skeleton.chunks.size() ? skeleton.chunks[c + 1].records : skeleton.records;
   const uint64_t records = next_records - std::min(next_records, entry.records);
+  // Slices alone: the other tables stay empty.
+  const auto loaded = [&](size_t which) { return which == kSlices || !slices_only_; };
   size_t table = 0;
   model::ForEachTable(data_.rows, [&](auto& t) {
     const uint64_t want = next.table[table] - std::min(next.table[table], entry.rows.table[table]);
-    if (table == kSlices || !slices_only_)
-      model::ReserveTable(t, t.size() + std::min({want, records, kMostRoom}));
+    if (loaded(table)) model::ReserveTable(t, t.size() + std::min({want, records, kMostRoom}));
     ++table;
   });
   at.records = entry.records;
@@ -86,8 +87,7 @@ const ChunkRows& ChunkDecoder::Decode(const ThreadSource& source, const ThreadSk
   model::ForEachTable(data_.rows, [&](auto& t) {
     const uint64_t want = next.table[table] - std::min(next.table[table], entry.rows.table[table]);
     const size_t skip = table == kSlices ? carried : 0;
-    const bool loaded = table == kSlices || !slices_only_;  // else left empty
-    if (loaded && t.size() - skip != want) {
+    if (loaded(table) && t.size() - skip != want) {
       mismatch = true;
       model::ResizeTable(t, skip + std::min<uint64_t>(want, t.size() - skip));
     }
